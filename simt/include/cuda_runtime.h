@@ -1,0 +1,8 @@
+// Shadow of the CUDA runtime header for the ringsweep SIMT backend: CUDA C++ device code compiled by
+// a host C++ compiler runs on the CPU, each thread block's threads as fibers. __CUDACC__ and
+// __CUDA_ARCH__ stay undefined (libcu++ rejects a fake __CUDACC__).
+#pragma once
+#include "ringsweep_simt/types.hpp"
+#include "ringsweep_simt/device.hpp"
+#include "ringsweep_simt/runtime_api.hpp"
+#include "ringsweep_simt/launch.hpp"

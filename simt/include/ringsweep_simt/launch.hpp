@@ -1,0 +1,48 @@
+// ringsweep SIMT backend: kernel launch and per-function attributes.
+//
+// cudaLaunchKernelEx runs the whole grid before it returns: blocks are handed out in ascending
+// linear order from a shared counter to RINGSWEEP_SIMT_WORKERS OS threads; each block's threads run
+// as fibers on the OS thread that took the block.
+#pragma once
+
+#include <functional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "runtime_api.hpp"
+#include "types.hpp"
+
+namespace simt {
+namespace detail {
+cudaError_t launch_grid(const cudaLaunchConfig_t& config, const void* kernel, std::function<void()> thread_body);
+cudaError_t set_function_attribute(const void* kernel, cudaFuncAttribute attr, int value);
+cudaError_t get_function_attributes(cudaFuncAttributes* attr, const void* kernel);
+cudaError_t occupancy_blocks_per_sm(int* blocks, const void* kernel, int block_size, size_t dynamic_smem);
+}  // namespace detail
+}  // namespace simt
+
+template <class... Params, class... Args>
+inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(Params...), Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "cudaLaunchKernelEx: argument count differs from the kernel's");
+  if (config == nullptr || kernel == nullptr) return cudaErrorInvalidValue;
+  // Arguments are converted to the kernel's parameter types now, as a real launch copies them.
+  std::tuple<typename std::decay<Params>::type...> params(std::forward<Args>(args)...);
+  return simt::detail::launch_grid(*config, reinterpret_cast<const void*>(kernel),
+                                   [kernel, &params]() { std::apply(kernel, params); });
+}
+
+template <class T>
+inline cudaError_t cudaFuncSetAttribute(T* kernel, cudaFuncAttribute attr, int value) {
+  return simt::detail::set_function_attribute(reinterpret_cast<const void*>(kernel), attr, value);
+}
+template <class T>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* kernel) {
+  return simt::detail::get_function_attributes(attr, reinterpret_cast<const void*>(kernel));
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T kernel, int block_size,
+                                                                 size_t dynamic_smem) {
+  return simt::detail::occupancy_blocks_per_sm(blocks, reinterpret_cast<const void*>(kernel), block_size,
+                                                dynamic_smem);
+}

@@ -1,0 +1,62 @@
+#include "config.hpp"
+
+#include "ringsweep_simt/control.hpp"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+namespace simt {
+namespace detail {
+namespace {
+
+long long env_int(const char* name, long long fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long long x = std::strtoll(v, &end, 0);
+  if (end == v || *end != '\0') {
+    std::fprintf(stderr, "ringsweep SIMT backend: ignoring %s=%s (not a number)\n", name, v);
+    return fallback;
+  }
+  return x;
+}
+
+backend_config read_config() {
+  backend_config c{};
+  const unsigned hw = std::max(2u, std::thread::hardware_concurrency());
+  c.workers = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_WORKERS", hw), 1, 256));
+  c.seed = static_cast<std::uint64_t>(env_int("RINGSWEEP_SIMT_SEED", 0));
+  c.watchdog_seconds = static_cast<double>(std::max<long long>(1, env_int("RINGSWEEP_SIMT_WATCHDOG_S", 120)));
+#if defined(__SANITIZE_ADDRESS__)
+  const long long default_stack_kb = 512;
+#else
+  const long long default_stack_kb = 128;
+#endif
+  c.stack_bytes = static_cast<std::size_t>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_STACK_KB", default_stack_kb), 16, 65536)) * 1024;
+  c.sm_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_SMS", 4), 1, 1024));
+  c.device_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICES", 1), 0, 1));
+  c.delay_permille = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DELAY", 0), 0, 1000));
+  return c;
+}
+
+}  // namespace
+
+backend_config& mutable_config() {
+  static backend_config c = read_config();
+  return c;
+}
+
+const backend_config& config() { return mutable_config(); }
+
+}  // namespace detail
+
+void set_watchdog_seconds(double seconds) { detail::mutable_config().watchdog_seconds = seconds; }
+
+namespace detail {
+
+}  // namespace detail
+}  // namespace simt

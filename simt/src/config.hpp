@@ -1,0 +1,27 @@
+// ringsweep SIMT backend: settings read once from the environment.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simt {
+namespace detail {
+
+struct backend_config {
+  unsigned workers;            // RINGSWEEP_SIMT_WORKERS: OS threads that run blocks (default: hardware threads, >= 2)
+  std::uint64_t seed;          // RINGSWEEP_SIMT_SEED: 0 runs fibers in thread order; otherwise a seeded permutation per pass
+  double watchdog_seconds;     // RINGSWEEP_SIMT_WATCHDOG_S: a block that only spins this long is reported (default 120)
+  std::size_t stack_bytes;     // RINGSWEEP_SIMT_STACK_KB: fiber stack size
+  int sm_count;                // RINGSWEEP_SIMT_SMS: multiprocessors of the emulated device (default 4)
+  int device_count;            // RINGSWEEP_SIMT_DEVICES: 0 emulates a machine without a device (default 1)
+  unsigned delay_permille;     // RINGSWEEP_SIMT_DELAY: fault injection, chance per mille of a delay at atomics,
+                               // spin-waits and block start (default 0: off)
+};
+
+const backend_config& config();
+
+// Writes a diagnostic naming the current block and thread (when inside a kernel) and aborts.
+[[noreturn]] void fail(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+}  // namespace detail
+}  // namespace simt

@@ -1,0 +1,103 @@
+// ringsweep SIMT backend: grid launch and per-function attributes.
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "config.hpp"
+#include "runtime_state.hpp"
+#include "scheduler.hpp"
+
+namespace simt {
+namespace detail {
+namespace {
+
+constexpr int k_max_threads_per_block = 1024;
+constexpr std::size_t k_default_smem_limit = 48 * 1024;
+constexpr std::size_t k_optin_smem_limit = 227 * 1024;
+
+std::mutex g_attr_mutex;
+std::unordered_map<const void*, int> g_max_dynamic_smem;
+
+std::size_t dynamic_smem_limit(const void* kernel) {
+  std::lock_guard<std::mutex> lock(g_attr_mutex);
+  auto it = g_max_dynamic_smem.find(kernel);
+  return it == g_max_dynamic_smem.end() ? k_default_smem_limit : static_cast<std::size_t>(it->second);
+}
+
+}  // namespace
+
+cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::function<void()> body) {
+  const dim3 g = c.gridDim, bd = c.blockDim;
+  const std::uint64_t threads = std::uint64_t{bd.x} * bd.y * bd.z;
+  if (bd.x == 0 || bd.y == 0 || bd.z == 0 || bd.x > 1024 || bd.y > 1024 || bd.z > 64 ||
+      threads > k_max_threads_per_block || g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7fffffffu || g.y > 65535 ||
+      g.z > 65535)
+    return record_error(cudaErrorInvalidConfiguration);
+  if (c.dynamicSmemBytes > dynamic_smem_limit(kernel)) return record_error(cudaErrorInvalidValue);
+  if (config().device_count == 0) return record_error(cudaErrorNoDevice);
+
+  const std::uint64_t blocks = std::uint64_t{g.x} * g.y * g.z;
+  const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(config().workers, blocks));
+  std::atomic<std::uint64_t> next{0};
+  auto work = [&]() {
+    block_runner runner;
+    for (;;) {
+      const std::uint64_t b = next.fetch_add(1);
+      if (b >= blocks) break;
+      const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
+                      static_cast<unsigned>(b / (std::uint64_t{g.x} * g.y))};
+      runner.run(body, idx, bd, g, b);
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(workers);
+  for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
+  for (std::thread& t : pool) t.join();
+  return cudaSuccess;
+}
+
+cudaError_t set_function_attribute(const void* kernel, cudaFuncAttribute attr, int value) {
+  if (kernel == nullptr) return record_error(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || static_cast<std::size_t>(value) > k_optin_smem_limit) return record_error(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(g_attr_mutex);
+    g_max_dynamic_smem[kernel] = value;
+    return cudaSuccess;
+  }
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;
+  return record_error(cudaErrorInvalidValue);
+}
+
+cudaError_t get_function_attributes(cudaFuncAttributes* attr, const void* kernel) {
+  if (attr == nullptr) return record_error(cudaErrorInvalidValue);
+  if (kernel == nullptr) return record_error(cudaErrorInvalidDeviceFunction);
+  *attr = cudaFuncAttributes{};
+  attr->maxThreadsPerBlock = k_max_threads_per_block;
+  attr->maxDynamicSharedSizeBytes = static_cast<int>(dynamic_smem_limit(kernel));
+  attr->ptxVersion = 90;
+  attr->binaryVersion = 90;
+  attr->preferredShmemCarveout = -1;
+  return cudaSuccess;  // registers and static shared memory are unknown here: reported as 0
+}
+
+cudaError_t occupancy_blocks_per_sm(int* blocks, const void* kernel, int block_size, size_t dynamic_smem) {
+  if (blocks == nullptr || block_size <= 0) return record_error(cudaErrorInvalidValue);
+  if (kernel == nullptr) return record_error(cudaErrorInvalidDeviceFunction);
+  if (block_size > k_max_threads_per_block) {
+    *blocks = 0;
+    return cudaSuccess;
+  }
+  const int warps = (block_size + 31) / 32;
+  int n = std::min(32, 64 / warps);  // 2048 threads = 64 warps per SM
+  if (dynamic_smem > 0) n = std::min<int>(n, static_cast<int>((228 * 1024) / (dynamic_smem + 1024)));
+  *blocks = n;
+  return cudaSuccess;
+}
+
+}  // namespace detail
+}  // namespace simt

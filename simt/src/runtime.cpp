@@ -1,0 +1,302 @@
+// ringsweep SIMT backend: runtime API backed by host memory. Every stream operation completes before
+// its call returns, which keeps operations on every stream in issue order.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+
+#include <cuda_runtime.h>
+
+#include "config.hpp"
+#include "runtime_state.hpp"
+
+struct CUstream_st {
+  unsigned flags;
+};
+struct CUevent_st {
+  unsigned flags;
+  bool recorded;
+  std::chrono::steady_clock::time_point when;
+};
+
+namespace simt {
+namespace detail {
+namespace {
+thread_local cudaError_t t_last_error = cudaSuccess;
+
+std::mutex g_alloc_mutex;
+std::unordered_map<void*, std::size_t> g_allocations;
+std::size_t g_allocated = 0;
+constexpr std::size_t k_total_memory = std::size_t{16} << 30;
+
+cudaError_t check_device() { return config().device_count == 0 ? record_error(cudaErrorNoDevice) : cudaSuccess; }
+
+cudaError_t allocate(void** ptr, std::size_t bytes) {
+  if (ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t e = check_device()) return e;
+  *ptr = nullptr;
+  if (bytes == 0) return cudaSuccess;
+  const std::size_t rounded = (bytes + 255) / 256 * 256;
+  void* p = std::aligned_alloc(256, rounded);
+  if (p == nullptr) return record_error(cudaErrorMemoryAllocation);
+  std::lock_guard<std::mutex> lock(g_alloc_mutex);
+  g_allocations.emplace(p, rounded);
+  g_allocated += rounded;
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t release(void* ptr) {
+  if (ptr == nullptr) return cudaSuccess;
+  {
+    std::lock_guard<std::mutex> lock(g_alloc_mutex);
+    auto it = g_allocations.find(ptr);
+    if (it == g_allocations.end()) return record_error(cudaErrorInvalidValue);
+    g_allocated -= it->second;
+    g_allocations.erase(it);
+  }
+  std::free(ptr);
+  return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t record_error(cudaError_t e) {
+  if (e != cudaSuccess) t_last_error = e;
+  return e;
+}
+
+}  // namespace detail
+}  // namespace simt
+
+using simt::detail::config;
+using simt::detail::record_error;
+
+cudaError_t cudaGetLastError() {
+  const cudaError_t e = simt::detail::t_last_error;
+  simt::detail::t_last_error = cudaSuccess;
+  return e;
+}
+cudaError_t cudaPeekAtLastError() { return simt::detail::t_last_error; }
+
+const char* cudaGetErrorName(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInitializationError: return "cudaErrorInitializationError";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorUnknown: return "cudaErrorUnknown";
+  }
+  return "cudaErrorUnknown";
+}
+
+const char* cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorUnknown: return "unknown error";
+  }
+  return "unknown error";
+}
+
+// ---- device -----------------------------------------------------------------------------------
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (count == nullptr) return record_error(cudaErrorInvalidValue);
+  *count = config().device_count;
+  return config().device_count == 0 ? record_error(cudaErrorNoDevice) : cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+  if (device == nullptr) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t e = simt::detail::check_device()) return e;
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) {
+  if (cudaError_t e = simt::detail::check_device()) return e;
+  return device == 0 ? cudaSuccess : record_error(cudaErrorInvalidDevice);
+}
+cudaError_t cudaDeviceSynchronize() { return simt::detail::check_device(); }
+cudaError_t cudaDeviceReset() { return cudaSuccess; }
+cudaError_t cudaDriverGetVersion(int* v) {
+  if (v == nullptr) return record_error(cudaErrorInvalidValue);
+  *v = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* v) { return cudaDriverGetVersion(v); }
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  if (p == nullptr) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t e = simt::detail::check_device()) return e;
+  if (device != 0) return record_error(cudaErrorInvalidDevice);
+  *p = cudaDeviceProp{};
+  std::snprintf(p->name, sizeof p->name, "ringsweep SIMT backend (CPU, %u worker threads)", config().workers);
+  p->totalGlobalMem = simt::detail::k_total_memory;
+  p->sharedMemPerBlock = 48 * 1024;
+  p->regsPerBlock = 65536;
+  p->warpSize = 32;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = 1024;
+  p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 0x7fffffff;
+  p->maxGridSize[1] = 65535;
+  p->maxGridSize[2] = 65535;
+  p->totalConstMem = 64 * 1024;
+  p->major = 9;
+  p->minor = 0;
+  p->multiProcessorCount = config().sm_count;
+  p->l2CacheSize = 50 * 1024 * 1024;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->sharedMemPerMultiprocessor = 228 * 1024;
+  p->regsPerMultiprocessor = 65536;
+  p->sharedMemPerBlockOptin = 227 * 1024;
+  p->maxBlocksPerMultiProcessor = 32;
+  p->clockRate = 1000000;
+  p->memoryClockRate = 1000000;
+  p->memoryBusWidth = 5120;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (value == nullptr) return record_error(cudaErrorInvalidValue);
+  cudaDeviceProp p;
+  if (cudaError_t e = cudaGetDeviceProperties(&p, device)) return e;
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    default: return record_error(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  if (free_bytes == nullptr || total_bytes == nullptr) return record_error(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(simt::detail::g_alloc_mutex);
+  *total_bytes = simt::detail::k_total_memory;
+  *free_bytes = simt::detail::k_total_memory - std::min(simt::detail::k_total_memory, simt::detail::g_allocated);
+  return cudaSuccess;
+}
+
+// ---- memory -----------------------------------------------------------------------------------
+
+cudaError_t cudaMalloc(void** ptr, size_t bytes) { return simt::detail::allocate(ptr, bytes); }
+cudaError_t cudaFree(void* ptr) { return simt::detail::release(ptr); }
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return simt::detail::allocate(ptr, bytes); }
+cudaError_t cudaFreeHost(void* ptr) { return simt::detail::release(ptr); }
+cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t) { return simt::detail::allocate(ptr, bytes); }
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) { return simt::detail::release(ptr); }
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record_error(cudaErrorInvalidMemcpyDirection);
+  if (bytes == 0) return cudaSuccess;
+  if (dst == nullptr || src == nullptr) return record_error(cudaErrorInvalidValue);
+  std::memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy(dst, src, bytes, kind);
+}
+cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
+  if (bytes == 0) return cudaSuccess;
+  if (ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  std::memset(ptr, value, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t) { return cudaMemset(ptr, value, bytes); }
+
+// ---- streams and events -----------------------------------------------------------------------
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
+  if (s == nullptr) return record_error(cudaErrorInvalidValue);
+  *s = new CUstream_st{flags};
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamDefault); }
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return record_error(cudaErrorInvalidResourceHandle);
+  delete s;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned int) {
+  return e == nullptr ? record_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int flags) {
+  if (e == nullptr) return record_error(cudaErrorInvalidValue);
+  *e = new CUevent_st{flags, false, {}};
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  if (e == nullptr) return record_error(cudaErrorInvalidResourceHandle);
+  delete e;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  if (e == nullptr) return record_error(cudaErrorInvalidResourceHandle);
+  e->recorded = true;
+  e->when = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  return e == nullptr ? record_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t e) { return cudaEventSynchronize(e); }
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (ms == nullptr) return record_error(cudaErrorInvalidValue);
+  if (start == nullptr || end == nullptr || !start->recorded || !end->recorded ||
+      ((start->flags | end->flags) & cudaEventDisableTiming))
+    return record_error(cudaErrorInvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+  return cudaSuccess;
+}

@@ -1,0 +1,551 @@
+// ringsweep SIMT backend: runs one thread block's threads as fibers on the calling OS thread.
+//
+// A fiber runs until it reaches a switch point: a barrier, a warp collective, a yield (spin-wait
+// backoff, __nanosleep) or its end. The scheduler then makes passes over the block's fibers and
+// resumes each ready one; with RINGSWEEP_SIMT_SEED set, the order of every pass is a seeded
+// permutation. A pass that resumes nothing while fibers remain is a deadlock: it is reported with
+// every fiber's wait state. Passes in which fibers only yield are spinning; spinning longer than
+// the watchdog allows is reported too.
+#include "scheduler.hpp"
+
+#include <boost/context/detail/fcontext.hpp>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "config.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define RINGSWEEP_SIMT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RINGSWEEP_SIMT_ASAN 1
+#endif
+#endif
+#if defined(RINGSWEEP_SIMT_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace ctx = boost::context::detail;
+
+namespace simt {
+namespace detail {
+namespace {
+
+enum class fiber_state { ready, barrier, warp, done };
+
+struct fiber {
+  ctx::fcontext_t context = nullptr;
+  unsigned char* stack = nullptr;  // lowest usable address
+  uint3 tid{};
+  unsigned linear = 0, warp = 0, lane = 0;
+  fiber_state state = fiber_state::ready;
+  bool yielded = false;
+  // barrier
+  int predicate = 0;
+  int barrier_result = 0;
+  // warp collective
+  warp_op op = warp_op::syncwarp;
+  unsigned mask = 0;
+  std::uint64_t value = 0;
+  int arg = 0;
+  int width = 32;
+  std::uint64_t result = 0;
+  void* asan_fake_stack = nullptr;
+};
+
+struct warp_group {
+  warp_op op;
+  unsigned mask;
+  unsigned arrived;
+};
+
+struct block_context {
+  const std::function<void()>* body = nullptr;
+  std::vector<fiber> fibers;
+  std::vector<unsigned> order;
+  std::vector<unsigned> warp_present, warp_exited;
+  std::vector<std::vector<warp_group>> groups;
+  unsigned live = 0;
+  unsigned barrier_arrived = 0, barrier_true = 0;
+  barrier_op barrier_kind = barrier_op::sync;
+  ctx::fcontext_t scheduler = nullptr;
+  const void* scheduler_stack_bottom = nullptr;
+  std::size_t scheduler_stack_size = 0;
+  std::uint64_t rng = 0;
+  uint3 block{};
+};
+
+thread_local block_context* t_block = nullptr;
+thread_local fiber* t_fiber = nullptr;
+
+std::uint64_t next_random(std::uint64_t& s) {  // splitmix64
+  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+const char* op_name(warp_op op) {
+  switch (op) {
+    case warp_op::syncwarp: return "__syncwarp";
+    case warp_op::shfl_idx: return "__shfl_sync";
+    case warp_op::shfl_up: return "__shfl_up_sync";
+    case warp_op::shfl_down: return "__shfl_down_sync";
+    case warp_op::shfl_xor: return "__shfl_xor_sync";
+    case warp_op::ballot: return "__ballot_sync/__any_sync/__all_sync";
+    case warp_op::match_any: return "__match_any_sync";
+    case warp_op::reduce_add: return "__reduce_add_sync";
+    case warp_op::reduce_min: return "__reduce_min_sync";
+    case warp_op::reduce_max: return "__reduce_max_sync";
+    case warp_op::reduce_and: return "__reduce_and_sync";
+    case warp_op::reduce_or: return "__reduce_or_sync";
+    case warp_op::reduce_xor: return "__reduce_xor_sync";
+  }
+  return "?";
+}
+
+const char* barrier_name(barrier_op op) {
+  switch (op) {
+    case barrier_op::sync: return "__syncthreads";
+    case barrier_op::count: return "__syncthreads_count";
+    case barrier_op::all: return "__syncthreads_and";
+    case barrier_op::any: return "__syncthreads_or";
+  }
+  return "?";
+}
+
+// Prints every unfinished fiber's wait state, one line per warp and state.
+void print_wait_states(const block_context& b) {
+  const unsigned nwarps = static_cast<unsigned>(b.warp_present.size());
+  for (unsigned w = 0; w < nwarps; ++w) {
+    unsigned in_barrier = 0, ready = 0;
+    std::vector<std::pair<std::string, unsigned>> in_ops;
+    for (unsigned l = 0; l < 32; ++l) {
+      const unsigned i = w * 32 + l;
+      if (i >= b.fibers.size()) break;
+      const fiber& f = b.fibers[i];
+      if (f.state == fiber_state::barrier) in_barrier |= 1u << l;
+      if (f.state == fiber_state::ready) ready |= 1u << l;
+      if (f.state == fiber_state::warp) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s(mask=0x%08x)", op_name(f.op), f.mask);
+        auto it = std::find_if(in_ops.begin(), in_ops.end(), [&](auto& p) { return p.first == buf; });
+        if (it == in_ops.end()) in_ops.emplace_back(buf, 1u << l); else it->second |= 1u << l;
+      }
+    }
+    if (in_barrier) std::fprintf(stderr, "  warp %u lanes 0x%08x: waiting in %s (%u of %u live threads arrived)\n", w, in_barrier, barrier_name(b.barrier_kind), b.barrier_arrived, b.live);
+    for (auto& p : in_ops) std::fprintf(stderr, "  warp %u lanes 0x%08x: waiting in %s\n", w, p.second, p.first.c_str());
+    if (ready) std::fprintf(stderr, "  warp %u lanes 0x%08x: runnable (spinning)\n", w, ready);
+    if (b.warp_exited[w]) std::fprintf(stderr, "  warp %u lanes 0x%08x: exited\n", w, b.warp_exited[w]);
+  }
+}
+
+[[noreturn]] void vfail(const char* format, va_list args) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "ringsweep SIMT backend: ");
+  if (t_block != nullptr) {
+    std::fprintf(stderr, "block (%u,%u,%u)", t_block->block.x, t_block->block.y, t_block->block.z);
+    if (t_fiber != nullptr)
+      std::fprintf(stderr, " thread (%u,%u,%u) [warp %u lane %u]", t_fiber->tid.x, t_fiber->tid.y, t_fiber->tid.z,
+                   t_fiber->warp, t_fiber->lane);
+    std::fprintf(stderr, ": ");
+  }
+  std::vfprintf(stderr, format, args);
+  std::fprintf(stderr, "\n");
+  std::fflush(stderr);
+  std::abort();
+}
+
+// ---- fiber switching --------------------------------------------------------------------------
+
+void switch_to_scheduler(fiber& f) {
+  block_context& b = *t_block;
+#if defined(RINGSWEEP_SIMT_ASAN)
+  __sanitizer_start_switch_fiber(&f.asan_fake_stack, b.scheduler_stack_bottom, b.scheduler_stack_size);
+#endif
+  const ctx::transfer_t t = ctx::jump_fcontext(b.scheduler, nullptr);
+#if defined(RINGSWEEP_SIMT_ASAN)
+  __sanitizer_finish_switch_fiber(f.asan_fake_stack, nullptr, nullptr);
+#else
+  (void)f;
+#endif
+  t_block->scheduler = t.fctx;
+}
+
+void release_barrier_if_complete(block_context& b);
+void check_exit_against_groups(block_context& b, const fiber& f);
+
+void fiber_entry(ctx::transfer_t t) {
+  block_context& b = *t_block;
+#if defined(RINGSWEEP_SIMT_ASAN)
+  __sanitizer_finish_switch_fiber(nullptr, &b.scheduler_stack_bottom, &b.scheduler_stack_size);
+#endif
+  b.scheduler = t.fctx;
+  fiber& f = *static_cast<fiber*>(t.data);
+  try {
+    (*b.body)();
+  } catch (const std::exception& e) {
+    fail("exception escaped a kernel thread: %s", e.what());
+  } catch (...) {
+    fail("exception escaped a kernel thread");
+  }
+  block_context& bb = *t_block;
+  f.state = fiber_state::done;
+  --bb.live;
+  bb.warp_exited[f.warp] |= 1u << f.lane;
+  check_exit_against_groups(bb, f);
+  release_barrier_if_complete(bb);
+#if defined(RINGSWEEP_SIMT_ASAN)
+  __sanitizer_start_switch_fiber(nullptr, bb.scheduler_stack_bottom, bb.scheduler_stack_size);
+#endif
+  ctx::jump_fcontext(bb.scheduler, nullptr);
+  std::abort();  // a finished fiber is never resumed
+}
+
+void resume(block_context& b, fiber& f, std::size_t stack_bytes) {
+  threadIdx = f.tid;
+  t_fiber = &f;
+  f.yielded = false;
+#if defined(RINGSWEEP_SIMT_ASAN)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, f.stack, stack_bytes);
+#else
+  (void)stack_bytes;
+#endif
+  const ctx::transfer_t t = ctx::jump_fcontext(f.context, &f);
+#if defined(RINGSWEEP_SIMT_ASAN)
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+  f.context = t.fctx;
+  t_fiber = nullptr;
+  (void)b;
+}
+
+// ---- barriers ---------------------------------------------------------------------------------
+
+void release_barrier_if_complete(block_context& b) {
+  if (b.barrier_arrived == 0 || b.barrier_arrived != b.live) return;
+  int result = 0;
+  switch (b.barrier_kind) {
+    case barrier_op::sync: result = 0; break;
+    case barrier_op::count: result = static_cast<int>(b.barrier_true); break;
+    case barrier_op::all: result = b.barrier_true == b.barrier_arrived; break;
+    case barrier_op::any: result = b.barrier_true != 0; break;
+  }
+  for (fiber& f : b.fibers) {
+    if (f.state == fiber_state::barrier) {
+      f.state = fiber_state::ready;
+      f.barrier_result = result;
+    }
+  }
+  b.barrier_arrived = 0;
+  b.barrier_true = 0;
+}
+
+// ---- warp collectives -------------------------------------------------------------------------
+
+std::uint64_t reduce(warp_op op, std::uint64_t acc, std::uint64_t v, bool is_signed) {
+  const std::uint32_t a = static_cast<std::uint32_t>(acc), x = static_cast<std::uint32_t>(v);
+  switch (op) {
+    case warp_op::reduce_add: return a + x;
+    case warp_op::reduce_and: return a & x;
+    case warp_op::reduce_or: return a | x;
+    case warp_op::reduce_xor: return a ^ x;
+    case warp_op::reduce_min:
+      return is_signed ? static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(a), static_cast<std::int32_t>(x))) : std::min(a, x);
+    case warp_op::reduce_max:
+      return is_signed ? static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(a), static_cast<std::int32_t>(x))) : std::max(a, x);
+    default: return a;
+  }
+}
+
+void complete_group(block_context& b, unsigned warp, const warp_group& g) {
+  fiber* lanes = &b.fibers[warp * 32];
+  std::uint64_t combined = 0;
+  bool first = true;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(g.mask >> l & 1u)) continue;
+    const fiber& m = lanes[l];
+    switch (g.op) {
+      case warp_op::ballot: combined |= static_cast<std::uint64_t>(m.value != 0) << l; break;
+      case warp_op::reduce_add: case warp_op::reduce_min: case warp_op::reduce_max:
+      case warp_op::reduce_and: case warp_op::reduce_or: case warp_op::reduce_xor:
+        combined = first ? static_cast<std::uint32_t>(m.value) : reduce(g.op, combined, m.value, m.arg != 0);
+        break;
+      default: break;
+    }
+    first = false;
+  }
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(g.mask >> l & 1u)) continue;
+    fiber& m = lanes[l];
+    const int width = m.width;
+    const int seg = static_cast<int>(l) & ~(width - 1);
+    int src = static_cast<int>(l);
+    switch (g.op) {
+      case warp_op::shfl_idx: src = seg + (m.arg & (width - 1)); break;
+      case warp_op::shfl_up: src = static_cast<int>(l) - m.arg; if (src < seg) src = static_cast<int>(l); break;
+      case warp_op::shfl_down: src = static_cast<int>(l) + m.arg; if (src >= seg + width) src = static_cast<int>(l); break;
+      case warp_op::shfl_xor: src = static_cast<int>(l) ^ m.arg; if (src >= seg + width || src > 31 || src < 0) src = static_cast<int>(l); break;
+      default: break;
+    }
+    switch (g.op) {
+      case warp_op::syncwarp: m.result = 0; break;
+      case warp_op::shfl_idx: case warp_op::shfl_up: case warp_op::shfl_down: case warp_op::shfl_xor:
+        // Reading a lane outside the mask is undefined on a GPU; here it returns the caller's value.
+        m.result = (g.mask >> src & 1u) ? lanes[src].value : m.value;
+        break;
+      case warp_op::match_any: {
+        unsigned same = 0;
+        for (unsigned k = 0; k < 32; ++k)
+          if ((g.mask >> k & 1u) && lanes[k].value == m.value) same |= 1u << k;
+        m.result = same;
+        break;
+      }
+      default: m.result = combined; break;
+    }
+    m.state = fiber_state::ready;
+  }
+}
+
+void check_exit_against_groups(block_context& b, const fiber& f) {
+  for (const warp_group& g : b.groups[f.warp]) {
+    if (g.mask >> f.lane & 1u)
+      fail("lane %u exited while lanes 0x%08x wait for it in %s(mask=0x%08x) (a lane missing from a collective, "
+           "or masks that disagree)", f.lane, g.arrived, op_name(g.op), g.mask);
+  }
+}
+
+}  // namespace
+
+// ---- entry points used by the device-side header ----------------------------------------------
+
+void fail(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  vfail(format, args);
+}
+
+void trap(const char* what) { fail("%s", what); }
+
+int block_barrier(barrier_op op, int predicate) {
+  fiber* f = t_fiber;
+  if (f == nullptr) fail("%s called outside a kernel", barrier_name(op));
+  block_context& b = *t_block;
+  if (b.barrier_arrived > 0 && b.barrier_kind != op)
+    fail("%s meets %s: threads of one block wait in different barriers", barrier_name(op), barrier_name(b.barrier_kind));
+  b.barrier_kind = op;
+  f->state = fiber_state::barrier;
+  f->predicate = predicate != 0;
+  ++b.barrier_arrived;
+  b.barrier_true += predicate != 0;
+  release_barrier_if_complete(b);
+  switch_to_scheduler(*f);
+  return f->barrier_result;
+}
+
+std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width) {
+  fiber* fp = t_fiber;
+  if (fp == nullptr) fail("%s called outside a kernel", op_name(op));
+  fiber& f = *fp;
+  block_context& b = *t_block;
+  const unsigned bit = 1u << f.lane;
+  if (!(mask & bit)) fail("%s with mask 0x%08x that does not contain the calling lane %u", op_name(op), mask, f.lane);
+  if (mask & ~b.warp_present[f.warp])
+    fail("%s with mask 0x%08x names lanes that do not exist in this warp (present: 0x%08x)", op_name(op), mask, b.warp_present[f.warp]);
+  if (mask & b.warp_exited[f.warp])
+    fail("%s with mask 0x%08x names lanes that have exited (0x%08x)", op_name(op), mask, mask & b.warp_exited[f.warp]);
+  if (width < 1 || width > 32 || (width & (width - 1)) != 0) fail("%s with width %d (must be a power of two <= 32)", op_name(op), width);
+  // Lanes meet in the pending group of the same collective and mask. Groups with other masks may
+  // wait at the same time (lanes of a diverged warp reach different collectives); lanes that never
+  // come show up as a deadlock or as an exit while others wait.
+  std::vector<warp_group>& groups = b.groups[f.warp];
+  std::size_t gi = groups.size();
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const warp_group& g = groups[i];
+    if (g.op == op && g.mask == mask && !(g.arrived & bit)) {
+      gi = i;
+      break;
+    }
+  }
+  if (gi == groups.size()) groups.push_back(warp_group{op, mask, 0u});
+  f.op = op;
+  f.mask = mask;
+  f.value = value;
+  f.arg = arg;
+  f.width = width;
+  f.state = fiber_state::warp;
+  groups[gi].arrived |= bit;
+  if (groups[gi].arrived == mask) {
+    const warp_group g = groups[gi];
+    groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(gi));
+    complete_group(b, f.warp, g);
+  }
+  switch_to_scheduler(f);
+  return f.result;
+}
+
+unsigned active_lanes() {
+  if (t_fiber == nullptr) return 0;
+  return t_block->warp_present[t_fiber->warp] & ~t_block->warp_exited[t_fiber->warp];
+}
+
+void yield_fiber() {
+  fiber* f = t_fiber;
+  if (f == nullptr) {
+    std::this_thread::yield();
+    return;
+  }
+  f->yielded = true;
+  switch_to_scheduler(*f);
+}
+
+void atomic_hook() {
+  const unsigned p = config().delay_permille;
+  if (p == 0 || t_fiber == nullptr) return;
+  if (next_random(t_block->rng) % 1000 < p) {
+    const unsigned n = 1 + static_cast<unsigned>(next_random(t_block->rng) % 8);
+    for (unsigned i = 0; i < n; ++i) yield_fiber();
+  }
+}
+
+// ---- stacks -----------------------------------------------------------------------------------
+
+namespace {
+std::mutex g_stack_mutex;
+std::vector<unsigned char*> g_free_stacks;
+constexpr std::size_t k_guard = 4096;
+
+unsigned char* acquire_stack(std::size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(g_stack_mutex);
+    if (!g_free_stacks.empty()) {
+      unsigned char* s = g_free_stacks.back();
+      g_free_stacks.pop_back();
+      return s;
+    }
+  }
+  void* p = mmap(nullptr, bytes + k_guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) fail("cannot map a fiber stack of %zu bytes", bytes);
+  mprotect(p, k_guard, PROT_NONE);  // overflow hits the guard page instead of another stack
+  return static_cast<unsigned char*>(p) + k_guard;
+}
+
+void release_stack(unsigned char* s) {
+  std::lock_guard<std::mutex> lock(g_stack_mutex);
+  g_free_stacks.push_back(s);
+}
+}  // namespace
+
+block_runner::block_runner() = default;
+block_runner::~block_runner() {
+  for (unsigned char* s : stacks_) release_stack(s);
+}
+
+void block_runner::run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim,
+                       std::uint64_t block_linear) {
+  const backend_config& cfg = config();
+  const unsigned n = block_dim.x * block_dim.y * block_dim.z;
+  while (stacks_.size() < n) stacks_.push_back(acquire_stack(cfg.stack_bytes));
+
+  block_context b;
+  b.body = &body;
+  b.block = block;
+  b.fibers.resize(n);
+  b.order.resize(n);
+  const unsigned nwarps = (n + 31) / 32;
+  b.warp_present.assign(nwarps, 0u);
+  b.warp_exited.assign(nwarps, 0u);
+  b.groups.assign(nwarps, {});
+  b.live = n;
+  b.rng = cfg.seed * 0x2545f4914f6cdd1dull + block_linear * 0x9e3779b97f4a7c15ull + 1;
+  for (unsigned i = 0; i < n; ++i) {
+    fiber& f = b.fibers[i];
+    f.tid = uint3{i % block_dim.x, (i / block_dim.x) % block_dim.y, i / (block_dim.x * block_dim.y)};
+    f.linear = i;
+    f.warp = i / 32;
+    f.lane = i % 32;
+    f.stack = stacks_[i];
+#if defined(RINGSWEEP_SIMT_ASAN)
+    __asan_unpoison_memory_region(f.stack, cfg.stack_bytes);
+#endif
+    f.context = ctx::make_fcontext(f.stack + cfg.stack_bytes, cfg.stack_bytes, &fiber_entry);
+    b.warp_present[f.warp] |= 1u << f.lane;
+    b.order[i] = i;
+  }
+
+  blockIdx = block;
+  blockDim = block_dim;
+  gridDim = grid_dim;
+  t_block = &b;
+  if (cfg.delay_permille != 0 && next_random(b.rng) % 1000 < cfg.delay_permille)
+    std::this_thread::sleep_for(std::chrono::microseconds(next_random(b.rng) % 2000));
+
+  using clock = std::chrono::steady_clock;
+  bool spinning = false;
+  clock::time_point spin_start{};
+  while (b.live > 0) {
+    if (cfg.seed != 0) {
+      for (unsigned i = n - 1; i > 0; --i) std::swap(b.order[i], b.order[next_random(b.rng) % (i + 1)]);
+    }
+    bool resumed = false, progress = false;
+    for (unsigned idx : b.order) {
+      fiber& f = b.fibers[idx];
+      if (f.state != fiber_state::ready) continue;
+      resumed = true;
+      resume(b, f, cfg.stack_bytes);
+      if (!f.yielded) progress = true;
+    }
+    if (!resumed) {
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "ringsweep SIMT backend: deadlock in block (%u,%u,%u): every unfinished thread waits and no "
+                   "barrier or warp collective can complete\n",
+                   block.x, block.y, block.z);
+      print_wait_states(b);
+      std::fflush(stderr);
+      std::abort();
+    }
+    if (progress) {
+      spinning = false;
+      continue;
+    }
+    // Every fiber that ran only yielded: the block waits on something outside it. Let other OS
+    // threads run, and give up after the watchdog's limit.
+    std::this_thread::yield();
+    const clock::time_point now = clock::now();
+    if (!spinning) {
+      spinning = true;
+      spin_start = now;
+    } else if (std::chrono::duration<double>(now - spin_start).count() > cfg.watchdog_seconds) {
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "ringsweep SIMT backend: watchdog: block (%u,%u,%u) has only spun for %.0f s "
+                   "(RINGSWEEP_SIMT_WATCHDOG_S); wait states:\n",
+                   block.x, block.y, block.z, cfg.watchdog_seconds);
+      print_wait_states(b);
+      std::fflush(stderr);
+      std::abort();
+    }
+  }
+  t_block = nullptr;
+}
+
+}  // namespace detail
+}  // namespace simt
+
+long long clock64() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}

@@ -1,0 +1,28 @@
+// ringsweep SIMT backend: runs thread blocks as sets of fibers (internal).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+namespace simt {
+namespace detail {
+
+// Runs blocks one at a time on the calling OS thread; keeps its fiber stacks between blocks.
+class block_runner {
+ public:
+  block_runner();
+  ~block_runner();
+  block_runner(const block_runner&) = delete;
+  block_runner& operator=(const block_runner&) = delete;
+
+  void run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim, std::uint64_t block_linear);
+
+ private:
+  std::vector<unsigned char*> stacks_;
+};
+
+}  // namespace detail
+}  // namespace simt
