@@ -1,0 +1,49 @@
+// bins_scan: turns one pass's digit counts into the global offset of each digit's first key.
+#pragma once
+
+#include "../block/block_scan.cuh"
+#include "../detail/config.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// Exclusive sum, in place, of `RADIX` 64-bit counts by one block of `THREADS` threads (thread `t`
+/// owns the consecutive digits from `t * DIGITS_PER_THREAD`).
+///
+///     __shared__ typename bins_scan<256, 256>::TempStorage temp;
+///     bins_scan<256, 256>(temp).process(counts + pass * 256);
+template <int THREADS, int RADIX>
+class bins_scan {
+ public:
+  static constexpr int DIGITS_PER_THREAD = ceil_div(RADIX, THREADS);
+  using scan_t = block_scan<u64, THREADS>;
+  struct TempStorage {
+    typename scan_t::TempStorage scan;
+  };
+
+  __device__ __forceinline__ explicit bins_scan(TempStorage& temp) : temp_(temp) {}
+
+  __device__ __forceinline__ void process(u64* bins) {
+    const int d0 = int(threadIdx.x) * DIGITS_PER_THREAD;
+    u64 counts[DIGITS_PER_THREAD];
+    u64 sum = 0;
+#pragma unroll
+    for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
+      counts[i] = d0 + i < RADIX ? bins[d0 + i] : 0;
+      sum += counts[i];
+    }
+    u64 total;
+    u64 offset = scan_t::exclusive_sum(temp_.scan, sum, total);
+#pragma unroll
+    for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
+      if (d0 + i < RADIX) bins[d0 + i] = offset;
+      offset += counts[i];
+    }
+  }
+
+ private:
+  TempStorage& temp_;
+};
+
+}  // namespace detail
+}  // namespace ringsweep

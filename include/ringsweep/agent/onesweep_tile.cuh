@@ -1,0 +1,167 @@
+// onesweep_tile: one tile of one digit pass. Ranks the tile, publishes its digit counts, looks back
+// for its global digit offsets and scatters keys (and values) to their places in the pass output.
+#pragma once
+
+#include "../block/block_radix_rank.cuh"
+#include "../block/block_scatter.cuh"
+#include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
+#include "../detail/load_store.cuh"
+#include "../key_traits.cuh"
+#include "../lookback/decoupled_lookback.cuh"
+#include "../lookback/tail_iterator.cuh"
+#include "../policy.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// Arguments of one onesweep launch (one pass over one portion of the keys).
+template <class Key, class ValueRaw>
+struct onesweep_params {
+  using bits_type = typename key_traits<Key>::bits_type;
+  const bits_type* keys_in;      // the portion's first key
+  bits_type* keys_out;           // the whole pass output (global offsets)
+  const ValueRaw* values_in;     // the portion's first value (null: keys only)
+  ValueRaw* values_out;
+  u32 keys;                      // keys in the portion
+  u32 tiles;                     // tiles in the portion (the grid)
+  const u64* bins_in;            // per digit: global offset of the portion's first key of that digit
+  u64* bins_out;                 // per digit: the same for the next portion (null: last portion)
+  u64* status;                   // circular status buffer
+  u32* ticket;                   // the sort's tile ticket, continued across launches
+  u32* tails;                    // two tail counters, used alternately by launches
+  u32 tile_base;                 // first ticket of this launch
+  u32 launch;                    // index of this launch within the sort
+  int shift;                     // first bit of this pass's digit
+  int width;                     // bits of this pass's digit
+  bool descending;
+};
+
+/// The per-block worker of the onesweep kernel.
+///
+///     __shared__ typename onesweep_tile<P, Key, V>::TempStorage temp;
+///     onesweep_tile<P, Key, V>(temp, params).process();
+template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
+class onesweep_tile {
+ public:
+  using bits_type = typename key_traits<Key>::bits_type;
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 1>;
+  static constexpr int THREADS = shape::THREADS;
+  static constexpr int ITEMS = shape::ITEMS;
+  static constexpr int TILE = shape::TILE;
+  static constexpr int RADIX = 1 << Policy::RADIX_BITS;
+  using rank_t = block_radix_rank<THREADS, ITEMS, Policy::RADIX_BITS>;
+  using scatter_t = block_scatter<THREADS, ITEMS>;
+  using lookback_t = decoupled_lookback<RADIX, Policy::N_TABLE, Policy::L>;
+  using tail_t = tail_iterator<Policy::N_TABLE, Policy::L, Policy::TAIL_BITS>;
+  static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
+  static_assert(policy_check<Policy>::ok, "");
+
+  struct TempStorage {
+    union {
+      typename rank_t::TempStorage rank;
+      bits_type keys[TILE];
+      ValueRaw values[HAS_VALUES ? TILE : 1];
+    } u;
+    u64 digit_base[RADIX];  // global index of tile rank 0 if it had this digit
+    u32 ticket;
+    int uniform_digit;      // the digit of every key of the tile, or -1
+  };
+
+  __device__ __forceinline__ onesweep_tile(TempStorage& temp, const onesweep_params<Key, ValueRaw>& p)
+      : temp_(temp), p_(p) {}
+
+  __device__ __forceinline__ void process() {
+    const tail_t tail{p_.tails + (p_.launch & 1u)};
+    const lookback_t lookback{{p_.status}, p_.tile_base};
+    const digit_extractor<Key> digit_of(p_.descending, p_.shift, p_.width);
+
+    if (threadIdx.x == 0) {
+      const u32 t = atomicAdd(p_.ticket, 1u);
+      const u32 u = t - p_.tile_base;
+      if (u == 0) p_.tails[(p_.launch + 1u) & 1u] = 0;  // the previous launch is done with it
+      tail.wait_slot_free(u);
+      temp_.ticket = t;
+      temp_.uniform_digit = -1;
+    }
+    __syncthreads();
+    const u32 u = temp_.ticket - p_.tile_base;
+    const std::size_t tile_first = std::size_t(u) * TILE;
+    const int valid = int(min_of<std::size_t>(TILE, std::size_t(p_.keys) - tile_first));
+
+    const int warp = int(threadIdx.x) / warp_threads;
+    const u32 lane = lane_id();
+    const int seg_first = warp * scatter_t::SEGMENT;
+    bits_type keys[ITEMS];
+    load_warp_striped(p_.keys_in + tile_first + seg_first, lane, valid - seg_first, keys);
+    u32 digits[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);
+
+    u32 ranks[ITEMS], counts[DPT], starts[DPT];
+    rank_t(temp_.u.rank).rank(digits, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
+#pragma unroll
+      for (int i = 0; i < DPT; ++i) {
+        const int d = rank_t::first_digit() + i;
+        if (d < RADIX) {
+          lookback.publish_count(u, d, c[i]);
+          if (int(c[i]) == valid) temp_.uniform_digit = d;
+        }
+      }
+    });
+
+#pragma unroll
+    for (int i = 0; i < DPT; ++i) {
+      const int d = rank_t::first_digit() + i;
+      if (d < RADIX) {
+        const u32 exclusive = lookback.exclusive_prefix(u, d);
+        const u32 inclusive = exclusive + counts[i];
+        lookback.publish_inclusive(u, d, inclusive);
+        const u64 bin = p_.bins_in[d];
+        temp_.digit_base[d] = bin + exclusive - starts[i];
+        if (p_.bins_out != nullptr && u == p_.tiles - 1) p_.bins_out[d] = bin + inclusive;
+      }
+    }
+    __syncthreads();  // every look-back read of this tile is done; digit_base is complete
+    if (threadIdx.x == 0) tail.retire(u);
+
+    const int uniform = temp_.uniform_digit;
+    if (uniform >= 0) {
+      // One digit only: the tile keeps its order, so copy it straight to its run.
+      const u64 base = temp_.digit_base[uniform];
+      store_warp_striped(p_.keys_out + base + seg_first, lane, valid - seg_first, keys);
+      if constexpr (HAS_VALUES) {
+        ValueRaw values[ITEMS];
+        load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
+        store_warp_striped(p_.values_out + base + seg_first, lane, valid - seg_first, values);
+      }
+      return;
+    }
+
+    scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+    __syncthreads();
+    u32 out_digit[ITEMS];
+    scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
+      const u32 d = digit_of(key);
+      out_digit[k] = d;
+      return p_.keys_out + (temp_.digit_base[d] + u64(i));
+    });
+    if constexpr (HAS_VALUES) {
+      ValueRaw values[ITEMS];
+      load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
+      __syncthreads();  // the keys have left shared memory
+      scatter_t::to_shared(temp_.u.values, values, ranks, valid);
+      __syncthreads();
+      scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
+        return p_.values_out + (temp_.digit_base[out_digit[k]] + u64(i));
+      });
+    }
+  }
+
+ private:
+  TempStorage& temp_;
+  const onesweep_params<Key, ValueRaw>& p_;
+};
+
+}  // namespace detail
+}  // namespace ringsweep

@@ -1,0 +1,104 @@
+// small_sort: sorts an input of at most one tile in a single block, entirely in shared memory.
+#pragma once
+
+#include "../block/block_radix_rank.cuh"
+#include "../block/block_scatter.cuh"
+#include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
+#include "../detail/load_store.cuh"
+#include "../key_traits.cuh"
+#include "../policy.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// Arguments of the single-block sort.
+template <class Key, class ValueRaw>
+struct small_sort_params {
+  using bits_type = typename key_traits<Key>::bits_type;
+  const bits_type* keys_in;
+  bits_type* keys_out;
+  const ValueRaw* values_in;  // null: keys only
+  ValueRaw* values_out;
+  int keys;                   // at most one tile
+  int begin_bit;
+  int end_bit;
+  bool descending;
+};
+
+/// Every digit pass ranks the tile (block_radix_rank) and permutes it through shared memory; keys
+/// stay in registers between passes. Values are not moved per pass: each key carries its input
+/// index, and the values are gathered once at the end.
+///
+///     __shared__ typename small_sort<P, Key, V, true>::TempStorage temp;
+///     small_sort<P, Key, V, true>(temp, params).process();
+template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
+class small_sort {
+ public:
+  using bits_type = typename key_traits<Key>::bits_type;
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 1>;
+  static constexpr int THREADS = shape::THREADS;
+  static constexpr int ITEMS = shape::ITEMS;
+  static constexpr int TILE = shape::TILE;
+  static constexpr int RADIX_BITS = Policy::RADIX_BITS;
+  using rank_t = block_radix_rank<THREADS, ITEMS, RADIX_BITS>;
+  using scatter_t = block_scatter<THREADS, ITEMS>;
+  static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
+
+  struct TempStorage {
+    union {
+      typename rank_t::TempStorage rank;
+      bits_type keys[TILE];
+      u32 index[TILE];
+    } u;
+  };
+
+  __device__ __forceinline__ small_sort(TempStorage& temp, const small_sort_params<Key, ValueRaw>& p)
+      : temp_(temp), p_(p) {}
+
+  __device__ __forceinline__ void process() {
+    const int valid = p_.keys;
+    const u32 lane = lane_id();
+    const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
+    bits_type keys[ITEMS];
+    u32 index[ITEMS];
+    load_warp_striped(p_.keys_in + seg_first, lane, valid - seg_first, keys);
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
+
+    for (int shift = p_.begin_bit; shift < p_.end_bit; shift += RADIX_BITS) {
+      const digit_extractor<Key> digit_of(p_.descending, shift, min_of(RADIX_BITS, p_.end_bit - shift));
+      u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
+#pragma unroll
+      for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);
+      rank_t(temp_.u.rank).rank(digits, valid, ranks, counts, starts, [](const u32 (&)[DPT]) {});
+      __syncthreads();
+      scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+      __syncthreads();
+      scatter_t::from_shared_warp_striped(temp_.u.keys, keys, valid);
+      if constexpr (HAS_VALUES) {
+        __syncthreads();
+        scatter_t::to_shared(temp_.u.index, index, ranks, valid);
+        __syncthreads();
+        scatter_t::from_shared_warp_striped(temp_.u.index, index, valid);
+      }
+      __syncthreads();
+    }
+
+    store_warp_striped(p_.keys_out + seg_first, lane, valid - seg_first, keys);
+    if constexpr (HAS_VALUES) {
+#pragma unroll
+      for (int k = 0; k < ITEMS; ++k) {
+        const int pos = scatter_t::position(k);
+        if (pos < valid) store_global(p_.values_out + pos, load_global(p_.values_in + index[k]));
+      }
+    }
+  }
+
+ private:
+  TempStorage& temp_;
+  const small_sort_params<Key, ValueRaw>& p_;
+};
+
+}  // namespace detail
+}  // namespace ringsweep

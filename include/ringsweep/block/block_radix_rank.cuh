@@ -1,0 +1,108 @@
+// block_radix_rank: stable ranks of a tile's digits, with a callback the moment the tile's digit
+// counts are known (where onesweep publishes its look-back aggregate).
+#pragma once
+
+#include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
+#include "../warp/warp_multisplit.cuh"
+#include "block_scan.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// Ranks a tile of `THREADS * ITEMS` digits held warp-striped: warp `w` owns the contiguous segment
+/// starting at `w * 32 * ITEMS`, and lane `l` item `k` is position `w * 32 * ITEMS + k * 32 + l`.
+/// The rank of an item is its position in the tile stably sorted by digit.
+///
+/// Digit bookkeeping is split among "digit owner" threads: thread `t` owns the
+/// `DIGITS_PER_THREAD` consecutive digits from `t * DIGITS_PER_THREAD` (those below `RADIX`).
+/// `rank` returns, to each owner, the tile count and the tile start (exclusive prefix over digits)
+/// of its digits, and calls `on_counts(counts)` on every thread as soon as the counts are known and
+/// before they are scanned (non-owners see zeros).
+///
+///     using rank_t = block_radix_rank<256, 4, 8>;
+///     __shared__ rank_t::TempStorage temp;
+///     u32 ranks[4], counts[rank_t::DIGITS_PER_THREAD], starts[rank_t::DIGITS_PER_THREAD];
+///     rank_t(temp).rank(digits, valid, ranks, counts, starts, [](const u32 (&)[1]) {});
+///
+/// Only the first `valid` positions of the tile are ranked. The block synchronises inside; on
+/// return `temp` may still be read by other threads, so synchronise before reusing it.
+template <int THREADS, int ITEMS, int RADIX_BITS>
+class block_radix_rank {
+ public:
+  static constexpr int RADIX = 1 << RADIX_BITS;
+  static constexpr int WARPS = THREADS / warp_threads;
+  static constexpr int DIGITS_PER_THREAD = ceil_div(RADIX, THREADS);
+  static constexpr int SEGMENT = warp_threads * ITEMS;
+
+  struct TempStorage {
+    u32 counters[WARPS][RADIX];
+    typename block_scan<u32, THREADS>::TempStorage scan;
+  };
+
+  __device__ __forceinline__ explicit block_radix_rank(TempStorage& temp) : temp_(temp) {}
+
+  /// The first digit owned by this thread (owners are the threads whose first digit is < RADIX).
+  __device__ __forceinline__ static int first_digit() { return int(threadIdx.x) * DIGITS_PER_THREAD; }
+
+  template <class CountsReady>
+  __device__ __forceinline__ void rank(const u32 (&digits)[ITEMS], int valid, u32 (&ranks)[ITEMS],
+                                       u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
+                                       CountsReady&& on_counts) {
+    const int warp = int(threadIdx.x) / warp_threads;
+    u32* flat = &temp_.counters[0][0];
+    for (int i = int(threadIdx.x); i < WARPS * RADIX; i += THREADS) flat[i] = 0;
+    __syncthreads();
+
+    warp_multisplit<ITEMS>::rank(temp_.counters[warp], digits, valid - warp * SEGMENT, ranks);
+    __syncthreads();
+
+    // Per digit: turn the warps' counts into exclusive offsets across warps (warp order is tile
+    // order, which keeps the ranks stable) and total them.
+    const int d0 = first_digit();
+    u32 sum = 0;
+#pragma unroll
+    for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
+      counts[i] = 0;
+      const int d = d0 + i;
+      if (d < RADIX) {
+        u32 running = 0;
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w) {
+          const u32 c = temp_.counters[w][d];
+          temp_.counters[w][d] = running;
+          running += c;
+        }
+        counts[i] = running;
+        sum += running;
+      }
+    }
+    on_counts(counts);
+
+    u32 total;
+    u32 start = block_scan<u32, THREADS>::exclusive_sum(temp_.scan, sum, total);
+#pragma unroll
+    for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
+      starts[i] = start;
+      const int d = d0 + i;
+      if (d < RADIX) {
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w) temp_.counters[w][d] += start;
+      }
+      start += counts[i];
+    }
+    __syncthreads();
+
+    const u32 lane = lane_id();
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      if (warp * SEGMENT + k * warp_threads + int(lane) < valid) ranks[k] += temp_.counters[warp][digits[k]];
+    }
+  }
+
+ private:
+  TempStorage& temp_;
+};
+
+}  // namespace detail
+}  // namespace ringsweep

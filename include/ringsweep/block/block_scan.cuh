@@ -1,0 +1,49 @@
+// block_scan: exclusive prefix sum of one value per thread across a block.
+#pragma once
+
+#include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// Exclusive sum over the threads of a block (thread order), with the block total.
+///
+///     __shared__ block_scan<u32, 256>::TempStorage temp;
+///     u32 total;
+///     u32 prefix = block_scan<u32, 256>::exclusive_sum(temp, my_count, total);
+///
+/// Every thread of the block must call it; it synchronises the block twice and leaves `temp` free.
+template <class T, int THREADS>
+struct block_scan {
+  static constexpr int WARPS = THREADS / warp_threads;
+  struct TempStorage {
+    T warp_totals[WARPS];
+  };
+
+  __device__ __forceinline__ static T exclusive_sum(TempStorage& temp, T value, T& total) {
+    const u32 lane = lane_id();
+    const int warp = int(threadIdx.x) / warp_threads;
+    T inclusive = value;
+#pragma unroll
+    for (int offset = 1; offset < warp_threads; offset *= 2) {
+      const T other = __shfl_up_sync(0xffffffffu, inclusive, offset);
+      if (int(lane) >= offset) inclusive += other;
+    }
+    if (lane == warp_threads - 1) temp.warp_totals[warp] = inclusive;
+    __syncthreads();
+    T prefix = 0;
+    total = 0;
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) {
+      const T t = temp.warp_totals[w];
+      if (w < warp) prefix += t;
+      total += t;
+    }
+    __syncthreads();
+    return prefix + inclusive - value;
+  }
+};
+
+}  // namespace detail
+}  // namespace ringsweep

@@ -1,0 +1,66 @@
+// block_scatter: moves a ranked tile through shared memory so that it leaves the block in rank
+// order, each digit's run written contiguously.
+#pragma once
+
+#include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
+#include "../detail/load_store.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// Scatter of a warp-striped, ranked tile (see block_radix_rank for the arrangement).
+///
+///     block_scatter<256, 4> s;
+///     s.to_shared(buf, keys, ranks, valid);            // buf[rank] = key
+///     __syncthreads();
+///     s.shared_to_global(buf, valid, [&](int k, int i, u32 key) { return out + base_of(key) + i; });
+///
+/// `shared_to_global` reads `buf` block-striped (thread `t` item `k` is rank `i = k*THREADS + t`) and
+/// stores each item through the pointer the callback returns: with a per-digit base, consecutive
+/// ranks of one digit go to consecutive addresses, so each digit's run is one coalesced stream.
+template <int THREADS, int ITEMS>
+struct block_scatter {
+  static constexpr int SEGMENT = warp_threads * ITEMS;
+
+  /// Tile position of warp-striped item `k` of this thread.
+  __device__ __forceinline__ static int position(int k) {
+    return int(threadIdx.x) / warp_threads * SEGMENT + k * warp_threads + int(lane_id());
+  }
+
+  /// `buf[ranks[k]] = items[k]` for the valid items (positions below `valid`).
+  template <class T>
+  __device__ __forceinline__ static void to_shared(T* buf, const T (&items)[ITEMS], const u32 (&ranks)[ITEMS],
+                                                   int valid) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      if (position(k) < valid) buf[ranks[k]] = items[k];
+    }
+  }
+
+  /// The inverse gather within the block: `items[k] = buf[position(k)]` for valid positions.
+  template <class T>
+  __device__ __forceinline__ static void from_shared_warp_striped(const T* buf, T (&items)[ITEMS], int valid) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const int p = position(k);
+      if (p < valid) items[k] = buf[p];
+    }
+  }
+
+  /// Stores rank `i` of the tile, for every `i < valid`, to `address(k, i, buf[i])`.
+  template <class T, class Address>
+  __device__ __forceinline__ static void shared_to_global(const T* buf, int valid, Address&& address) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const int i = k * THREADS + int(threadIdx.x);
+      if (i < valid) {
+        const T v = buf[i];
+        store_global(address(k, i, v), v);
+      }
+    }
+  }
+};
+
+}  // namespace detail
+}  // namespace ringsweep

@@ -1,0 +1,449 @@
+// Host side of a sort: argument checks, the temporary-storage layout, the choice of path and
+// policy, and the kernel launches. Every public sort overload ends up in sort_dispatch::run.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "../kernels/histogram_kernel.cuh"
+#include "../kernels/onesweep_kernel.cuh"
+#include "../kernels/small_sort_kernel.cuh"
+#include "../key_traits.cuh"
+#include "../policy.cuh"
+#include "../sort_options.cuh"
+#include "config.cuh"
+#include "load_store.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+constexpr std::size_t temp_alignment = 256;
+
+__host__ inline std::size_t align_up(std::size_t x) {
+  return (x + temp_alignment - 1) / temp_alignment * temp_alignment;
+}
+
+/// True when the byte ranges `[a, a + bytes)` and `[b, b + bytes)` share a byte.
+__host__ inline bool ranges_overlap(const void* a, const void* b, std::size_t bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a);
+  const auto y = reinterpret_cast<std::uintptr_t>(b);
+  return bytes != 0 && x < y + bytes && y < x + bytes;
+}
+
+/// Launches `kernel` through cudaLaunchKernelEx (the only launch form ringsweep uses).
+template <class... Params, class... Args>
+__host__ cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned threads, cudaStream_t stream,
+                            Args&&... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(grid, 1, 1);
+  config.blockDim = dim3(threads, 1, 1);
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  config.attrs = nullptr;
+  config.numAttrs = 0;
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+/// Where the data of a sort is and where it must end: pass `i` of `P` reads the previous pass's
+/// output (pass 0 reads `keys_in`) and writes `final_out` when `P - 1 - i` is even, `other`
+/// otherwise, so the last pass lands in `final_out` and `keys_in` is never written.
+template <class Bits, class ValueRaw>
+struct sort_buffers {
+  const Bits* keys_in;
+  Bits* keys_final;
+  Bits* keys_other;
+  const ValueRaw* values_in;
+  ValueRaw* values_final;
+  ValueRaw* values_other;
+};
+
+/// Byte offsets of the pieces of the temporary storage (each 256-byte aligned, from an aligned
+/// base), and the size a query reports (including up to 255 bytes to align a caller's pointer).
+struct temp_layout {
+  std::size_t status = 0;    // circular look-back status buffer
+  std::size_t counts = 0;    // passes x RADIX digit counts, scanned in place into bins
+  std::size_t pingpong = 0;  // passes x 2 x RADIX bins of the next portion
+  std::size_t counters = 0;  // ticket, two tails
+  std::size_t cleared = 0;   // bytes from the base zeroed by the sort's one memset
+  std::size_t keys_alt = 0;  // in/out forms: scratch keys
+  std::size_t values_alt = 0;
+  std::size_t bytes = temp_alignment;
+};
+
+/// Which algorithm a sort runs.
+enum class sort_path { nothing, copy, single_tile, onesweep };
+
+/// Everything a sort of `Key` (and `Value`, unless keys only) with `Policy` needs on the host.
+template <class Policy, class Key, class Value, bool HAS_VALUES>
+struct sort_dispatch {
+  using traits = key_traits<Key>;
+  using bits_type = typename traits::bits_type;
+  using value_raw_t = typename std::conditional<HAS_VALUES, value_raw<Value>, value_raw<null_value>>::type;
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(value_raw_t)) : 1>;
+  using buffers = sort_buffers<bits_type, value_raw_t>;
+  static constexpr int RADIX = 1 << Policy::RADIX_BITS;
+  static constexpr int TILE = shape::TILE;
+  static constexpr int PORTION_KEYS = Policy::PORTION_TILES * TILE;
+  static_assert(HAS_VALUES ? sizeof(value_raw_t) == sizeof(Value) : true, "value size is not a multiple of its alignment");
+  static_assert(policy_check<Policy>::ok, "");
+
+  /// Resolved and checked arguments of one call.
+  struct plan {
+    std::size_t n = 0;
+    int begin_bit = 0;
+    int end_bit = 0;
+    int passes = 0;
+    bool descending = false;
+    sort_path path = sort_path::nothing;
+    temp_layout layout;
+  };
+
+  /// Checks the bit window and fills the plan; `in_out` adds scratch buffers to the layout.
+  __host__ static cudaError_t make_plan(std::size_t n, const sort_options& opts, bool in_out, plan& p) {
+    const int key_bits = traits::bits;
+    const int end = opts.end_bit == -1 ? key_bits : opts.end_bit;
+    if (opts.begin_bit < 0 || end > key_bits || opts.begin_bit > end) return cudaErrorInvalidValue;
+    if (opts.order != sort_order::ascending && opts.order != sort_order::descending) return cudaErrorInvalidValue;
+    p.n = n;
+    p.begin_bit = opts.begin_bit;
+    p.end_bit = end;
+    p.passes = ceil_div(end - opts.begin_bit, Policy::RADIX_BITS);
+    p.descending = opts.order == sort_order::descending;
+    if (n == 0) {
+      p.path = sort_path::nothing;
+    } else if (p.passes == 0) {
+      p.path = in_out ? sort_path::copy : sort_path::nothing;
+    } else if (n <= std::size_t(TILE)) {
+      p.path = sort_path::single_tile;
+    } else {
+      p.path = sort_path::onesweep;
+    }
+    temp_layout& l = p.layout;
+    if (p.path == sort_path::onesweep) {
+      std::size_t at = 0;
+      l.status = at;
+      at += align_up(circular_status_buffer<RADIX, Policy::N_TABLE>::bytes);
+      l.counts = at;
+      at += align_up(std::size_t(p.passes) * RADIX * sizeof(u64));
+      l.pingpong = at;
+      at += align_up(std::size_t(p.passes) * 2 * RADIX * sizeof(u64));
+      l.counters = at;
+      at += temp_alignment;
+      l.cleared = at;
+      if (in_out && p.passes >= 2) {
+        l.keys_alt = at;
+        at += align_up(n * sizeof(bits_type));
+        if (HAS_VALUES) {
+          l.values_alt = at;
+          at += align_up(n * sizeof(value_raw_t));
+        }
+      }
+      l.bytes = at + temp_alignment;  // room to align the caller's pointer
+    }
+    return cudaSuccess;
+  }
+
+  /// Runs a planned sort; `temp` is the caller's temporary storage (not yet aligned).
+  __host__ static cudaError_t run(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {
+    switch (p.path) {
+      case sort_path::nothing:
+        return cudaSuccess;
+      case sort_path::copy: {
+        cudaError_t e = cudaMemcpyAsync(b.keys_final, b.keys_in, p.n * sizeof(bits_type), cudaMemcpyDeviceToDevice, stream);
+        if (e == cudaSuccess && HAS_VALUES) {
+          e = cudaMemcpyAsync(b.values_final, b.values_in, p.n * sizeof(value_raw_t), cudaMemcpyDeviceToDevice, stream);
+        }
+        return e;
+      }
+      case sort_path::single_tile:
+        return run_single_tile(p, b, stream);
+      case sort_path::onesweep:
+        return run_onesweep(p, temp, b, stream);
+    }
+    return cudaErrorInvalidValue;
+  }
+
+ private:
+  __host__ static cudaError_t run_single_tile(const plan& p, const buffers& b, cudaStream_t stream) {
+    small_sort_params<Key, value_raw_t> params;
+    params.keys_in = b.keys_in;
+    params.keys_out = b.keys_final;
+    params.values_in = b.values_in;
+    params.values_out = b.values_final;
+    params.keys = int(p.n);
+    params.begin_bit = p.begin_bit;
+    params.end_bit = p.end_bit;
+    params.descending = p.descending;
+    return launch(small_sort_kernel<Policy, Key, value_raw_t, HAS_VALUES>, 1u, unsigned(Policy::THREADS), stream,
+                  params);
+  }
+
+  __host__ static cudaError_t histogram_grid(std::size_t n, unsigned& grid) {
+    int device = 0, sms = 0, blocks_per_sm = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess) {
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, histogram_kernel<Policy, Key>,
+                                                        Policy::HIST_THREADS, 0);
+    }
+    if (e != cudaSuccess) return e;
+    using hist_t = histogram_tile<Policy, Key>;
+    const std::size_t tiles = ceil_div<std::size_t>(n, hist_t::TILE);
+    std::size_t g = std::size_t(max_of(1, sms) * max_of(1, blocks_per_sm));
+    g = min_of(g, tiles);
+    g = max_of(g, ceil_div<std::size_t>(n, std::size_t(1) << 30));  // per-block counts stay 32-bit
+    grid = unsigned(g);
+    return cudaSuccess;
+  }
+
+  __host__ static cudaError_t run_onesweep(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {
+    char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
+    const temp_layout& l = p.layout;
+    u64* status = reinterpret_cast<u64*>(base + l.status);
+    u64* bins = reinterpret_cast<u64*>(base + l.counts);
+    u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
+    u32* counters = reinterpret_cast<u32*>(base + l.counters);
+
+    cudaError_t e = cudaMemsetAsync(base, 0, l.cleared, stream);
+    if (e != cudaSuccess) return e;
+
+    unsigned grid = 0;
+    e = histogram_grid(p.n, grid);
+    if (e != cudaSuccess) return e;
+    histogram_params<Key> hp;
+    hp.keys = b.keys_in;
+    hp.n = p.n;
+    hp.counts = bins;
+    hp.begin_bit = p.begin_bit;
+    hp.end_bit = p.end_bit;
+    hp.descending = p.descending;
+    e = launch(histogram_kernel<Policy, Key>, grid, unsigned(Policy::HIST_THREADS), stream, hp);
+    if (e != cudaSuccess) return e;
+    e = launch(bins_scan_kernel<RADIX>, unsigned(p.passes), unsigned(bins_scan_threads), stream, bins);
+    if (e != cudaSuccess) return e;
+
+    const std::size_t tiles = ceil_div<std::size_t>(p.n, TILE);
+    const std::size_t portions = ceil_div<std::size_t>(tiles, Policy::PORTION_TILES);
+    const bits_type* keys_src = b.keys_in;
+    const value_raw_t* values_src = b.values_in;
+    u32 tile_base = 0;
+    u32 launch_index = 0;
+    for (int pass = 0; pass < p.passes; ++pass) {
+      const bool to_final = ((p.passes - 1 - pass) & 1) == 0;
+      bits_type* keys_dst = to_final ? b.keys_final : b.keys_other;
+      value_raw_t* values_dst = to_final ? b.values_final : b.values_other;
+      onesweep_params<Key, value_raw_t> op;
+      op.keys_out = keys_dst;
+      op.values_out = values_dst;
+      op.status = status;
+      op.ticket = counters;
+      op.tails = counters + 32;
+      op.shift = p.begin_bit + pass * Policy::RADIX_BITS;
+      op.width = min_of(Policy::RADIX_BITS, p.end_bit - op.shift);
+      op.descending = p.descending;
+      for (std::size_t portion = 0; portion < portions; ++portion) {
+        const std::size_t first_tile = portion * Policy::PORTION_TILES;
+        const std::size_t first_key = first_tile * TILE;
+        op.tiles = u32(min_of<std::size_t>(Policy::PORTION_TILES, tiles - first_tile));
+        op.keys = u32(min_of<std::size_t>(PORTION_KEYS, p.n - first_key));
+        op.keys_in = keys_src + first_key;
+        op.values_in = HAS_VALUES ? values_src + first_key : nullptr;
+        u64* pass_pingpong = pingpong + std::size_t(pass) * 2 * RADIX;
+        op.bins_in = portion == 0 ? bins + std::size_t(pass) * RADIX : pass_pingpong + ((portion - 1) & 1) * RADIX;
+        op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
+        op.tile_base = tile_base;
+        op.launch = launch_index;
+        e = launch(onesweep_kernel<Policy, Key, value_raw_t, HAS_VALUES>, op.tiles, unsigned(Policy::THREADS),
+                   stream, op);
+        if (e != cudaSuccess) return e;
+        tile_base += op.tiles;
+        ++launch_index;
+      }
+      keys_src = keys_dst;
+      values_src = values_dst;
+    }
+    return cudaSuccess;
+  }
+};
+
+template <class T>
+__host__ inline T* temp_piece(void* temp, std::size_t offset) {
+  return reinterpret_cast<T*>(align_up(reinterpret_cast<std::uintptr_t>(temp)) + offset);
+}
+
+/// In/out form: reads `keys_in`/`values_in` (never written), writes `keys_out`/`values_out`.
+template <class Policy, class Key, class Value, bool HAS_VALUES>
+__host__ cudaError_t sort_in_out(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                 const Value* values_in, Value* values_out, std::size_t n, const sort_options& opts,
+                                 cudaStream_t stream) {
+  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
+  using bits_type = typename dispatch::bits_type;
+  using value_raw_t = typename dispatch::value_raw_t;
+  typename dispatch::plan p;
+  cudaError_t e = dispatch::make_plan(n, opts, true, p);
+  if (e != cudaSuccess) return e;
+  if (d_temp == nullptr) {
+    temp_bytes = p.layout.bytes;
+    return cudaSuccess;
+  }
+  if (n == 0) return cudaSuccess;
+  if (temp_bytes < p.layout.bytes) return cudaErrorInvalidValue;
+  if (keys_in == nullptr || keys_out == nullptr) return cudaErrorInvalidValue;
+  if (ranges_overlap(keys_in, keys_out, n * sizeof(Key))) return cudaErrorInvalidValue;
+  if (HAS_VALUES) {
+    if (values_in == nullptr || values_out == nullptr) return cudaErrorInvalidValue;
+    if (ranges_overlap(values_in, values_out, n * sizeof(Value))) return cudaErrorInvalidValue;
+  }
+  typename dispatch::buffers b;
+  b.keys_in = reinterpret_cast<const bits_type*>(keys_in);
+  b.keys_final = reinterpret_cast<bits_type*>(keys_out);
+  b.keys_other = p.layout.keys_alt != 0 ? temp_piece<bits_type>(d_temp, p.layout.keys_alt) : nullptr;
+  b.values_in = reinterpret_cast<const value_raw_t*>(values_in);
+  b.values_final = reinterpret_cast<value_raw_t*>(values_out);
+  b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
+  return dispatch::run(p, d_temp, b, stream);
+}
+
+/// Double-buffer form: the result lands in whichever buffer the pass count leaves it in, and the
+/// selectors say which.
+template <class Policy, class Key, class Value, bool HAS_VALUES>
+__host__ cudaError_t sort_double_buffer(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
+                                        double_buffer<Value>* values, std::size_t n, const sort_options& opts,
+                                        cudaStream_t stream) {
+  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
+  using bits_type = typename dispatch::bits_type;
+  using value_raw_t = typename dispatch::value_raw_t;
+  typename dispatch::plan p;
+  cudaError_t e = dispatch::make_plan(n, opts, false, p);
+  if (e != cudaSuccess) return e;
+  if (d_temp == nullptr) {
+    temp_bytes = p.layout.bytes;
+    return cudaSuccess;
+  }
+  if (n == 0 || p.passes == 0) return cudaSuccess;
+  if (temp_bytes < p.layout.bytes) return cudaErrorInvalidValue;
+  if (keys.selector != 0 && keys.selector != 1) return cudaErrorInvalidValue;
+  if (keys.current() == nullptr || keys.alternate() == nullptr) return cudaErrorInvalidValue;
+  if (ranges_overlap(keys.current(), keys.alternate(), n * sizeof(Key))) return cudaErrorInvalidValue;
+  if (HAS_VALUES) {
+    if (values->selector != 0 && values->selector != 1) return cudaErrorInvalidValue;
+    if (values->current() == nullptr || values->alternate() == nullptr) return cudaErrorInvalidValue;
+    if (ranges_overlap(values->current(), values->alternate(), n * sizeof(Value))) return cudaErrorInvalidValue;
+  }
+  // The single-tile sort writes the alternate buffer; onesweep ends in the alternate one after an
+  // odd number of passes.
+  const bool flip = p.path == sort_path::single_tile || (p.passes & 1) != 0;
+  typename dispatch::buffers b;
+  b.keys_in = reinterpret_cast<const bits_type*>(keys.current());
+  b.keys_final = reinterpret_cast<bits_type*>(flip ? keys.alternate() : keys.current());
+  b.keys_other = reinterpret_cast<bits_type*>(flip ? keys.current() : keys.alternate());
+  b.values_in = nullptr;
+  b.values_final = nullptr;
+  b.values_other = nullptr;
+  if (HAS_VALUES) {
+    b.values_in = reinterpret_cast<const value_raw_t*>(values->current());
+    b.values_final = reinterpret_cast<value_raw_t*>(flip ? values->alternate() : values->current());
+    b.values_other = reinterpret_cast<value_raw_t*>(flip ? values->current() : values->alternate());
+  }
+  e = dispatch::run(p, d_temp, b, stream);
+  if (e != cudaSuccess) return e;
+  if (flip) {
+    keys.selector ^= 1;
+    if (HAS_VALUES) values->selector ^= 1;
+  }
+  return cudaSuccess;
+}
+
+/// In-place form: allocates its temporary storage (and scratch buffers) on `stream` with
+/// cudaMallocAsync, frees it with cudaFreeAsync; the result is copied back if it ends in scratch.
+template <class Policy, class Key, class Value, bool HAS_VALUES>
+__host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, const sort_options& opts,
+                                   cudaStream_t stream) {
+  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
+  typename dispatch::plan p;
+  cudaError_t e = dispatch::make_plan(n, opts, false, p);
+  if (e != cudaSuccess) return e;
+  if (n == 0 || p.passes == 0) return cudaSuccess;
+  if (keys == nullptr || (HAS_VALUES && values == nullptr)) return cudaErrorInvalidValue;
+  const std::size_t key_bytes = align_up(n * sizeof(Key));
+  const std::size_t value_bytes = HAS_VALUES ? align_up(n * sizeof(Value)) : 0;
+  char* mem = nullptr;
+  e = cudaMallocAsync(reinterpret_cast<void**>(&mem), key_bytes + value_bytes + p.layout.bytes, stream);
+  if (e != cudaSuccess) return e;
+  double_buffer<Key> kb(keys, reinterpret_cast<Key*>(mem));
+  double_buffer<Value> vb(values, HAS_VALUES ? reinterpret_cast<Value*>(mem + key_bytes) : nullptr);
+  std::size_t temp_bytes = p.layout.bytes;
+  e = sort_double_buffer<Policy, Key, Value, HAS_VALUES>(mem + key_bytes + value_bytes, temp_bytes, kb, &vb, n,
+                                                         opts, stream);
+  if (e == cudaSuccess && kb.selector != 0) {
+    e = cudaMemcpyAsync(keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+    if (e == cudaSuccess && HAS_VALUES) {
+      e = cudaMemcpyAsync(values, vb.current(), n * sizeof(Value), cudaMemcpyDeviceToDevice, stream);
+    }
+  }
+  const cudaError_t f = cudaFreeAsync(mem, stream);
+  return e != cudaSuccess ? e : f;
+}
+
+/// Tuning policy of the current device: cudaDeviceGetAttribute only (no synchronisation).
+enum class policy_id { sm80, sm90 };
+
+__host__ inline cudaError_t current_policy(policy_id& id) {
+  int device = 0, major = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  if (e != cudaSuccess) return e;
+  id = major >= 9 ? policy_id::sm90 : policy_id::sm80;
+  return cudaSuccess;
+}
+
+// ---- detail-level entry points templated on a policy (tests use policy_tiny) -------------------
+
+/// `ringsweep::sort_keys` (in/out form) with an explicit policy.
+template <class Policy, class Key>
+__host__ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                               std::size_t n, sort_options opts = {}, cudaStream_t stream = 0) {
+  return sort_in_out<Policy, Key, null_value, false>(d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n,
+                                                     opts, stream);
+}
+
+/// `ringsweep::sort_pairs` (in/out form) with an explicit policy.
+template <class Policy, class Key, class Value>
+__host__ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                const Value* d_values_in, Value* d_values_out, std::size_t n, sort_options opts = {},
+                                cudaStream_t stream = 0) {
+  return sort_in_out<Policy, Key, Value, true>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                                               n, opts, stream);
+}
+
+/// `ringsweep::sort_keys` (double-buffer form) with an explicit policy.
+template <class Policy, class Key>
+__host__ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                               sort_options opts = {}, cudaStream_t stream = 0) {
+  return sort_double_buffer<Policy, Key, null_value, false>(d_temp, temp_bytes, keys, nullptr, n, opts, stream);
+}
+
+/// `ringsweep::sort_pairs` (double-buffer form) with an explicit policy.
+template <class Policy, class Key, class Value>
+__host__ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
+                                double_buffer<Value>& values, std::size_t n, sort_options opts = {},
+                                cudaStream_t stream = 0) {
+  return sort_double_buffer<Policy, Key, Value, true>(d_temp, temp_bytes, keys, &values, n, opts, stream);
+}
+
+/// `ringsweep::sort_keys` (in-place form) with an explicit policy.
+template <class Policy, class Key>
+__host__ cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0) {
+  return sort_in_place<Policy, Key, null_value, false>(d_keys, static_cast<null_value*>(nullptr), n, opts, stream);
+}
+
+/// `ringsweep::sort_pairs` (in-place form) with an explicit policy.
+template <class Policy, class Key, class Value>
+__host__ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts = {},
+                                cudaStream_t stream = 0) {
+  return sort_in_place<Policy, Key, Value, true>(d_keys, d_values, n, opts, stream);
+}
+
+}  // namespace detail
+}  // namespace ringsweep

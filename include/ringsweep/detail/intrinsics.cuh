@@ -1,0 +1,95 @@
+// The only inline PTX in ringsweep. Every function has a portable body for compilers without
+// __CUDA_ARCH__ (the host pass and the CPU SIMT backend), built from CUDA intrinsics and GCC
+// __atomic builtins.
+#pragma once
+
+#include "config.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// This thread's lane in its warp (blocks are one-dimensional, whole warps).
+__device__ __forceinline__ u32 lane_id() {
+#ifdef __CUDA_ARCH__
+  u32 lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+#else
+  return threadIdx.x & 31u;
+#endif
+}
+
+/// Bit mask of the lanes below this one.
+__device__ __forceinline__ u32 lanemask_lt() {
+#ifdef __CUDA_ARCH__
+  u32 mask;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+  return mask;
+#else
+  return (1u << lane_id()) - 1u;
+#endif
+}
+
+/// Acquire load (GPU scope) of a 64-bit word that other blocks write concurrently.
+__device__ __forceinline__ u64 load_acquire(const u64* p) {
+#ifdef __CUDA_ARCH__
+  u64 v;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+/// Acquire load (GPU scope) of a 32-bit word that other blocks write concurrently.
+__device__ __forceinline__ u32 load_acquire(const u32* p) {
+#ifdef __CUDA_ARCH__
+  u32 v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+/// Relaxed load (GPU scope) of a 64-bit word that other blocks write concurrently.
+__device__ __forceinline__ u64 load_relaxed(const u64* p) {
+#ifdef __CUDA_ARCH__
+  u64 v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
+/// Release store (GPU scope) of a 64-bit status word.
+__device__ __forceinline__ void store_release(u64* p, u64 v) {
+#ifdef __CUDA_ARCH__
+  asm volatile("st.release.gpu.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+/// Relaxed store (GPU scope) of a 32-bit word other blocks read concurrently.
+__device__ __forceinline__ void store_relaxed(u32* p, u32 v) {
+#ifdef __CUDA_ARCH__
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/// The one backoff of every spin-wait loop: sleep, doubling the pause up to a cap. On the SIMT
+/// backend __nanosleep yields the fiber, so the awaited thread gets to run.
+///
+///     u32 pause = 0;
+///     while (load_acquire(flag) == 0) backoff(pause);
+__device__ __forceinline__ void backoff(u32& pause_ns) {
+  pause_ns = pause_ns == 0 ? 32u : min_of(pause_ns * 2u, 1024u);
+  __nanosleep(pause_ns);
+}
+
+}  // namespace detail
+}  // namespace ringsweep

@@ -1,0 +1,113 @@
+// Every global load and store of keys and values in ringsweep kernels goes through these helpers
+// (so that traffic can be counted in one place). Keys travel as their unsigned bits, values as
+// `value_words` of their size and alignment.
+#pragma once
+
+#include <type_traits>
+
+#include "config.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+template <class T>
+struct is_hintable_word
+    : std::integral_constant<bool, std::is_same<T, unsigned char>::value || std::is_same<T, unsigned short>::value ||
+                                       std::is_same<T, unsigned int>::value ||
+                                       std::is_same<T, unsigned long long>::value || std::is_same<T, uint4>::value> {};
+
+/// A value's bytes as words of its alignment (at most 16 bytes), moved without interpreting them.
+template <int Bytes, int Align>
+struct value_words {
+  static constexpr int WORD = Align >= 16 ? 16 : Align;
+  using word_type = typename std::conditional<WORD == 16, uint4, typename uint_of_size<WORD == 16 ? 8 : WORD>::type>::type;
+  static constexpr int WORDS = Bytes / WORD;
+  static_assert(Bytes % WORD == 0, "value size must be a multiple of its alignment");
+  word_type w[WORDS];
+};
+
+/// Raw storage of `Value`, for a kernel that moves values but never reads them.
+template <class Value>
+using value_raw = value_words<int(sizeof(Value)), int(alignof(Value) < sizeof(Value) ? alignof(Value) : sizeof(Value))>;
+
+/// Stand-in value type of a keys-only sort.
+struct null_value {
+  unsigned char unused;
+};
+
+/// Load of one key word from global memory; cache hints on the GPU (read once per pass).
+template <class T>
+__device__ __forceinline__ T load_global(const T* p) {
+#ifdef __CUDA_ARCH__
+  if constexpr (is_hintable_word<T>::value) {
+    return __ldg(p);
+  } else {
+    return *p;
+  }
+#else
+  return *p;
+#endif
+}
+
+/// Store of one key word to global memory.
+template <class T>
+__device__ __forceinline__ void store_global(T* p, T v) {
+  *p = v;
+}
+
+template <int Bytes, int Align>
+__device__ __forceinline__ value_words<Bytes, Align> load_global(const value_words<Bytes, Align>* p) {
+  value_words<Bytes, Align> v;
+#pragma unroll
+  for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) v.w[i] = load_global(&p->w[i]);
+  return v;
+}
+
+template <int Bytes, int Align>
+__device__ __forceinline__ void store_global(value_words<Bytes, Align>* p, const value_words<Bytes, Align>& v) {
+#pragma unroll
+  for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) store_global(&p->w[i], v.w[i]);
+}
+
+/// Warp-striped load of `ITEMS` items per lane: lane `l` item `k` reads `seg[k * 32 + l]`, for the
+/// first `valid` items of the segment (pass `valid >= 32 * ITEMS` for a full segment); the rest keep
+/// their previous contents.
+///
+///     u32 keys[4];
+///     load_warp_striped(tile + warp * 128, lane_id(), 128, keys);
+template <int ITEMS, class T>
+__device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int valid, T (&items)[ITEMS]) {
+  if (valid >= ITEMS * warp_threads) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) items[k] = load_global(seg + k * warp_threads + lane);
+  } else {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const int i = k * warp_threads + int(lane);
+      if (i < valid) items[k] = load_global(seg + i);
+    }
+  }
+}
+
+/// Warp-striped store, the inverse of `load_warp_striped`.
+template <int ITEMS, class T>
+__device__ __forceinline__ void store_warp_striped(T* seg, u32 lane, int valid, const T (&items)[ITEMS]) {
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int i = k * warp_threads + int(lane);
+    if (i < valid) store_global(seg + i, items[k]);
+  }
+}
+
+/// Block-striped load: thread `t` item `k` reads `tile[k * THREADS + t]`, for indices below `valid`.
+template <int THREADS, int ITEMS, class T>
+__device__ __forceinline__ void load_block_striped(const T* tile, int valid, T (&items)[ITEMS]) {
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int i = k * THREADS + int(threadIdx.x);
+    if (i < valid) items[k] = load_global(tile + i);
+  }
+}
+
+}  // namespace detail
+}  // namespace ringsweep

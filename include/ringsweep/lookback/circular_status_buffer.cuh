@@ -1,0 +1,56 @@
+// circular_status_buffer: N_TABLE slots of RADIX status words, reused round-robin by tiles.
+#pragma once
+
+#include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
+#include "status_word.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// Status words of global tile `g` live in slot `g % N_TABLE`, at `words[slot * RADIX + digit]`.
+/// The buffer is zeroed once per sort; afterwards a slot is stale, not empty, when it holds an
+/// older tile, which readers recognise by the tile index in the word.
+///
+///     circular_status_buffer<256, 1024> status{d_words};
+///     status.publish(g, d, status_word::aggregate, count);
+///     u64 w = status.wait(g_before, d);   // spins until tile g_before has published digit d
+template <int RADIX, int N_TABLE>
+struct circular_status_buffer {
+  static constexpr std::size_t bytes = std::size_t(N_TABLE) * RADIX * sizeof(u64);
+
+  u64* words;
+
+  __device__ __forceinline__ u64* entry(u32 tile, int digit) const {
+    return words + std::size_t(tile % u32(N_TABLE)) * RADIX + digit;
+  }
+
+  __device__ __forceinline__ void publish(u32 tile, int digit, u32 flag, u32 count) const {
+    store_release(entry(tile, digit), status_word::pack(flag, count, tile));
+  }
+
+  /// Spins until `tile` has published `digit` (either flag) and returns the word.
+  __device__ __forceinline__ u64 wait(u32 tile, int digit) const {
+    const u64* p = entry(tile, digit);
+    u32 pause = 0;
+    for (;;) {
+      const u64 w = load_acquire(p);
+      if (status_word::tile(w) == tile && status_word::flag(w) != status_word::invalid) return w;
+      backoff(pause);
+    }
+  }
+
+  /// Spins until `tile` has published its inclusive count of `digit` and returns the word.
+  __device__ __forceinline__ u64 wait_inclusive(u32 tile, int digit) const {
+    const u64* p = entry(tile, digit);
+    u32 pause = 0;
+    for (;;) {
+      const u64 w = load_acquire(p);
+      if (status_word::tile(w) == tile && status_word::flag(w) == status_word::inclusive) return w;
+      backoff(pause);
+    }
+  }
+};
+
+}  // namespace detail
+}  // namespace ringsweep

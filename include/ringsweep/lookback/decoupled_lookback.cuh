@@ -1,0 +1,52 @@
+// decoupled_lookback: per-digit exclusive prefix of a tile across the earlier tiles of its launch,
+// with look-back depth capped at L.
+#pragma once
+
+#include "../detail/config.cuh"
+#include "circular_status_buffer.cuh"
+#include "status_word.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// Decoupled look-back over a circular status buffer. Tiles are numbered locally (`u`, from the
+/// launch's first ticket `tile_base`) and globally (`tile_base + u`, stored in the status words).
+///
+///     decoupled_lookback<256, 1024, 512> lb{{d_status}, tile_base};
+///     lb.publish_count(u, d, count);          // as soon as the count is known
+///     u32 exclusive = lb.exclusive_prefix(u, d);
+///     lb.publish_inclusive(u, d, exclusive + count);
+///
+/// Tile 0 of a launch publishes its count as inclusive at once. Any other tile sums the aggregates
+/// of tiles `u-1, u-2, ...` until it meets an inclusive one; at depth `L` it waits for that tile to
+/// become inclusive. The caller keeps slots from being overwritten too early (tail_iterator).
+template <int RADIX, int N_TABLE, int L>
+struct decoupled_lookback {
+  circular_status_buffer<RADIX, N_TABLE> status;
+  u32 tile_base;
+
+  __device__ __forceinline__ void publish_count(u32 u, int digit, u32 count) const {
+    status.publish(tile_base + u, digit, u == 0 ? status_word::inclusive : status_word::aggregate, count);
+  }
+
+  __device__ __forceinline__ u32 exclusive_prefix(u32 u, int digit) const {
+    if (u == 0) return 0;
+    const u32 last = u > u32(L) ? u - u32(L) : 0u;
+    u32 sum = 0;
+    for (u32 j = u - 1;; --j) {
+      u64 w = status.wait(tile_base + j, digit);
+      if (status_word::flag(w) != status_word::inclusive && j == last) {
+        w = status.wait_inclusive(tile_base + j, digit);
+      }
+      sum += status_word::count(w);
+      if (status_word::flag(w) == status_word::inclusive) return sum;
+    }
+  }
+
+  __device__ __forceinline__ void publish_inclusive(u32 u, int digit, u32 inclusive) const {
+    if (u != 0) status.publish(tile_base + u, digit, status_word::inclusive, inclusive);
+  }
+};
+
+}  // namespace detail
+}  // namespace ringsweep

@@ -1,0 +1,106 @@
+// Tuning policies: one struct per GPU architecture, plus a tiny one that tests use to reach every
+// code path (many tiles, buffer wraps, portions) with few keys.
+#pragma once
+
+#include "detail/config.cuh"
+
+namespace ringsweep {
+
+/// Tunables of one architecture. Members (all `static constexpr int`):
+///
+/// - `THREADS`, `KEYS_PER_THREAD`: onesweep block size and items per thread for 4-byte keys;
+///   `EXCHANGE_BYTES` caps the shared-memory exchange buffer, so wider keys or values get fewer
+///   items per thread (see `tile_shape`).
+/// - `RADIX_BITS`: bits per digit pass.
+/// - `N_TABLE`: slots of the circular look-back status buffer; `L`: look-back depth cap;
+///   `TAIL_BITS`: the tail iterator retires tiles in groups of `1 << TAIL_BITS`.
+///   Deadlock freedom needs `N_TABLE >= L + (1 << TAIL_BITS)`.
+/// - `PORTION_TILES`: tiles per onesweep launch (per-tile counts stay below 2^30).
+/// - `HIST_THREADS`, `HIST_ITEMS`: block shape of the upfront histogram.
+///
+///     ringsweep::detail::radix_sort<ringsweep::policy_sm90>(...);  // see detail/dispatch.cuh
+struct policy_sm80 {
+  static constexpr int THREADS = 384;
+  static constexpr int KEYS_PER_THREAD = 21;
+  static constexpr int EXCHANGE_BYTES = 32256;
+  static constexpr int RADIX_BITS = 8;
+  static constexpr int N_TABLE = 1024;
+  static constexpr int L = 512;
+  static constexpr int TAIL_BITS = 8;
+  static constexpr int PORTION_TILES = 32768;
+  static constexpr int HIST_THREADS = 128;
+  static constexpr int HIST_ITEMS = 16;
+};
+
+/// Hopper and newer (and the default for unknown architectures at or above sm_90).
+struct policy_sm90 {
+  static constexpr int THREADS = 384;
+  static constexpr int KEYS_PER_THREAD = 24;
+  static constexpr int EXCHANGE_BYTES = 36864;
+  static constexpr int RADIX_BITS = 8;
+  static constexpr int N_TABLE = 1024;
+  static constexpr int L = 512;
+  static constexpr int TAIL_BITS = 8;
+  static constexpr int PORTION_TILES = 32768;
+  static constexpr int HIST_THREADS = 128;
+  static constexpr int HIST_ITEMS = 16;
+};
+
+/// Test policy: 192-key tiles, a 4-slot status buffer and 8-tile portions, so that a few thousand
+/// keys wrap the buffer many times and cross portion boundaries.
+struct policy_tiny {
+  static constexpr int THREADS = 64;
+  static constexpr int KEYS_PER_THREAD = 3;
+  static constexpr int EXCHANGE_BYTES = 3072;
+  static constexpr int RADIX_BITS = 8;
+  static constexpr int N_TABLE = 4;
+  static constexpr int L = 2;
+  static constexpr int TAIL_BITS = 1;
+  static constexpr int PORTION_TILES = 8;
+  static constexpr int HIST_THREADS = 64;
+  static constexpr int HIST_ITEMS = 2;
+};
+
+/// Test policy with a narrow radix (5 bits, fewer digits than threads) and deep look-back.
+struct policy_tiny_radix5 {
+  static constexpr int THREADS = 64;
+  static constexpr int KEYS_PER_THREAD = 2;
+  static constexpr int EXCHANGE_BYTES = 2048;
+  static constexpr int RADIX_BITS = 5;
+  static constexpr int N_TABLE = 8;
+  static constexpr int L = 4;
+  static constexpr int TAIL_BITS = 2;
+  static constexpr int PORTION_TILES = 5;
+  static constexpr int HIST_THREADS = 32;
+  static constexpr int HIST_ITEMS = 3;
+};
+
+namespace detail {
+
+/// Checks a policy's invariants once, where it is used.
+template <class Policy>
+struct policy_check {
+  static_assert(Policy::THREADS % warp_threads == 0, "THREADS must be a multiple of 32");
+  static_assert(Policy::HIST_THREADS % warp_threads == 0, "HIST_THREADS must be a multiple of 32");
+  static_assert(Policy::RADIX_BITS >= 1 && Policy::RADIX_BITS <= 12, "RADIX_BITS out of range");
+  static_assert(Policy::N_TABLE >= Policy::L + (1 << Policy::TAIL_BITS),
+                "N_TABLE >= L + 2^TAIL_BITS is needed for deadlock freedom");
+  static_assert(Policy::L >= 1, "look-back depth L must be at least 1");
+  static constexpr bool ok = true;
+};
+
+/// Tile shape of one (policy, key size, value size): items per thread shrink so that the
+/// shared-memory exchange (one unit = the wider of key and value) fits `EXCHANGE_BYTES`.
+template <class Policy, int KeyBytes, int ValueBytes>
+struct tile_shape {
+  static constexpr int UNIT = max_of(max_of(KeyBytes, ValueBytes), 4);
+  static constexpr int ITEMS = max_of(
+      1, min_of(Policy::KEYS_PER_THREAD, Policy::EXCHANGE_BYTES / (Policy::THREADS * UNIT)));
+  static constexpr int THREADS = Policy::THREADS;
+  static constexpr int TILE = THREADS * ITEMS;
+  static_assert(static_cast<long long>(Policy::PORTION_TILES) * TILE < (1ll << 30),
+                "a portion must hold fewer than 2^30 keys (30-bit look-back counts)");
+};
+
+}  // namespace detail
+}  // namespace ringsweep

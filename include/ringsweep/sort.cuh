@@ -1,0 +1,88 @@
+// ringsweep's device-wide sort: declarations and documentation. The definitions are in
+// detail/sort.inl, the machinery in detail/dispatch.cuh.
+//
+// Every sort is a stable LSD radix sort: an upfront histogram of all digit passes, then one
+// onesweep launch per 8-bit digit (decoupled look-back over a fixed-size circular status buffer,
+// so temporary storage does not grow with n; inputs of at most one tile are sorted by a single
+// block instead).
+//
+// Keys: unsigned and signed 8/16/32/64-bit integers, float, double, __half, __nv_bfloat16.
+// Floating point: -0.0 and +0.0 compare equal (their input order is kept, and each key keeps its
+// own bits); NaNs sort by their bits, negative NaNs before -inf and positive NaNs after +inf
+// (ascending). Values: any trivially copyable type of 1, 2, 4, 8 or 16 bytes.
+//
+// Two-phase forms: call once with `d_temp == nullptr` to learn `temp_bytes` (only `temp_bytes` is
+// written; no pointer is read; nothing is launched), allocate, call again. They never allocate and
+// never synchronise the host. Invalid arguments return cudaErrorInvalidValue with nothing written
+// and nothing launched: a null data pointer with n > 0, `temp_bytes` smaller than the query's
+// answer, `begin_bit < 0`, `end_bit` beyond the key's width, `begin_bit > end_bit`, or (in/out
+// forms) an output range overlapping its input range. Errors are returned, never printed.
+//
+// Temporary storage: the in/out forms need scratch for the keys (and values) when a sort has two
+// or more passes; the double-buffer forms need at most a few MiB for any n (a 2 MiB status buffer
+// and the digit tables).
+#pragma once
+
+#include <cstddef>
+
+#include "detail/config.cuh"
+#include "key_traits.cuh"
+#include "sort_options.cuh"
+
+namespace ringsweep {
+
+/// Sorts `n` keys from `d_keys_in` into `d_keys_out`; the input is left untouched.
+///
+///     std::size_t bytes = 0;
+///     ringsweep::sort_keys(nullptr, bytes, d_in, d_out, n);      // size query
+///     cudaMallocAsync(&d_temp, bytes, stream);
+///     ringsweep::sort_keys(d_temp, bytes, d_in, d_out, n, {}, stream);
+template <class Key>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out, std::size_t n,
+                      sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Sorts `n` (key, value) pairs by key, stably; inputs are left untouched.
+///
+///     ringsweep::sort_options desc;
+///     desc.order = ringsweep::sort_order::descending;
+///     ringsweep::sort_pairs(d_temp, bytes, d_keys, d_keys_out, d_vals, d_vals_out, n, desc, stream);
+template <class Key, class Value>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                       const Value* d_values_in, Value* d_values_out, std::size_t n, sort_options opts = {},
+                       cudaStream_t stream = 0);
+
+/// Sorts the keys of a double buffer; on return `keys.current()` holds the result (the other
+/// buffer's contents are unspecified). Temporary storage stays small for any n.
+///
+///     ringsweep::double_buffer<float> keys(d_a, d_b);
+///     ringsweep::sort_keys(d_temp, bytes, keys, n);
+///     float* sorted = keys.current();
+template <class Key>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                      sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Sorts (key, value) pairs held in double buffers; both selectors point at the result on return.
+///
+///     ringsweep::double_buffer<unsigned> keys(d_k, d_k2);
+///     ringsweep::double_buffer<int> vals(d_v, d_v2);
+///     ringsweep::sort_pairs(d_temp, bytes, keys, vals, n);
+template <class Key, class Value>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
+                       std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Sorts `d_keys` in place. Allocates its temporary storage with cudaMallocAsync on `stream` and
+/// frees it with cudaFreeAsync (no host synchronisation).
+///
+///     ringsweep::sort_keys(d_keys, n);
+template <class Key>
+cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Sorts (key, value) pairs in place; temporary storage as for the in-place `sort_keys`.
+///
+///     ringsweep::sort_pairs(d_keys, d_values, n);
+template <class Key, class Value>
+cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+}  // namespace ringsweep
+
+#include "detail/sort.inl"

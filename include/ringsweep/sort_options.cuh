@@ -1,0 +1,41 @@
+// Vocabulary of the sort API: order, bit window, and the two-buffer handle.
+#pragma once
+
+#include "detail/config.cuh"
+
+namespace ringsweep {
+
+/// Direction of a sort. Both directions are stable: equal keys keep their input order.
+enum class sort_order { ascending, descending };
+
+/// What to sort by. `begin_bit`/`end_bit` select the bit window `[begin_bit, end_bit)` of the
+/// key's order-preserving image (see key_traits; descending complements the image first);
+/// `end_bit = -1` means the key's width.
+///
+///     ringsweep::sort_options opts;
+///     opts.order = ringsweep::sort_order::descending;
+///     opts.end_bit = 16;                        // sort by the low 16 bits of the image
+struct sort_options {
+  sort_order order = sort_order::ascending;
+  int begin_bit = 0;
+  int end_bit = -1;
+};
+
+/// Two device buffers of equal size, one of which holds the data (`selector` says which). A sort
+/// through a double_buffer uses the other as scratch and sets `selector` to the one holding the
+/// sorted result.
+///
+///     ringsweep::double_buffer<unsigned> keys(d_keys, d_scratch);
+///     ringsweep::sort_keys(d_temp, temp_bytes, keys, n);
+///     unsigned* sorted = keys.current();
+template <class T>
+struct double_buffer {
+  T* d_buffers[2];
+  int selector;
+
+  __host__ __device__ double_buffer(T* current, T* alternate) : d_buffers{current, alternate}, selector(0) {}
+  __host__ __device__ T* current() const { return d_buffers[selector]; }
+  __host__ __device__ T* alternate() const { return d_buffers[selector ^ 1]; }
+};
+
+}  // namespace ringsweep
