@@ -11,6 +11,7 @@
 #include "config.hpp"
 #include "runtime_state.hpp"
 #include "scheduler.hpp"
+#include "traffic.hpp"
 
 namespace simt {
 namespace detail {
@@ -44,8 +45,25 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   const std::uint64_t blocks = std::uint64_t{g.x} * g.y * g.z;
   const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(config().workers, blocks));
   std::atomic<std::uint64_t> next{0};
+  std::mutex traffic_mutex;
+  kernel_traffic traffic;
+  const bool tracing = g_trace_enabled;
   auto work = [&]() {
     block_runner runner;
+    struct merge_on_exit {
+      block_runner& r;
+      std::mutex& m;
+      kernel_traffic& t;
+      ~merge_on_exit() {
+        std::lock_guard<std::mutex> lock(m);
+        t.load_bytes += r.traffic.load_bytes;
+        t.store_bytes += r.traffic.store_bytes;
+        t.load_sectors += r.traffic.load_sectors;
+        t.store_sectors += r.traffic.store_sectors;
+        t.load_accesses += r.traffic.load_accesses;
+        t.store_accesses += r.traffic.store_accesses;
+      }
+    } merge{runner, traffic_mutex, traffic};
     for (;;) {
       const std::uint64_t b = next.fetch_add(1);
       if (b >= blocks) break;
@@ -58,6 +76,7 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   pool.reserve(workers);
   for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
   for (std::thread& t : pool) t.join();
+  if (tracing) record_launch_traffic(kernel, traffic);
   return cudaSuccess;
 }
 

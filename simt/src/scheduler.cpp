@@ -24,6 +24,7 @@
 #include <cuda_runtime.h>
 
 #include "config.hpp"
+#include "traffic.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define RINGSWEEP_SIMT_ASAN 1
@@ -63,6 +64,7 @@ struct fiber {
   int width = 32;
   std::uint64_t result = 0;
   void* asan_fake_stack = nullptr;
+  std::uint32_t traced_loads = 0, traced_stores = 0;
 };
 
 struct warp_group {
@@ -85,6 +87,7 @@ struct block_context {
   std::size_t scheduler_stack_size = 0;
   std::uint64_t rng = 0;
   uint3 block{};
+  std::vector<traced_access>* trace = nullptr;
 };
 
 thread_local block_context* t_block = nullptr;
@@ -421,6 +424,14 @@ void atomic_hook() {
   }
 }
 
+void trace_global_access(const void* address, unsigned bytes, bool is_store) {
+  fiber* f = t_fiber;
+  if (f == nullptr || bytes == 0) return;
+  const std::uint64_t a = reinterpret_cast<std::uintptr_t>(address);
+  const std::uint32_t index = is_store ? f->traced_stores++ : f->traced_loads++;
+  t_block->trace->push_back(traced_access{f->warp, index, is_store ? 1u : 0u, bytes, a / 32, (a + bytes - 1) / 32});
+}
+
 // ---- stacks -----------------------------------------------------------------------------------
 
 namespace {
@@ -462,6 +473,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
 
   block_context b;
   b.body = &body;
+  b.trace = &trace_;
   b.block = block;
   b.fibers.resize(n);
   b.order.resize(n);
@@ -541,6 +553,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
     }
   }
   t_block = nullptr;
+  if (!trace_.empty()) fold_block_traffic(trace_, traffic);
 }
 
 }  // namespace detail

@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 
+#include "traffic.hpp"
+
 namespace simt {
 namespace detail {
 
@@ -20,8 +22,11 @@ class block_runner {
 
   void run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim, std::uint64_t block_linear);
 
+  kernel_traffic traffic;  // traced global accesses of the blocks this runner ran
+
  private:
   std::vector<unsigned char*> stacks_;
+  std::vector<traced_access> trace_;
 };
 
 }  // namespace detail

@@ -1,10 +1,32 @@
-// ringsweep SIMT backend: settings a test may change at run time (not part of the CUDA shadow).
-// Everything else is set through the environment: RINGSWEEP_SIMT_WORKERS, RINGSWEEP_SIMT_SEED,
-// RINGSWEEP_SIMT_WATCHDOG_S, RINGSWEEP_SIMT_STACK_KB, RINGSWEEP_SIMT_SMS, RINGSWEEP_SIMT_DEVICES,
-// RINGSWEEP_SIMT_DELAY.
+// ringsweep SIMT backend: controls a test or report may use at run time (not part of the CUDA
+// shadow). Everything else is set through the environment: RINGSWEEP_SIMT_WORKERS,
+// RINGSWEEP_SIMT_SEED, RINGSWEEP_SIMT_WATCHDOG_S, RINGSWEEP_SIMT_STACK_KB, RINGSWEEP_SIMT_SMS,
+// RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_DELAY.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace simt {
+
 // A block whose threads only spin (yield) for longer than this is reported and the process aborts.
 void set_watchdog_seconds(double seconds);
+
+// Global-memory traffic reported through __simt_trace_global, per kernel.
+struct kernel_traffic {
+  std::string kernel;                    // demangled name where the symbol is exported, else an address
+  unsigned long long launches = 0;
+  unsigned long long load_bytes = 0;     // bytes requested by loads
+  unsigned long long store_bytes = 0;
+  unsigned long long load_sectors = 0;   // distinct 32-byte sectors per warp-wide access, summed
+  unsigned long long store_sectors = 0;
+  unsigned long long load_accesses = 0;  // warp-wide accesses
+  unsigned long long store_accesses = 0;
+};
+
+// Starts counting (clears earlier counts). Call between launches, not during one.
+void traffic_begin();
+// Stops counting and returns the counts per kernel, in order of first launch.
+std::vector<kernel_traffic> traffic_end();
+
 }  // namespace simt

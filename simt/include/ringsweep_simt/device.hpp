@@ -241,3 +241,18 @@ inline unsigned atomicDec(unsigned* p, unsigned limit) {
 inline float atomicAdd(float* p, float v) { return simt::detail::atomic_update_cas(p, [v](float o) { return o + v; }); }
 inline double atomicAdd(double* p, double v) { return simt::detail::atomic_update_cas(p, [v](double o) { return o + v; }); }
 inline float atomicExch(float* p, float v) { return simt::detail::atomic_update_cas(p, [v](float) { return v; }); }
+
+// ---- global-memory traffic tracing (a backend extension, not CUDA) -----------------------------
+// Load/store helpers of a library may report each global access here, guarded by
+// `#if defined(RINGSWEEP_SIMT_BACKEND)`. While tracing is on (simt::traffic_begin in
+// ringsweep_simt/control.hpp), the k-th reported access of every lane of a warp forms one warp-wide
+// access, whose distinct 32-byte sectors are counted.
+namespace simt {
+namespace detail {
+extern bool g_trace_enabled;
+void trace_global_access(const void* address, unsigned bytes, bool is_store);
+}  // namespace detail
+}  // namespace simt
+inline void __simt_trace_global(const void* address, unsigned bytes, bool is_store) {
+  if (simt::detail::g_trace_enabled) simt::detail::trace_global_access(address, bytes, is_store);
+}
