@@ -1,0 +1,45 @@
+# Compile options shared by the SIMT backend, the tests and the examples.
+#
+#   ringsweep_target_warnings(<target>)
+#       -Wall -Wextra for C++ sources; the same through -Xcompiler for CUDA sources.
+#       With RINGSWEEP_WERROR=ON warnings become errors (nvcc's own warnings included).
+#
+#   ringsweep_apply_sanitizers(<target>)
+#       When RINGSWEEP_SANITIZE is address_undefined: compile the target's C++ (host-compiled)
+#       sources with ASan + UBSan. Executables link the runtime themselves; a static library
+#       passes the link flag on to whatever links it (also after install), so the runtime is
+#       always there. CUDA sources are left alone. Calling it twice on one target is harmless.
+
+include_guard(GLOBAL)
+
+set(RINGSWEEP_SANITIZE_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+
+function(ringsweep_target_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+  if(RINGSWEEP_WERROR)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:-Werror>
+      $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Werror>)
+  endif()
+endfunction()
+
+function(ringsweep_apply_sanitizers target)
+  if(NOT RINGSWEEP_SANITIZE STREQUAL "address_undefined")
+    return()
+  endif()
+  get_target_property(done ${target} RINGSWEEP_SANITIZE_APPLIED)
+  if(done)
+    return()
+  endif()
+  set_property(TARGET ${target} PROPERTY RINGSWEEP_SANITIZE_APPLIED ON)
+
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${RINGSWEEP_SANITIZE_FLAGS}>)
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "EXECUTABLE" OR type STREQUAL "SHARED_LIBRARY" OR type STREQUAL "MODULE_LIBRARY")
+    target_link_options(${target} PRIVATE ${RINGSWEEP_SANITIZE_FLAGS})
+  elseif(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
+    target_link_options(${target} INTERFACE ${RINGSWEEP_SANITIZE_FLAGS})
+  endif()
+endfunction()
