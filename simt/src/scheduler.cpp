@@ -24,6 +24,7 @@
 #include <cuda_runtime.h>
 
 #include "config.hpp"
+#include "race_annotations.hpp"
 #include "traffic.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -65,13 +66,20 @@ struct fiber {
   std::uint64_t result = 0;
   void* asan_fake_stack = nullptr;
   std::uint32_t traced_loads = 0, traced_stores = 0;
+  void* race_fiber = nullptr;    // the TSan fiber (race-detection build)
+  std::uint32_t sync_slot = 0;   // sync object of the rendezvous it waits in
 };
 
 struct warp_group {
   warp_op op;
   unsigned mask;
   unsigned arrived;
+  std::uint32_t sync_slot;
 };
+
+// Sync objects for the race-detection build: barrier generation g uses slot g % k_sync_slots,
+// warp rendezvous r uses k_sync_slots + r % k_sync_slots.
+constexpr std::uint32_t k_sync_slots = 4096;
 
 struct block_context {
   const std::function<void()>* body = nullptr;
@@ -88,6 +96,9 @@ struct block_context {
   std::uint64_t rng = 0;
   uint3 block{};
   std::vector<traced_access>* trace = nullptr;
+  char* sync_objects = nullptr;  // 2 * k_sync_slots bytes
+  std::uint32_t barrier_generation = 0, rendezvous_count = 0;
+  void* scheduler_race_fiber = nullptr;
 };
 
 thread_local block_context* t_block = nullptr;
@@ -175,6 +186,7 @@ void print_wait_states(const block_context& b) {
 
 void switch_to_scheduler(fiber& f) {
   block_context& b = *t_block;
+  race::switch_to(b.scheduler_race_fiber, false);
 #if defined(RINGSWEEP_SIMT_ASAN)
   __sanitizer_start_switch_fiber(&f.asan_fake_stack, b.scheduler_stack_bottom, b.scheduler_stack_size);
 #endif
@@ -210,6 +222,7 @@ void fiber_entry(ctx::transfer_t t) {
   bb.warp_exited[f.warp] |= 1u << f.lane;
   check_exit_against_groups(bb, f);
   release_barrier_if_complete(bb);
+  race::switch_to(bb.scheduler_race_fiber, true);  // the block's end orders it before what follows
 #if defined(RINGSWEEP_SIMT_ASAN)
   __sanitizer_start_switch_fiber(nullptr, bb.scheduler_stack_bottom, bb.scheduler_stack_size);
 #endif
@@ -221,6 +234,7 @@ void resume(block_context& b, fiber& f, std::size_t stack_bytes) {
   threadIdx = f.tid;
   t_fiber = &f;
   f.yielded = false;
+  race::switch_to(f.race_fiber, false);
 #if defined(RINGSWEEP_SIMT_ASAN)
   void* fake = nullptr;
   __sanitizer_start_switch_fiber(&fake, f.stack, stack_bytes);
@@ -255,6 +269,7 @@ void release_barrier_if_complete(block_context& b) {
   }
   b.barrier_arrived = 0;
   b.barrier_true = 0;
+  ++b.barrier_generation;
 }
 
 // ---- warp collectives -------------------------------------------------------------------------
@@ -352,10 +367,13 @@ int block_barrier(barrier_op op, int predicate) {
   b.barrier_kind = op;
   f->state = fiber_state::barrier;
   f->predicate = predicate != 0;
+  f->sync_slot = b.barrier_generation % k_sync_slots;
   ++b.barrier_arrived;
   b.barrier_true += predicate != 0;
+  race::release(b.sync_objects + f->sync_slot);
   release_barrier_if_complete(b);
   switch_to_scheduler(*f);
+  race::acquire(b.sync_objects + f->sync_slot);
   return f->barrier_result;
 }
 
@@ -383,7 +401,8 @@ std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, in
       break;
     }
   }
-  if (gi == groups.size()) groups.push_back(warp_group{op, mask, 0u});
+  if (gi == groups.size()) groups.push_back(warp_group{op, mask, 0u, k_sync_slots + b.rendezvous_count++ % k_sync_slots});
+  f.sync_slot = groups[gi].sync_slot;
   f.op = op;
   f.mask = mask;
   f.value = value;
@@ -396,7 +415,9 @@ std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, in
     groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(gi));
     complete_group(b, f.warp, g);
   }
+  race::release(b.sync_objects + f.sync_slot);
   switch_to_scheduler(f);
+  race::acquire(b.sync_objects + f.sync_slot);
   return f.result;
 }
 
@@ -474,6 +495,9 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
   block_context b;
   b.body = &body;
   b.trace = &trace_;
+  sync_objects_.resize(2 * k_sync_slots);
+  b.sync_objects = sync_objects_.data();
+  b.scheduler_race_fiber = race::current_fiber();
   b.block = block;
   b.fibers.resize(n);
   b.order.resize(n);
@@ -496,6 +520,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
     f.context = ctx::make_fcontext(f.stack + cfg.stack_bytes, cfg.stack_bytes, &fiber_entry);
     b.warp_present[f.warp] |= 1u << f.lane;
     b.order[i] = i;
+    f.race_fiber = race::create_fiber();
   }
 
   blockIdx = block;
@@ -553,6 +578,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
     }
   }
   t_block = nullptr;
+  for (fiber& f : b.fibers) race::destroy_fiber(f.race_fiber);
   if (!trace_.empty()) fold_block_traffic(trace_, traffic);
 }
 

@@ -27,6 +27,7 @@ class block_runner {
  private:
   std::vector<unsigned char*> stacks_;
   std::vector<traced_access> trace_;
+  std::vector<char> sync_objects_;
 };
 
 }  // namespace detail

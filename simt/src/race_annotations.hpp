@@ -1,0 +1,45 @@
+// ringsweep SIMT backend: ThreadSanitizer fiber annotations (internal).
+//
+// In the race-detection build (RINGSWEEP_SIMT_TSAN, tests compiled with clang -fsanitize=thread,
+// the backend itself not instrumented), every fiber is a TSan fiber and fiber switches carry no
+// synchronisation: only barriers and warp collectives order one GPU thread's accesses before
+// another's (each member releases the rendezvous' sync object before it waits and acquires it
+// when it resumes). A shared-memory access pair with no barrier between is then a reported race.
+// Elsewhere these calls compile to nothing.
+#pragma once
+
+#if defined(RINGSWEEP_SIMT_TSAN)
+extern "C" {
+void* __tsan_get_current_fiber(void);
+void* __tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void* fiber);
+void __tsan_switch_to_fiber(void* fiber, unsigned flags);
+void __tsan_acquire(void* addr);
+void __tsan_release(void* addr);
+}
+#endif
+
+namespace simt {
+namespace detail {
+namespace race {
+
+#if defined(RINGSWEEP_SIMT_TSAN)
+inline void* current_fiber() { return __tsan_get_current_fiber(); }
+inline void* create_fiber() { return __tsan_create_fiber(0); }
+inline void destroy_fiber(void* f) { __tsan_destroy_fiber(f); }
+// synchronise = false: the switch itself orders nothing (flag __tsan_switch_to_fiber_no_sync).
+inline void switch_to(void* f, bool synchronise) { __tsan_switch_to_fiber(f, synchronise ? 0u : 1u); }
+inline void acquire(void* sync_object) { __tsan_acquire(sync_object); }
+inline void release(void* sync_object) { __tsan_release(sync_object); }
+#else
+inline void* current_fiber() { return nullptr; }
+inline void* create_fiber() { return nullptr; }
+inline void destroy_fiber(void*) {}
+inline void switch_to(void*, bool) {}
+inline void acquire(void*) {}
+inline void release(void*) {}
+#endif
+
+}  // namespace race
+}  // namespace detail
+}  // namespace simt
