@@ -27,14 +27,14 @@ class bins_scan {
     const int d0 = int(threadIdx.x) * DIGITS_PER_THREAD;
     u64 counts[DIGITS_PER_THREAD];
     u64 sum = 0;
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
       counts[i] = d0 + i < RADIX ? bins[d0 + i] : 0;
       sum += counts[i];
     }
     u64 total;
     u64 offset = scan_t::exclusive_sum(temp_.scan, sum, total);
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
       if (d0 + i < RADIX) bins[d0 + i] = offset;
       offset += counts[i];

@@ -52,7 +52,7 @@ class histogram_tile {
       const int valid = int(min_of<std::size_t>(TILE, p_.n - first));
       bits_type keys[ITEMS];
       load_block_striped<THREADS>(p_.keys + first, valid, keys);
-#pragma unroll
+RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) {
         if (k * THREADS + int(threadIdx.x) < valid) {
           for (int pass = 0; pass < passes; ++pass) {

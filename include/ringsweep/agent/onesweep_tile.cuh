@@ -95,12 +95,12 @@ class onesweep_tile {
     bits_type keys[ITEMS];
     load_warp_striped(p_.keys_in + tile_first + seg_first, lane, valid - seg_first, keys);
     u32 digits[ITEMS];
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);
 
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     rank_t(temp_.u.rank).rank(digits, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
-#pragma unroll
+RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
         const int d = rank_t::first_digit() + i;
         if (d < RADIX) {
@@ -110,7 +110,7 @@ class onesweep_tile {
       }
     });
 
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
       if (d < RADIX) {

@@ -63,13 +63,13 @@ class small_sort {
     bits_type keys[ITEMS];
     u32 index[ITEMS];
     load_warp_striped(p_.keys_in + seg_first, lane, valid - seg_first, keys);
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
 
     for (int shift = p_.begin_bit; shift < p_.end_bit; shift += RADIX_BITS) {
       const digit_extractor<Key> digit_of(p_.descending, shift, min_of(RADIX_BITS, p_.end_bit - shift));
       u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
-#pragma unroll
+RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);
       rank_t(temp_.u.rank).rank(digits, valid, ranks, counts, starts, [](const u32 (&)[DPT]) {});
       __syncthreads();
@@ -87,7 +87,7 @@ class small_sort {
 
     store_warp_striped(p_.keys_out + seg_first, lane, valid - seg_first, keys);
     if constexpr (HAS_VALUES) {
-#pragma unroll
+RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) {
         const int pos = scatter_t::position(k);
         if (pos < valid) store_global(p_.values_out + pos, load_global(p_.values_in + index[k]));

@@ -61,13 +61,13 @@ class block_radix_rank {
     // order, which keeps the ranks stable) and total them.
     const int d0 = first_digit();
     u32 sum = 0;
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
       counts[i] = 0;
       const int d = d0 + i;
       if (d < RADIX) {
         u32 running = 0;
-#pragma unroll
+RINGSWEEP_UNROLL
         for (int w = 0; w < WARPS; ++w) {
           const u32 c = temp_.counters[w][d];
           temp_.counters[w][d] = running;
@@ -81,12 +81,12 @@ class block_radix_rank {
 
     u32 total;
     u32 start = block_scan<u32, THREADS>::exclusive_sum(temp_.scan, sum, total);
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
       starts[i] = start;
       const int d = d0 + i;
       if (d < RADIX) {
-#pragma unroll
+RINGSWEEP_UNROLL
         for (int w = 0; w < WARPS; ++w) temp_.counters[w][d] += start;
       }
       start += counts[i];
@@ -94,7 +94,7 @@ class block_radix_rank {
     __syncthreads();
 
     const u32 lane = lane_id();
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       if (warp * SEGMENT + k * warp_threads + int(lane) < valid) ranks[k] += temp_.counters[warp][digits[k]];
     }

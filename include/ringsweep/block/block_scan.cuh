@@ -25,7 +25,7 @@ struct block_scan {
     const u32 lane = lane_id();
     const int warp = int(threadIdx.x) / warp_threads;
     T inclusive = value;
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int offset = 1; offset < warp_threads; offset *= 2) {
       const T other = __shfl_up_sync(0xffffffffu, inclusive, offset);
       if (int(lane) >= offset) inclusive += other;
@@ -34,7 +34,7 @@ struct block_scan {
     __syncthreads();
     T prefix = 0;
     total = 0;
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int w = 0; w < WARPS; ++w) {
       const T t = temp.warp_totals[w];
       if (w < warp) prefix += t;

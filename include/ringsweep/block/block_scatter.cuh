@@ -32,7 +32,7 @@ struct block_scatter {
   template <class T>
   __device__ __forceinline__ static void to_shared(T* buf, const T (&items)[ITEMS], const u32 (&ranks)[ITEMS],
                                                    int valid) {
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       if (position(k) < valid) buf[ranks[k]] = items[k];
     }
@@ -41,7 +41,7 @@ struct block_scatter {
   /// The inverse gather within the block: `items[k] = buf[position(k)]` for valid positions.
   template <class T>
   __device__ __forceinline__ static void from_shared_warp_striped(const T* buf, T (&items)[ITEMS], int valid) {
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int p = position(k);
       if (p < valid) items[k] = buf[p];
@@ -51,7 +51,7 @@ struct block_scatter {
   /// Stores rank `i` of the tile, for every `i < valid`, to `address(k, i, buf[i])`.
   template <class T, class Address>
   __device__ __forceinline__ static void shared_to_global(const T* buf, int valid, Address&& address) {
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = k * THREADS + int(threadIdx.x);
       if (i < valid) {

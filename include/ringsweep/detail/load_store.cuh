@@ -58,14 +58,14 @@ __device__ __forceinline__ void store_global(T* p, T v) {
 template <int Bytes, int Align>
 __device__ __forceinline__ value_words<Bytes, Align> load_global(const value_words<Bytes, Align>* p) {
   value_words<Bytes, Align> v;
-#pragma unroll
+RINGSWEEP_UNROLL
   for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) v.w[i] = load_global(&p->w[i]);
   return v;
 }
 
 template <int Bytes, int Align>
 __device__ __forceinline__ void store_global(value_words<Bytes, Align>* p, const value_words<Bytes, Align>& v) {
-#pragma unroll
+RINGSWEEP_UNROLL
   for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) store_global(&p->w[i], v.w[i]);
 }
 
@@ -78,10 +78,10 @@ __device__ __forceinline__ void store_global(value_words<Bytes, Align>* p, const
 template <int ITEMS, class T>
 __device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int valid, T (&items)[ITEMS]) {
   if (valid >= ITEMS * warp_threads) {
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) items[k] = load_global(seg + k * warp_threads + lane);
   } else {
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = k * warp_threads + int(lane);
       if (i < valid) items[k] = load_global(seg + i);
@@ -92,7 +92,7 @@ __device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int va
 /// Warp-striped store, the inverse of `load_warp_striped`.
 template <int ITEMS, class T>
 __device__ __forceinline__ void store_warp_striped(T* seg, u32 lane, int valid, const T (&items)[ITEMS]) {
-#pragma unroll
+RINGSWEEP_UNROLL
   for (int k = 0; k < ITEMS; ++k) {
     const int i = k * warp_threads + int(lane);
     if (i < valid) store_global(seg + i, items[k]);
@@ -102,7 +102,7 @@ __device__ __forceinline__ void store_warp_striped(T* seg, u32 lane, int valid, 
 /// Block-striped load: thread `t` item `k` reads `tile[k * THREADS + t]`, for indices below `valid`.
 template <int THREADS, int ITEMS, class T>
 __device__ __forceinline__ void load_block_striped(const T* tile, int valid, T (&items)[ITEMS]) {
-#pragma unroll
+RINGSWEEP_UNROLL
   for (int k = 0; k < ITEMS; ++k) {
     const int i = k * THREADS + int(threadIdx.x);
     if (i < valid) items[k] = load_global(tile + i);

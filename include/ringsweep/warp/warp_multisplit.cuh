@@ -25,7 +25,7 @@ struct warp_multisplit {
                                               u32 (&ranks)[ITEMS]) {
     const u32 lane = lane_id();
     const u32 lt = lanemask_lt();
-#pragma unroll
+RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int active = min_of(max_of(valid - k * warp_threads, 0), warp_threads);
       if (active == 0) break;  // the same for the whole warp

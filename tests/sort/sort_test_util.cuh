@@ -1,0 +1,149 @@
+// Helpers of the sort tests: kernel launches, host reference sorts, key generators.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "test_util.cuh"
+
+namespace sort_test {
+
+/// cudaLaunchKernelEx with a 1-D grid on the default stream.
+template <class... Params, class... Args>
+cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned threads, Args&&... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(grid, 1, 1);
+  config.blockDim = dim3(threads, 1, 1);
+  config.stream = 0;
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+template <class Key>
+using bits_of = typename ringsweep::key_traits<Key>::bits_type;
+
+template <class Key>
+bits_of<Key> raw_bits(Key k) {
+  return ringsweep::key_traits<Key>::to_bits(k);
+}
+
+/// The sort key of `k` under `opts` (the bit window of the possibly complemented image).
+template <class Key>
+std::uint64_t sort_key(Key k, const ringsweep::sort_options& opts) {
+  using T = ringsweep::key_traits<Key>;
+  const int end = opts.end_bit < 0 ? T::bits : opts.end_bit;
+  std::uint64_t img = T::to_ordered(T::to_bits(k));
+  if (opts.order == ringsweep::sort_order::descending) img = ~img;
+  const int width = end - opts.begin_bit;
+  if (width <= 0) return 0;
+  img >>= opts.begin_bit;
+  return width >= 64 ? img : img & ((std::uint64_t(1) << width) - 1);
+}
+
+/// The stable sorting permutation of `keys` under `opts` (reference: std::stable_sort).
+template <class Key>
+std::vector<std::size_t> reference_order(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
+  std::vector<std::uint64_t> sk(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) sk[i] = sort_key(keys[i], opts);
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sk[a] < sk[b]; });
+  return order;
+}
+
+/// Index of the first position where the key bits differ, or -1.
+template <class Key>
+long long first_key_mismatch(const std::vector<Key>& got, const std::vector<Key>& input,
+                             const std::vector<std::size_t>& order) {
+  if (got.size() != order.size()) return 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (raw_bits(got[i]) != raw_bits(input[order[i]])) return static_cast<long long>(i);
+  }
+  return -1;
+}
+
+/// A value derived from an index, spread over all of the value's bytes.
+template <class Value>
+Value value_of_index(std::size_t i) {
+  unsigned char bytes[sizeof(Value)];
+  std::uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull;
+  for (std::size_t b = 0; b < sizeof(Value); ++b) {
+    bytes[b] = static_cast<unsigned char>(b % 8 == 0 ? (i >> (8 * (b / 8 % 8))) : (x >> (8 * (b % 8))));
+    if (b == 0) bytes[b] = static_cast<unsigned char>(i);
+  }
+  if (sizeof(Value) >= 4) {
+    const std::uint32_t idx = static_cast<std::uint32_t>(i);
+    std::memcpy(bytes, &idx, 4);  // the index itself, readable in failures
+  }
+  Value v;
+  std::memcpy(&v, bytes, sizeof(Value));
+  return v;
+}
+
+template <class Value>
+bool same_bytes(const Value& a, const Value& b) {
+  return std::memcmp(&a, &b, sizeof(Value)) == 0;
+}
+
+/// Key distributions of the tests.
+enum class distribution { uniform, all_equal, few_distinct, sorted, reversed, high_bits_only, small_range };
+
+inline const char* name(distribution d) {
+  switch (d) {
+    case distribution::uniform: return "uniform";
+    case distribution::all_equal: return "all_equal";
+    case distribution::few_distinct: return "few_distinct";
+    case distribution::sorted: return "sorted";
+    case distribution::reversed: return "reversed";
+    case distribution::high_bits_only: return "high_bits_only";
+    case distribution::small_range: return "small_range";
+  }
+  return "?";
+}
+
+/// `n` keys of a distribution; every bit pattern is a valid key (floats include NaNs and zeros).
+template <class Key>
+std::vector<Key> make_keys(std::size_t n, distribution d, std::uint64_t seed) {
+  using bits = bits_of<Key>;
+  using T = ringsweep::key_traits<Key>;
+  std::vector<Key> keys;
+  switch (d) {
+    case distribution::uniform:
+      return ringsweep_test::random_keys<Key>(n, seed, 1);
+    case distribution::few_distinct:
+      return ringsweep_test::random_keys<Key>(n, seed, 4);
+    case distribution::all_equal:
+      return std::vector<Key>(n, ringsweep_test::random_keys<Key>(1, seed, 1)[0]);
+    case distribution::high_bits_only: {
+      keys = ringsweep_test::random_keys<Key>(n, seed, 1);
+      for (auto& k : keys) k = T::from_bits(bits(T::to_bits(k) & bits(bits(~bits(0)) << (T::bits - 5))));
+      return keys;
+    }
+    case distribution::small_range: {
+      std::mt19937_64 rng(seed);
+      keys.resize(n);
+      for (auto& k : keys) k = T::from_bits(bits(rng() % 3));
+      return keys;
+    }
+    case distribution::sorted:
+    case distribution::reversed: {
+      keys = ringsweep_test::random_keys<Key>(n, seed, 1);
+      ringsweep::sort_options asc;
+      const auto order = reference_order(keys, asc);
+      std::vector<Key> out(n);
+      for (std::size_t i = 0; i < n; ++i) out[i] = keys[order[d == distribution::sorted ? i : n - 1 - i]];
+      return out;
+    }
+  }
+  return keys;
+}
+
+}  // namespace sort_test
