@@ -426,23 +426,38 @@ unsigned active_lanes() {
   return t_block->warp_present[t_fiber->warp] & ~t_block->warp_exited[t_fiber->warp];
 }
 
+namespace {
+// Fault injection (RINGSWEEP_SIMT_DELAY = chance per mille): before an atomic or a spin-wait step,
+// either let the block's other fibers run first, or stall the whole block (its OS thread) for up to
+// 200 us so that other blocks overtake it.
+void maybe_delay(fiber& f) {
+  const unsigned p = config().delay_permille;
+  if (p == 0 || next_random(t_block->rng) % 1000 >= p) return;
+  const std::uint64_t r = next_random(t_block->rng);
+  if (r & 1) {
+    std::this_thread::sleep_for(std::chrono::microseconds((r >> 1) % 200));
+  } else {
+    for (unsigned i = 0, n = 1 + static_cast<unsigned>((r >> 1) % 8); i < n; ++i) {
+      f.yielded = true;
+      switch_to_scheduler(f);
+    }
+  }
+}
+}  // namespace
+
 void yield_fiber() {
   fiber* f = t_fiber;
   if (f == nullptr) {
     std::this_thread::yield();
     return;
   }
+  maybe_delay(*f);
   f->yielded = true;
   switch_to_scheduler(*f);
 }
 
 void atomic_hook() {
-  const unsigned p = config().delay_permille;
-  if (p == 0 || t_fiber == nullptr) return;
-  if (next_random(t_block->rng) % 1000 < p) {
-    const unsigned n = 1 + static_cast<unsigned>(next_random(t_block->rng) % 8);
-    for (unsigned i = 0; i < n; ++i) yield_fiber();
-  }
+  if (t_fiber != nullptr) maybe_delay(*t_fiber);
 }
 
 void trace_global_access(const void* address, unsigned bytes, bool is_store) {
