@@ -55,6 +55,9 @@ const backend_config& config() { return mutable_config(); }
 }  // namespace detail
 
 void set_watchdog_seconds(double seconds) { detail::mutable_config().watchdog_seconds = seconds; }
+void set_schedule_seed(unsigned long long seed) { detail::mutable_config().seed = seed; }
+void set_delay_permille(unsigned permille) { detail::mutable_config().delay_permille = permille > 1000 ? 1000 : permille; }
+unsigned long long schedule_seed() { return detail::config().seed; }
 
 namespace detail {
 

@@ -12,6 +12,12 @@ namespace simt {
 // A block whose threads only spin (yield) for longer than this is reported and the process aborts.
 void set_watchdog_seconds(double seconds);
 
+// The schedule seed (RINGSWEEP_SIMT_SEED) and fault-injection rate (RINGSWEEP_SIMT_DELAY, per mille)
+// for the launches that follow, so that one process can sweep many schedules.
+void set_schedule_seed(unsigned long long seed);
+void set_delay_permille(unsigned permille);
+unsigned long long schedule_seed();
+
 // Global-memory traffic reported through __simt_trace_global, per kernel.
 struct kernel_traffic {
   std::string kernel;                    // demangled name where the symbol is exported, else an address
