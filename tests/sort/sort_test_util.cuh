@@ -147,3 +147,115 @@ std::vector<Key> make_keys(std::size_t n, distribution d, std::uint64_t seed) {
 }
 
 }  // namespace sort_test
+
+namespace sort_test {
+
+/// Bitwise equality of two key vectors (NaNs compare by bits).
+template <class Key>
+bool same_keys(const std::vector<Key>& a, const std::vector<Key>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (raw_bits(a[i]) != raw_bits(b[i])) return false;
+  }
+  return true;
+}
+
+inline const char* order_name(const ringsweep::sort_options& o) {
+  return o.order == ringsweep::sort_order::ascending ? "ascending" : "descending";
+}
+
+/// In/out keys-only sort with `Policy`, checked against the host reference; the input must stay.
+template <class Policy, class Key>
+void check_sort_keys(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
+  const std::size_t n = keys.size();
+  INFO("keys only, n " << n << ", " << order_name(opts) << ", bits [" << opts.begin_bit << ", " << opts.end_bit
+                       << ")");
+  ringsweep_test::device_buffer<Key> in(keys), out(n);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(nullptr, bytes, in.data(), out.data(), n, opts));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, opts));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto order = reference_order(keys, opts);
+  const auto got = out.download();
+  INFO("first mismatch at " << first_key_mismatch(got, keys, order));
+  REQUIRE(first_key_mismatch(got, keys, order) == -1);
+  REQUIRE(same_keys(in.download(), keys));
+}
+
+/// In/out pair sort with `Policy`: values are derived from input indices, so stability is checked.
+template <class Policy, class Key, class Value>
+void check_sort_pairs(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
+  const std::size_t n = keys.size();
+  INFO("pairs (value " << sizeof(Value) << " bytes), n " << n << ", " << order_name(opts) << ", bits ["
+                       << opts.begin_bit << ", " << opts.end_bit << ")");
+  std::vector<Value> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = value_of_index<Value>(i);
+  ringsweep_test::device_buffer<Key> kin(keys), kout(n);
+  ringsweep_test::device_buffer<Value> vin(values), vout(n);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(),
+                                                     n, opts));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+                                                     vout.data(), n, opts));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto order = reference_order(keys, opts);
+  const auto got_keys = kout.download();
+  const auto got_values = vout.download();
+  INFO("first key mismatch at " << first_key_mismatch(got_keys, keys, order));
+  REQUIRE(first_key_mismatch(got_keys, keys, order) == -1);
+  std::size_t bad = n;
+  for (std::size_t i = 0; i < n && bad == n; ++i) {
+    if (!same_bytes(got_values[i], values[order[i]])) bad = i;
+  }
+  INFO("first value mismatch at " << bad);
+  REQUIRE(bad == n);
+  REQUIRE(same_keys(kin.download(), keys));
+  const auto vin_after = vin.download();
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(same_bytes(vin_after[i], values[i]));
+}
+
+/// Double-buffer pair (or keys-only, `WITH_VALUES` false) sort with `Policy`.
+template <class Policy, class Key, class Value, bool WITH_VALUES>
+void check_sort_double_buffer(const std::vector<Key>& keys, const ringsweep::sort_options& opts,
+                              int expected_selector = -1) {
+  const std::size_t n = keys.size();
+  INFO("double buffer " << (WITH_VALUES ? "pairs" : "keys") << ", n " << n << ", " << order_name(opts) << ", bits ["
+                        << opts.begin_bit << ", " << opts.end_bit << ")");
+  std::vector<Value> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = value_of_index<Value>(i);
+  ringsweep_test::device_buffer<Key> k0(keys), k1(n);
+  ringsweep_test::device_buffer<Value> v0(values), v1(n);
+  ringsweep::double_buffer<Key> kb(k0.data(), k1.data());
+  ringsweep::double_buffer<Value> vb(v0.data(), v1.data());
+  std::size_t bytes = 0;
+  if (WITH_VALUES) {
+    REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(nullptr, bytes, kb, vb, n, opts));
+  } else {
+    REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(nullptr, bytes, kb, n, opts));
+  }
+  REQUIRE(bytes <= std::size_t(4) << 20);
+  ringsweep_test::device_bytes temp(bytes);
+  if (WITH_VALUES) {
+    REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(temp.data(), bytes, kb, vb, n, opts));
+  } else {
+    REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(temp.data(), bytes, kb, n, opts));
+  }
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  if (expected_selector >= 0) REQUIRE(kb.selector == expected_selector);
+  if (WITH_VALUES) REQUIRE(vb.selector == kb.selector);
+  const auto order = reference_order(keys, opts);
+  const auto got_keys = (kb.selector == 0 ? k0 : k1).download();
+  INFO("selector " << kb.selector << ", first key mismatch at " << first_key_mismatch(got_keys, keys, order));
+  REQUIRE(first_key_mismatch(got_keys, keys, order) == -1);
+  if (WITH_VALUES) {
+    const auto got_values = (vb.selector == 0 ? v0 : v1).download();
+    for (std::size_t i = 0; i < n; ++i) {
+      INFO("value at " << i);
+      REQUIRE(same_bytes(got_values[i], values[order[i]]));
+    }
+  }
+}
+
+}  // namespace sort_test

@@ -70,13 +70,14 @@ RINGSWEEP_UNROLL
 }
 
 /// Warp-striped load of `ITEMS` items per lane: lane `l` item `k` reads `seg[k * 32 + l]`, for the
-/// first `valid` items of the segment (pass `valid >= 32 * ITEMS` for a full segment); the rest keep
-/// their previous contents.
+/// first `valid` items of the segment (pass `valid >= 32 * ITEMS` for a full segment); the rest are
+/// set to `fill`.
 ///
 ///     u32 keys[4];
 ///     load_warp_striped(tile + warp * 128, lane_id(), 128, keys);
 template <int ITEMS, class T>
-__device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int valid, T (&items)[ITEMS]) {
+__device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int valid, T (&items)[ITEMS],
+                                                  const T& fill = T{}) {
   if (valid >= ITEMS * warp_threads) {
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) items[k] = load_global(seg + k * warp_threads + lane);
@@ -84,7 +85,7 @@ RINGSWEEP_UNROLL
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = k * warp_threads + int(lane);
-      if (i < valid) items[k] = load_global(seg + i);
+      items[k] = i < valid ? load_global(seg + i) : fill;
     }
   }
 }

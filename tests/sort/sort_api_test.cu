@@ -1,0 +1,234 @@
+// The public API: size queries, argument checking (error code, nothing written), n = 0, empty bit
+// windows, in-place forms, streams, and sorts with the device's own policy, one of them large.
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+
+#include <cstdint>
+#include <vector>
+
+#include "sort_test_util.cuh"
+
+namespace {
+
+using u32 = std::uint32_t;
+using tiny = ringsweep::policy_tiny;
+using sort_test::distribution;
+
+constexpr unsigned char poison = 0xAB;
+
+bool all_poison(const ringsweep_test::device_bytes& b) {
+  for (unsigned char c : b.download()) {
+    if (c != poison) return false;
+  }
+  return true;
+}
+
+template <class T>
+bool all_poison(const ringsweep_test::device_buffer<T>& b) {
+  const auto host = b.download();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(host.data());
+  for (std::size_t i = 0; i < host.size() * sizeof(T); ++i) {
+    if (bytes[i] != poison) return false;
+  }
+  return true;
+}
+
+ringsweep::sort_options bits(int begin, int end) {
+  ringsweep::sort_options o;
+  o.begin_bit = begin;
+  o.end_bit = end;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("size queries write only temp_bytes and need no valid pointers", "[sort][api]") {
+  auto* bogus = reinterpret_cast<u32*>(std::uintptr_t(0x10));
+  std::size_t bytes = 12345;
+  REQUIRE_CUDA(ringsweep::sort_keys<u32>(nullptr, bytes, bogus, bogus, 1u << 20));
+  REQUIRE(bytes >= (std::size_t(1) << 20) * sizeof(u32));  // in/out: scratch keys included
+  // Double-buffer forms stay within 4 MiB for any n, up to 2^32 + a tile.
+  for (std::size_t n : {std::size_t(1000), std::size_t(1) << 20, (std::size_t(1) << 32) + 10000}) {
+    ringsweep::double_buffer<u32> kb(bogus, bogus);
+    ringsweep::double_buffer<double> vb(nullptr, nullptr);
+    REQUIRE_CUDA(ringsweep::sort_keys(nullptr, bytes, kb, n));
+    CHECK(bytes <= std::size_t(4) << 20);
+    REQUIRE_CUDA(ringsweep::sort_pairs(nullptr, bytes, kb, vb, n));
+    CHECK(bytes <= std::size_t(4) << 20);
+    ringsweep::double_buffer<std::uint64_t> kb64(nullptr, nullptr);
+    REQUIRE_CUDA(ringsweep::sort_keys(nullptr, bytes, kb64, n));
+    CHECK(bytes <= std::size_t(4) << 20);
+  }
+  // A query with a bad bit window fails and leaves temp_bytes alone.
+  bytes = 777;
+  REQUIRE(ringsweep::sort_keys<u32>(nullptr, bytes, bogus, bogus, 100, bits(0, 33)) == cudaErrorInvalidValue);
+  REQUIRE(bytes == 777);
+}
+
+TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort][api]") {
+  const std::size_t n = 1000;
+  const auto keys = sort_test::make_keys<u32>(n, distribution::uniform, ringsweep_test::catch_seed());
+  ringsweep_test::device_buffer<u32> kin(keys), kout(n), vin(n), vout(n), big(2 * n);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::detail::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
+  ringsweep_test::device_bytes temp(bytes);
+  const ringsweep::sort_options ok;
+
+  auto reset = [&] {
+    kout.fill_bytes(poison);
+    vout.fill_bytes(poison);
+    temp.fill_bytes(poison);
+    big.fill_bytes(poison);
+  };
+  auto nothing_written = [&] {
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    CHECK(all_poison(kout));
+    CHECK(all_poison(vout));
+    CHECK(all_poison(temp));
+    CHECK(sort_test::same_keys(kin.download(), keys));
+  };
+  auto pairs = [&](const u32* ki, u32* ko, const u32* vi, u32* vo, std::size_t b, ringsweep::sort_options o) {
+    return ringsweep::detail::sort_pairs<tiny>(temp.data(), b, ki, ko, vi, vo, n, o);
+  };
+
+  SECTION("null pointers") {
+    reset();
+    CHECK(pairs(nullptr, kout.data(), vin.data(), vout.data(), bytes, ok) == cudaErrorInvalidValue);
+    CHECK(pairs(kin.data(), nullptr, vin.data(), vout.data(), bytes, ok) == cudaErrorInvalidValue);
+    CHECK(pairs(kin.data(), kout.data(), nullptr, vout.data(), bytes, ok) == cudaErrorInvalidValue);
+    CHECK(pairs(kin.data(), kout.data(), vin.data(), nullptr, bytes, ok) == cudaErrorInvalidValue);
+    std::size_t b = bytes;
+    CHECK(ringsweep::detail::sort_keys<tiny, u32>(temp.data(), b, nullptr, kout.data(), n) == cudaErrorInvalidValue);
+    CHECK(ringsweep::detail::sort_keys<tiny, u32>(nullptr, n) == cudaErrorInvalidValue);
+    nothing_written();
+  }
+  SECTION("temporary storage too small") {
+    reset();
+    CHECK(pairs(kin.data(), kout.data(), vin.data(), vout.data(), bytes - 1, ok) == cudaErrorInvalidValue);
+    CHECK(pairs(kin.data(), kout.data(), vin.data(), vout.data(), 0, ok) == cudaErrorInvalidValue);
+    nothing_written();
+  }
+  SECTION("bit windows") {
+    reset();
+    for (auto o : {bits(-1, 32), bits(0, 33), bits(20, 10), bits(33, 33), bits(0, -2), bits(40, -1)}) {
+      INFO("bits [" << o.begin_bit << ", " << o.end_bit << ")");
+      CHECK(pairs(kin.data(), kout.data(), vin.data(), vout.data(), bytes, o) == cudaErrorInvalidValue);
+      std::size_t b = bytes;
+      CHECK(ringsweep::detail::sort_keys<tiny, u32>(kout.data(), n, o) == cudaErrorInvalidValue);
+      ringsweep::double_buffer<u32> db(kout.data(), vout.data());
+      CHECK(ringsweep::detail::sort_keys<tiny>(temp.data(), b, db, n, o) == cudaErrorInvalidValue);
+      CHECK(db.selector == 0);
+    }
+    std::size_t b = bytes;
+    CHECK(ringsweep::detail::sort_keys<tiny, std::uint8_t>(temp.data(), b, reinterpret_cast<std::uint8_t*>(kin.data()),
+                                                           reinterpret_cast<std::uint8_t*>(kout.data()), n,
+                                                           bits(0, 9)) == cudaErrorInvalidValue);
+    nothing_written();
+  }
+  SECTION("overlapping input and output") {
+    reset();
+    CHECK(pairs(kin.data(), kin.data(), vin.data(), vout.data(), bytes, ok) == cudaErrorInvalidValue);
+    CHECK(pairs(big.data(), big.data() + n / 2, vin.data(), vout.data(), bytes, ok) == cudaErrorInvalidValue);
+    CHECK(pairs(big.data() + n - 1, big.data(), vin.data(), vout.data(), bytes, ok) == cudaErrorInvalidValue);
+    CHECK(pairs(kin.data(), kout.data(), vin.data(), vin.data(), bytes, ok) == cudaErrorInvalidValue);
+    CHECK(pairs(kin.data(), kout.data(), big.data() + 1, big.data(), bytes, ok) == cudaErrorInvalidValue);
+    ringsweep::double_buffer<u32> db(big.data(), big.data() + n - 1);
+    std::size_t b = bytes;
+    CHECK(ringsweep::detail::sort_keys<tiny>(temp.data(), b, db, n) == cudaErrorInvalidValue);
+    ringsweep::double_buffer<u32> db_null(kout.data(), nullptr);
+    CHECK(ringsweep::detail::sort_keys<tiny>(temp.data(), b, db_null, n) == cudaErrorInvalidValue);
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    CHECK(all_poison(big));
+    nothing_written();
+  }
+  SECTION("adjacent ranges do not overlap") {
+    // big[0, n) -> big[n, 2n): fine.
+    REQUIRE_CUDA(cudaMemcpy(big.data(), kin.data(), n * sizeof(u32), cudaMemcpyDeviceToDevice));
+    REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny>(temp.data(), bytes, big.data(), big.data() + n, n));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    auto all = big.download();
+    std::vector<u32> got(all.begin() + n, all.end());
+    const auto order = sort_test::reference_order(keys, ok);
+    REQUIRE(sort_test::first_key_mismatch(got, keys, order) == -1);
+  }
+}
+
+TEST_CASE("n = 0 succeeds without touching anything; empty windows copy", "[sort][api]") {
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny, u32>(nullptr, bytes, nullptr, nullptr, 0));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny, u32>(temp.data(), bytes, nullptr, nullptr, 0));
+  REQUIRE_CUDA(ringsweep::sort_keys<u32>(nullptr, 0));
+  REQUIRE_CUDA(ringsweep::sort_pairs<float, double>(nullptr, nullptr, 0));
+  ringsweep::double_buffer<u32> db(nullptr, nullptr);
+  REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny>(temp.data(), bytes, db, 0));
+  REQUIRE(db.selector == 0);
+
+  // begin_bit == end_bit: the in/out forms copy, keys and values.
+  for (std::size_t n : {std::size_t(5), std::size_t(1000)}) {
+    const auto keys = sort_test::make_keys<u32>(n, distribution::uniform, 5);
+    ringsweep::sort_options none;
+    none.begin_bit = none.end_bit = 13;
+    sort_test::check_sort_pairs<tiny, u32, u32>(keys, none);
+    sort_test::check_sort_keys<tiny>(keys, none);
+  }
+}
+
+TEST_CASE("in-place forms, tiny policy and the device's policy, on a stream", "[sort][api]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  cudaStream_t stream;
+  REQUIRE_CUDA(cudaStreamCreate(&stream));
+  for (std::size_t n : {std::size_t(1), std::size_t(100), std::size_t(977), std::size_t(3845), std::size_t(20000)}) {
+    INFO("n " << n);
+    for (int variant = 0; variant < 4; ++variant) {
+      INFO("variant " << variant);
+      ringsweep::sort_options opts;
+      if (variant & 1) opts.order = ringsweep::sort_order::descending;
+      if (variant & 2) opts.end_bit = 24;  // three passes: the result ends in scratch and is copied back
+      const auto keys = sort_test::make_keys<float>(n, distribution::uniform, seed + n);
+      std::vector<std::uint64_t> values(n);
+      for (std::size_t i = 0; i < n; ++i) values[i] = i * 3 + 1;
+      ringsweep_test::device_buffer<float> dk(keys), dk2(keys);
+      ringsweep_test::device_buffer<std::uint64_t> dv(values);
+      if (n <= 3845) {
+        REQUIRE_CUDA(ringsweep::detail::sort_pairs<tiny>(dk.data(), dv.data(), n, opts, stream));
+      } else {
+        REQUIRE_CUDA(ringsweep::sort_pairs(dk.data(), dv.data(), n, opts, stream));
+      }
+      REQUIRE_CUDA(ringsweep::sort_keys(dk2.data(), n, opts, stream));
+      REQUIRE_CUDA(cudaStreamSynchronize(stream));
+      const auto order = sort_test::reference_order(keys, opts);
+      REQUIRE(sort_test::first_key_mismatch(dk.download(), keys, order) == -1);
+      REQUIRE(sort_test::first_key_mismatch(dk2.download(), keys, order) == -1);
+      const auto got = dv.download();
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == values[order[i]]);
+    }
+  }
+  REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("the device's policy: two-phase forms over tile edges", "[sort][api]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (std::size_t n : {std::size_t(7), std::size_t(9216), std::size_t(9217), std::size_t(50000)}) {
+    INFO("n " << n);
+    const auto keys = sort_test::make_keys<std::int32_t>(n, distribution::few_distinct, seed + n);
+    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+      ringsweep::sort_options opts;
+      opts.order = o;
+      std::vector<u32> values(n);
+      for (std::size_t i = 0; i < n; ++i) values[i] = u32(i);
+      ringsweep_test::device_buffer<std::int32_t> kin(keys), kout(n);
+      ringsweep_test::device_buffer<u32> vin(values), vout(n);
+      std::size_t bytes = 0;
+      REQUIRE_CUDA(ringsweep::sort_pairs(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, opts));
+      ringsweep_test::device_bytes temp(bytes);
+      REQUIRE_CUDA(ringsweep::sort_pairs(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, opts));
+      REQUIRE_CUDA(cudaDeviceSynchronize());
+      const auto order = sort_test::reference_order(keys, opts);
+      REQUIRE(sort_test::first_key_mismatch(kout.download(), keys, order) == -1);
+      const auto got = vout.download();
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == u32(order[i]));
+    }
+  }
+}

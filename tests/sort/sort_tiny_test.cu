@@ -1,0 +1,203 @@
+// The whole sort with the tiny test policy (192-key tiles, 4-slot status buffer, 8-tile portions):
+// every key type, sizes around the warp and tile edges, many buffer wraps and portion boundaries,
+// both orders, keys only and pairs (stability through index values).
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+
+#include <cstdint>
+#include <vector>
+
+#include "sort_test_util.cuh"
+
+namespace {
+
+using tiny = ringsweep::policy_tiny;
+using sort_test::distribution;
+
+constexpr int tile = 192;
+// 0..33: warp edges; tile +-1: single-block path vs onesweep; 977: 5 tiles + ragged; 3845: 21
+// tiles, the status buffer wraps 5 times and three portions (8 tiles each) are launched per pass.
+const std::vector<std::size_t> sizes{0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 5 * tile + 17, 20 * tile + 5};
+
+ringsweep::sort_options with_order(ringsweep::sort_order o) {
+  ringsweep::sort_options opts;
+  opts.order = o;
+  return opts;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("tiny policy: every key type over every size, both orders", "[sort][tiny]", std::uint32_t,
+                   std::int32_t, float, std::uint64_t, std::uint8_t, std::uint16_t, std::int8_t, std::int16_t,
+                   std::int64_t, double, __half, __nv_bfloat16) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : sizes) {
+      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      sort_test::check_sort_keys<tiny>(keys, with_order(o));
+      sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, with_order(o));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("tiny policy: key distributions", "[sort][tiny]", std::uint32_t, std::int32_t, float,
+                   std::uint64_t) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (distribution d : {distribution::uniform, distribution::all_equal, distribution::few_distinct,
+                         distribution::sorted, distribution::reversed, distribution::high_bits_only,
+                         distribution::small_range}) {
+    INFO("distribution " << sort_test::name(d));
+    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+      for (std::size_t n : {std::size_t(150), std::size_t(977), std::size_t(3845)}) {
+        const auto keys = sort_test::make_keys<TestType>(n, d, seed + 3 * n);
+        sort_test::check_sort_pairs<tiny, TestType, std::uint64_t>(keys, with_order(o));
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("tiny policy: bit windows", "[sort][tiny]", std::uint32_t, float, std::uint64_t, std::int16_t) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const int width = int(8 * sizeof(TestType));
+  const int k = width / 2 - 3;
+  struct window {
+    int begin, end;
+  };
+  const std::vector<window> windows{{0, -1}, {0, k}, {k, width}, {k, k}, {3, 3 + 11}, {width - 1, width}, {0, 1}};
+  for (auto w : windows) {
+    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+      for (std::size_t n : {std::size_t(100), std::size_t(3845)}) {
+        ringsweep::sort_options opts = with_order(o);
+        opts.begin_bit = w.begin;
+        opts.end_bit = w.end;
+        const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n + std::uint64_t(w.begin));
+        sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, opts);
+        sort_test::check_sort_keys<tiny>(keys, opts);
+      }
+    }
+  }
+}
+
+namespace {
+
+template <class Key>
+std::vector<Key> special_floats(std::size_t n, std::uint64_t seed) {
+  using T = ringsweep::key_traits<Key>;
+  using bits = typename T::bits_type;
+  constexpr int B = T::bits;
+  // Layout-independent special values: exponent all ones (inf/NaN), zero exponent (0/denormals).
+  const bits sign = T::high_bit;
+  const int mant_bits = B == 32 ? 23 : B == 64 ? 52 : std::is_same<Key, __half>::value ? 10 : 7;
+  const bits exp_mask = bits(bits(~bits(0)) >> 1 >> mant_bits << mant_bits);
+  const bits one_bits = bits(bits(exp_mask >> 1) & exp_mask);  // exponent bias: 1.0
+  const std::vector<bits> specials{0,
+                                   sign,                                  // -0.0
+                                   exp_mask,                              // +inf
+                                   bits(sign | exp_mask),                 // -inf
+                                   bits(exp_mask | 1),                    // signalling NaN
+                                   bits(exp_mask | (bits(1) << (mant_bits - 1))),          // quiet NaN
+                                   bits(sign | exp_mask | (bits(1) << (mant_bits - 1))),   // -NaN
+                                   bits(sign | exp_mask | 5),             // -NaN, payload
+                                   1,                                     // smallest denormal
+                                   bits(sign | 1),                        // its negative
+                                   bits((bits(1) << mant_bits) - 1),      // largest denormal
+                                   one_bits,
+                                   bits(sign | one_bits)};
+  std::mt19937_64 rng(seed);
+  auto random = ringsweep_test::random_keys<Key>(n, seed + 1, 1);
+  std::vector<Key> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = rng() % 3 == 0 ? random[i] : T::from_bits(specials[rng() % specials.size()]);
+  }
+  return keys;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("tiny policy: floats with zeros of both signs, infinities, NaNs, denormals", "[sort][tiny]",
+                   float, double, __half, __nv_bfloat16) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (std::size_t n : {std::size_t(150), std::size_t(2000)}) {
+    const auto keys = special_floats<TestType>(n, seed + n);
+    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+      sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, with_order(o));
+      sort_test::check_sort_keys<tiny>(keys, with_order(o));
+    }
+  }
+  // -0.0 and +0.0 are equal: input order kept, and each keeps its own bits.
+  using T = ringsweep::key_traits<TestType>;
+  std::vector<TestType> zeros;
+  for (int i = 0; i < 300; ++i) zeros.push_back(T::from_bits(i % 3 == 0 ? T::high_bit : 0));
+  sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(zeros, ringsweep::sort_options{});
+}
+
+namespace {
+struct alignas(16) value16a {
+  std::uint32_t w[4];
+};
+struct value16u {
+  std::uint32_t w[4];
+};
+struct value8u {
+  std::uint16_t w[4];
+};
+}  // namespace
+
+TEST_CASE("tiny policy: value types of 1, 2, 4, 8 and 16 bytes", "[sort][tiny]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (std::size_t n : {std::size_t(150), std::size_t(3845)}) {
+    const auto keys = sort_test::make_keys<std::uint32_t>(n, distribution::few_distinct, seed + n);
+    const ringsweep::sort_options opts;
+    sort_test::check_sort_pairs<tiny, std::uint32_t, std::uint8_t>(keys, opts);
+    sort_test::check_sort_pairs<tiny, std::uint32_t, std::uint16_t>(keys, opts);
+    sort_test::check_sort_pairs<tiny, std::uint32_t, float>(keys, opts);
+    sort_test::check_sort_pairs<tiny, std::uint32_t, double>(keys, opts);
+    sort_test::check_sort_pairs<tiny, std::uint32_t, value8u>(keys, opts);
+    sort_test::check_sort_pairs<tiny, std::uint32_t, value16a>(keys, opts);
+    sort_test::check_sort_pairs<tiny, std::uint32_t, value16u>(keys, opts);
+    const auto keys64 = sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n);
+    sort_test::check_sort_pairs<tiny, std::uint64_t, value16a>(keys64, opts);
+    const auto keys8 = sort_test::make_keys<std::uint8_t>(n, distribution::uniform, seed + n);
+    sort_test::check_sort_pairs<tiny, std::uint8_t, value16u>(keys8, opts);
+  }
+}
+
+TEST_CASE("tiny policy: double buffers and their selectors", "[sort][tiny]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  using u32 = std::uint32_t;
+  const auto big = sort_test::make_keys<u32>(977, distribution::uniform, seed);
+  const auto small = sort_test::make_keys<u32>(100, distribution::uniform, seed + 1);
+  ringsweep::sort_options full, three_passes, empty;
+  three_passes.end_bit = 20;
+  empty.begin_bit = empty.end_bit = 7;
+  // Onesweep: 4 passes end where they started, 3 passes in the alternate buffer.
+  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(big, full, 0);
+  sort_test::check_sort_double_buffer<tiny, u32, u32, false>(big, full, 0);
+  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(big, three_passes, 1);
+  sort_test::check_sort_double_buffer<tiny, u32, u32, false>(big, three_passes, 1);
+  // The single-block sort writes the alternate buffer.
+  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(small, full, 1);
+  sort_test::check_sort_double_buffer<tiny, u32, u32, false>(small, three_passes, 1);
+  // An empty bit window sorts nothing and leaves the selector.
+  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(big, empty, 0);
+  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(std::vector<u32>{}, full, 0);
+  const auto big64 = sort_test::make_keys<std::uint64_t>(3845, distribution::uniform, seed + 2);
+  sort_test::check_sort_double_buffer<tiny, std::uint64_t, double, true>(big64, full, 0);
+}
+
+TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sort][tiny]") {
+  using r5 = ringsweep::policy_tiny_radix5;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (std::size_t n : {std::size_t(1), std::size_t(60), std::size_t(127), std::size_t(128), std::size_t(129),
+                        std::size_t(1000), std::size_t(2100)}) {
+    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+      sort_test::check_sort_pairs<r5, std::uint32_t, std::uint32_t>(
+          sort_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
+      sort_test::check_sort_pairs<r5, std::uint64_t, std::uint32_t>(
+          sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
+      sort_test::check_sort_keys<r5>(sort_test::make_keys<std::int8_t>(n, distribution::uniform, seed + n),
+                                     with_order(o));
+    }
+  }
+}
