@@ -38,12 +38,12 @@ struct key_bits_base {
 
   __host__ __device__ static bits_type to_bits(Key key) {
     bits_type b;
-    memcpy(&b, &key, sizeof(Key));
+    memcpy(static_cast<void*>(&b), static_cast<const void*>(&key), sizeof(Key));
     return b;
   }
   __host__ __device__ static Key from_bits(bits_type b) {
     Key key;
-    memcpy(&key, &b, sizeof(Key));
+    memcpy(static_cast<void*>(&key), static_cast<const void*>(&b), sizeof(Key));
     return key;
   }
 };

@@ -1,0 +1,57 @@
+// Build-time check: instantiates every kernel the public API can launch for the common key and
+// value types, so that ptxas (run with -warn-spills -warn-lmem-usage -Werror by
+// tests/sort/CMakeLists.txt) fails the build if any of them spills registers or uses local memory.
+#include <ringsweep/ringsweep.cuh>
+
+#include <cstdint>
+
+namespace {
+
+struct alignas(16) v16 {
+  std::uint32_t w[4];
+};
+
+template <class Key>
+cudaError_t keys_only() {
+  std::size_t bytes = 0;
+  ringsweep::double_buffer<Key> kb(nullptr, nullptr);
+  return ringsweep::sort_keys(nullptr, bytes, kb, 1);
+}
+
+template <class Key, class Value>
+cudaError_t pairs() {
+  std::size_t bytes = 0;
+  ringsweep::double_buffer<Key> kb(nullptr, nullptr);
+  ringsweep::double_buffer<Value> vb(nullptr, nullptr);
+  return ringsweep::sort_pairs(nullptr, bytes, kb, vb, 1);
+}
+
+}  // namespace
+
+cudaError_t ringsweep_spill_check() {
+  cudaError_t e = cudaSuccess;
+  e = e != cudaSuccess ? e : keys_only<std::uint8_t>();
+  e = e != cudaSuccess ? e : keys_only<std::uint16_t>();
+  e = e != cudaSuccess ? e : keys_only<std::uint32_t>();
+  e = e != cudaSuccess ? e : keys_only<std::uint64_t>();
+  e = e != cudaSuccess ? e : keys_only<std::int8_t>();
+  e = e != cudaSuccess ? e : keys_only<std::int16_t>();
+  e = e != cudaSuccess ? e : keys_only<std::int32_t>();
+  e = e != cudaSuccess ? e : keys_only<std::int64_t>();
+  e = e != cudaSuccess ? e : keys_only<float>();
+  e = e != cudaSuccess ? e : keys_only<double>();
+  e = e != cudaSuccess ? e : keys_only<__half>();
+  e = e != cudaSuccess ? e : keys_only<__nv_bfloat16>();
+  e = e != cudaSuccess ? e : pairs<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint32_t, std::uint64_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint32_t, v16>();
+  e = e != cudaSuccess ? e : pairs<std::uint64_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint64_t, std::uint64_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint64_t, v16>();
+  e = e != cudaSuccess ? e : pairs<float, std::uint32_t>();
+  e = e != cudaSuccess ? e : pairs<double, std::uint64_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint8_t, std::uint8_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint16_t, std::uint16_t>();
+  e = e != cudaSuccess ? e : pairs<__half, std::uint32_t>();
+  return e;
+}
