@@ -201,3 +201,24 @@ TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sor
     }
   }
 }
+
+namespace {
+/// The tiny policy with random sleeps at every synchronisation point of a onesweep tile.
+struct tiny_faulty : ringsweep::policy_tiny {
+  static constexpr int FAULT_INJECTION = 1;
+};
+}  // namespace
+
+TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under shuffled timing", "[sort][tiny]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (std::size_t n : {std::size_t(977), std::size_t(3845), std::size_t(7000)}) {
+    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+      sort_test::check_sort_pairs<tiny_faulty, std::uint32_t, std::uint32_t>(
+          sort_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
+      sort_test::check_sort_pairs<tiny_faulty, std::uint64_t, std::uint64_t>(
+          sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
+      sort_test::check_sort_keys<tiny_faulty>(sort_test::make_keys<float>(n, distribution::sorted, seed + n),
+                                              with_order(o));
+    }
+  }
+}

@@ -5,6 +5,7 @@
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_scatter.cuh"
 #include "../detail/config.cuh"
+#include "../detail/fault_injection.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
@@ -79,6 +80,7 @@ class onesweep_tile {
     if (threadIdx.x == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
       const u32 u = t - p_.tile_base;
+      inject_delay<Policy>(t, 0);
       if (u == 0) p_.tails[(p_.launch + 1u) & 1u] = 0;  // the previous launch is done with it
       tail.wait_slot_free(u);
       temp_.ticket = t;
@@ -99,6 +101,7 @@ RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);
 
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
+    inject_delay<Policy>(temp_.ticket, 1);
     rank_t(temp_.u.rank).rank(digits, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
@@ -114,7 +117,9 @@ RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
       if (d < RADIX) {
+        inject_delay<Policy>(p_.tile_base + u, 2);
         const u32 exclusive = lookback.exclusive_prefix(u, d);
+        inject_delay<Policy>(p_.tile_base + u, 3);
         const u32 inclusive = exclusive + counts[i];
         lookback.publish_inclusive(u, d, inclusive);
         const u64 bin = p_.bins_in[d];
@@ -123,7 +128,10 @@ RINGSWEEP_UNROLL
       }
     }
     __syncthreads();  // every look-back read of this tile is done; digit_base is complete
-    if (threadIdx.x == 0) tail.retire(u);
+    if (threadIdx.x == 0) {
+      inject_delay<Policy>(p_.tile_base + u, 4);
+      tail.retire(u);
+    }
 
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {

@@ -85,7 +85,11 @@ struct sort_dispatch {
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   static constexpr int TILE = shape::TILE;
   static constexpr int PORTION_KEYS = Policy::PORTION_TILES * TILE;
-  static_assert(HAS_VALUES ? sizeof(value_raw_t) == sizeof(Value) : true, "value size is not a multiple of its alignment");
+  static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value, "values must be trivially copyable");
+  static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 || sizeof(Value) == 8 ||
+                    sizeof(Value) == 16,
+                "values must be 1, 2, 4, 8 or 16 bytes");
+  static_assert(!HAS_VALUES || sizeof(value_raw_t) == sizeof(Value), "value size is not a multiple of its alignment");
   static_assert(policy_check<Policy>::ok, "");
 
   /// Resolved and checked arguments of one call.
