@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Plots ringsweep_sort_bench results: throughput vs n per key type, ringsweep vs CUB.
+
+    ringsweep_sort_bench --benchmark_format=json > run.json       # or --benchmark_out=run.json
+    python3 bench/plot.py run.json [more.json ...] --out plots/ [--metric keys_per_s|GBps]
+
+Writes one PNG per (keys|pairs, key type): top, throughput vs log2(n) for each entropy (ringsweep
+solid, CUB dashed); bottom, ringsweep / CUB throughput (> 1: ringsweep faster). Also writes
+summary.csv (one row per configuration, median over repetitions). Needs matplotlib (Agg backend,
+no display).
+"""
+
+import argparse
+import collections
+import csv
+import json
+import math
+import os
+import re
+import statistics
+import sys
+
+NAME_RE = re.compile(r"^(keys|pairs)/(\w+)/entropy:([\d.]+)/n:(\d+)/(cub|ringsweep)$")
+TYPES = ["u32", "i32", "f32", "u64"]
+LIBS = ["ringsweep", "cub"]
+
+
+def load(paths):
+    """{(mode, type, entropy, n, lib): [counters dict per run]}."""
+    runs = collections.defaultdict(list)
+    context = {}
+    for path in paths:
+        with open(path) as f:
+            text = f.read()
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError:
+            sys.exit("plot.py: %s is not Google Benchmark JSON; it starts with: %s" % (path, text[:200].strip()))
+        context = doc.get("context", context)
+        for b in doc.get("benchmarks", []):
+            if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+                continue
+            name = b.get("run_name", b["name"])
+            name = re.sub(r"/manual_time$", "", name)
+            m = NAME_RE.match(name)
+            if not m or "keys_per_s" not in b:
+                continue
+            mode, typ, entropy, n, lib = m.groups()
+            runs[(mode, typ, float(entropy), int(n), lib)].append(b)
+    return runs, context
+
+
+def median_of(rows, key):
+    vals = [r[key] for r in rows if key in r]
+    return statistics.median(vals) if vals else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("json", nargs="+", help="Google Benchmark JSON output of ringsweep_sort_bench")
+    ap.add_argument("--out", default="bench_plots", help="output directory")
+    ap.add_argument("--metric", default="keys_per_s", choices=["keys_per_s", "GBps"])
+    args = ap.parse_args()
+
+    runs, context = load(args.json)
+    if not runs:
+        sys.exit("plot.py: no ringsweep_sort_bench rows in %s" % ", ".join(args.json))
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("plot.py: matplotlib is required (apt-get install python3-matplotlib)")
+    os.makedirs(args.out, exist_ok=True)
+
+    # Median per configuration.
+    med = {k: median_of(v, args.metric) for k, v in runs.items()}
+    keys_med = {k: median_of(v, "keys_per_s") for k, v in runs.items()}
+
+    with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["mode", "type", "entropy", "n", "ringsweep_keys_per_s", "cub_keys_per_s", "rs_over_cub",
+                    "ringsweep_GBps", "cub_GBps", "temp_bytes_ringsweep", "temp_bytes_cub"])
+        configs = sorted({k[:4] for k in runs})
+        for c in configs:
+            rs, cub = runs.get(c + ("ringsweep",), []), runs.get(c + ("cub",), [])
+            rk, ck = median_of(rs, "keys_per_s"), median_of(cub, "keys_per_s")
+            any_row = (rs or cub)[0]
+            w.writerow([c[0], c[1], "%.3f" % c[2], c[3], rk or "", ck or "",
+                        "%.4f" % (rk / ck) if rk and ck else "", median_of(rs, "GBps") or "",
+                        median_of(cub, "GBps") or "", int(any_row.get("temp_bytes_ringsweep", 0)),
+                        int(any_row.get("temp_bytes_cub", 0))])
+
+    unit, scale = ("G keys/s", 1e-9) if args.metric == "keys_per_s" else ("GB/s (ideal traffic)", 1.0)
+    device = context.get("device", "GPU")
+    written = []
+    for mode in ("keys", "pairs"):
+        for typ in TYPES:
+            sel = {k: v for k, v in med.items() if k[0] == mode and k[1] == typ and v}
+            if not sel:
+                continue
+            entropies = sorted({k[2] for k in sel}, reverse=True)
+            fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 8), sharex=True,
+                                              gridspec_kw=dict(height_ratios=[3, 2]))
+            for i, e in enumerate(entropies):
+                color = "C%d" % i
+                for lib, ls, marker in (("ringsweep", "-", "o"), ("cub", "--", "s")):
+                    pts = sorted((math.log2(k[3]), v * scale) for k, v in sel.items() if k[2] == e and k[4] == lib)
+                    if pts:
+                        top.plot(*zip(*pts), color=color, linestyle=ls, marker=marker, markersize=3,
+                                 label="%s, entropy %.3f" % ("ringsweep" if lib == "ringsweep" else "CUB", e))
+                ratio = []
+                for k, v in keys_med.items():
+                    if k[:3] == (mode, typ, e) and k[4] == "ringsweep" and v:
+                        c = keys_med.get(k[:4] + ("cub",))
+                        if c:
+                            ratio.append((math.log2(k[3]), v / c))
+                if ratio:
+                    bottom.plot(*zip(*sorted(ratio)), color=color, marker="o", markersize=3,
+                                label="entropy %.3f" % e)
+            bottom.axhline(1.0, color="k", linewidth=0.8)
+            top.set_ylabel(unit)
+            top.set_title("%s %s%s: ringsweep vs CUB onesweep on %s" % (
+                mode, typ, " / u32 values" if mode == "pairs" else "", device))
+            top.grid(True, alpha=0.3)
+            top.legend(fontsize=7, ncol=2)
+            bottom.set_ylabel("ringsweep / CUB (keys/s)")
+            bottom.set_xlabel("log2(n)")
+            bottom.grid(True, alpha=0.3)
+            bottom.legend(fontsize=7)
+            fig.tight_layout()
+            path = os.path.join(args.out, "throughput_%s_%s.png" % (mode, typ))
+            fig.savefig(path, dpi=110)
+            plt.close(fig)
+            written.append(path)
+    for p in written:
+        print(p)
+    print(os.path.join(args.out, "summary.csv"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
