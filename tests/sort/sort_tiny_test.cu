@@ -202,12 +202,14 @@ TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sor
   }
 }
 
-namespace {
-/// The tiny policy with random sleeps at every synchronisation point of a onesweep tile.
+namespace sort_tiny_test {
+/// The tiny policy with random sleeps at every synchronisation point of a onesweep tile (external
+/// linkage: nvcc warns about unreferenced members of types in unnamed namespaces).
 struct tiny_faulty : ringsweep::policy_tiny {
   static constexpr int FAULT_INJECTION = 1;
 };
-}  // namespace
+}  // namespace sort_tiny_test
+using sort_tiny_test::tiny_faulty;
 
 TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under shuffled timing", "[sort][tiny]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
