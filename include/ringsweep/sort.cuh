@@ -18,9 +18,16 @@
 // answer, `begin_bit < 0`, `end_bit` beyond the key's width, `begin_bit > end_bit`, or (in/out
 // forms) an output range overlapping its input range. Errors are returned, never printed.
 //
-// Temporary storage: the in/out forms need scratch for the keys (and values) when a sort has two
-// or more passes; the double-buffer forms need at most a few MiB for any n (a 2 MiB status buffer
-// and the digit tables).
+// In place: the double-buffer and in-place overloads sort in place (the latter allocate on the
+// stream); the in/out overloads reject an output that overlaps its input.
+//
+// Temporary storage, exactly (P = digit passes = ceil((end_bit - begin_bit) / 8), a(x) = x rounded
+// up to 256): inputs of at most one tile (8064 or 9216 four-byte keys, fewer for wide keys or
+// values), n = 0 and empty bit windows need 256 bytes. Larger inputs need
+//     256 + a(N_TABLE * 256 * 8) + a(P * 256 * 8) + a(2 * P * 256 * 8) + 256
+// (N_TABLE = 1024: at most 2.1 MiB for 64-bit keys), plus, for the in/out forms when P >= 2,
+// a(n * sizeof(Key)) + a(n * sizeof(Value)) of scratch. The first 256 lets an unaligned d_temp be
+// aligned. All of it is cleared by one cudaMemsetAsync per sort.
 #pragma once
 
 #include <cstddef>
