@@ -35,6 +35,17 @@ struct null_value {
   unsigned char unused;
 };
 
+/// Reports one global access to the SIMT backend's traffic counters (nothing elsewhere).
+__device__ __forceinline__ void trace_global(const void* p, unsigned bytes, bool is_store) {
+#if defined(RINGSWEEP_SIMT_BACKEND)
+  __simt_trace_global(p, bytes, is_store);
+#else
+  (void)p;
+  (void)bytes;
+  (void)is_store;
+#endif
+}
+
 /// Load of one key word from global memory; cache hints on the GPU (read once per pass).
 template <class T>
 __device__ __forceinline__ T load_global(const T* p) {
@@ -45,6 +56,7 @@ __device__ __forceinline__ T load_global(const T* p) {
     return *p;
   }
 #else
+  trace_global(p, unsigned(sizeof(T)), false);
   return *p;
 #endif
 }
@@ -52,6 +64,9 @@ __device__ __forceinline__ T load_global(const T* p) {
 /// Store of one key word to global memory.
 template <class T>
 __device__ __forceinline__ void store_global(T* p, T v) {
+#ifndef __CUDA_ARCH__
+  trace_global(p, unsigned(sizeof(T)), true);
+#endif
   *p = v;
 }
 
