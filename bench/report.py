@@ -454,6 +454,8 @@ def main():
             sys.exit("report: %s not built: cmake --build %s --target ringsweep_report_%s"
                      % (cfg[tool], args.build, tool))
 
+    errors = []  # tools that failed: reported, and the exit status is 1 (a missed goal is not an error)
+
     # 1. static resources (needs nvcc)
     res_rows, cccl, cub_temp, ptxas_log = [], None, [], None
     res_note = None
@@ -462,13 +464,27 @@ def main():
     elif not cfg.get("nvcc"):
         res_note = "skipped: no nvcc in this build"
     else:
-        res_rows, cccl, cub_temp, ptxas_log = static_resources(cfg, work)
+        try:
+            res_rows, cccl, cub_temp, ptxas_log = static_resources(cfg, work)
+        except (RuntimeError, subprocess.CalledProcessError) as e:
+            res_note = "FAILED: %s" % describe_error(e)
+            errors.append("static resources: " + res_note)
 
     # 2. temporary storage
-    temp_rows, public_ok = temp_memory(cfg, cub_temp) if cfg.get("temp_query") else ([], True)
+    temp_rows, public_ok = [], True
+    if cfg.get("temp_query"):
+        try:
+            temp_rows, public_ok = temp_memory(cfg, cub_temp)
+        except subprocess.CalledProcessError as e:
+            errors.append("temp query: FAILED: %s" % describe_error(e))
 
     # 3. traffic
-    t_rows = [] if args.skip_traffic or not cfg.get("traffic") else traffic(cfg, n_traffic)
+    t_rows = []
+    if not args.skip_traffic and cfg.get("traffic"):
+        try:
+            t_rows = traffic(cfg, n_traffic)
+        except subprocess.CalledProcessError as e:
+            errors.append("traffic: FAILED: %s" % describe_error(e))
     t_sum = traffic_summary(t_rows)
 
     # ---- files
@@ -544,11 +560,22 @@ def main():
 
     md = render_markdown(args, cfg, cccl, goals, res_rows, res_note, ptxas_log, temp_rows, public_ok, have_png,
                          t_rows, t_sum, n_traffic)
+    if errors:
+        md += "\n## Errors\n\n" + "\n".join("- " + e for e in errors) + "\n"
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(md)
     print(md)
     log("wrote %s" % out)
-    return 0
+    for e in errors:
+        log(e)
+    return 1 if errors else 0
+
+
+def describe_error(e):
+    if isinstance(e, subprocess.CalledProcessError):
+        tail = (e.stderr or e.stdout or "").strip().splitlines()[-5:]
+        return "%s exited with %s: %s" % (os.path.basename(str(e.cmd[0])), e.returncode, " | ".join(tail))
+    return str(e).strip().splitlines()[0] if str(e).strip() else repr(e)
 
 
 def onesweep_comparison(disp):
@@ -577,6 +604,20 @@ def onesweep_comparison(disp):
             out.append(dict(arch=arch, case=case, rs=a, cub=b, rs_regs=a["regs"], cub_regs=b["regs"],
                             reason=reason))
     return out
+
+
+def lookback_estimate(res_rows):
+    """Text: the look-back lower bound in bytes per key for the traffic cases (sm_90 tiles)."""
+    parts = []
+    for case in ("keys_u32", "pairs_u32_u32"):
+        rs = [r for r in res_rows if r["library"] == "ringsweep" and r["kernel"] == "onesweep" and
+              r["arch"] == "sm_90" and r["case"] == case and r["items"]]
+        if rs:
+            tile = rs[0]["threads"] * rs[0]["items"]
+            per_key = 4 * 3 * 256 * 8 / tile
+            parts.append("%s (tile %d keys): >= %.2f B/key, %+.1f%% of the floor"
+                         % (case, tile, per_key, 100 * per_key / model_floor(case, 4)))
+    return (": " + "; ".join(parts)) if parts else ""
 
 
 def render_markdown(args, cfg, cccl, goals, res_rows, res_note, ptxas_log, temp_rows, public_ok, have_png,
@@ -750,6 +791,13 @@ def render_markdown(args, cfg, cccl, goals, res_rows, res_note, ptxas_log, temp_
                 100 * (s["ratio"] - 1), h[0], o[0], o[1],
                 "%.1f%%" % (100 * s["scatter_eff"]) if s["scatter_eff"] is not None else "n/a",
                 "%.1f%%" % (100 * s["load_eff"]) if s["load_eff"] is not None else "n/a"))
+        L.append("")
+        L.append("The count covers key and value accesses only (the library's load/store helpers). Look-back "
+                 "status words and digit tables are not reported; their traffic per key does not grow with n "
+                 "but is not zero: per pass each tile publishes RADIX 8-byte status words twice (aggregate, "
+                 "then inclusive) and reads at least its predecessor's RADIX words, at least 3 x 256 x 8 B per "
+                 "tile and pass%s. On a GPU these hit the 2 MiB L2-resident status buffer rather than DRAM."
+                 % lookback_estimate(res_rows))
         L.append("")
         L.append("Per-kernel counts (launches, bytes, sectors, accesses): `traffic.csv`.")
     L.append("")
