@@ -116,6 +116,11 @@ def compile_resources(cfg, work):
         raise RuntimeError("nvcc failed (see %s):\n%s" % (log_path, p.stdout[-4000:]))
     with open(key_path, "w") as f:
         f.write(key)
+    # Keep the PTX, cubins, log and tool; drop nvcc's large preprocessed intermediates.
+    for name in os.listdir(work):
+        if name.startswith("kernel_resources") and (name.endswith(".ii") or ".cudafe1." in name or
+                                                    name.endswith(".fatbin.c")):
+            os.remove(os.path.join(work, name))
     return exe, log_path
 
 
