@@ -9,6 +9,10 @@
 #       sources with ASan + UBSan. Executables link the runtime themselves; a static library
 #       passes the link flag on to whatever links it (also after install), so the runtime is
 #       always there. CUDA sources are left alone. Calling it twice on one target is harmless.
+#       When RINGSWEEP_SANITIZE is thread (race detection): executables are compiled and linked
+#       with -fsanitize=thread, so kernels compiled into them are instrumented; the SIMT backend
+#       itself stays uninstrumented and only announces its fibers, barriers and warp rendezvous to
+#       ThreadSanitizer (RINGSWEEP_SIMT_TSAN), so that its own bookkeeping is never reported.
 
 include_guard(GLOBAL)
 
@@ -25,7 +29,25 @@ function(ringsweep_target_warnings target)
   endif()
 endfunction()
 
+set(RINGSWEEP_TSAN_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
+
 function(ringsweep_apply_sanitizers target)
+  if(RINGSWEEP_SANITIZE STREQUAL "thread")
+    get_target_property(done ${target} RINGSWEEP_SANITIZE_APPLIED)
+    if(done)
+      return()
+    endif()
+    set_property(TARGET ${target} PROPERTY RINGSWEEP_SANITIZE_APPLIED ON)
+    get_target_property(type ${target} TYPE)
+    if(target STREQUAL "ringsweep_simt")
+      target_compile_definitions(${target} PRIVATE RINGSWEEP_SIMT_TSAN=1)
+      target_link_options(${target} INTERFACE ${RINGSWEEP_TSAN_FLAGS})
+    elseif(type STREQUAL "EXECUTABLE")
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${RINGSWEEP_TSAN_FLAGS}>)
+      target_link_options(${target} PRIVATE ${RINGSWEEP_TSAN_FLAGS})
+    endif()
+    return()
+  endif()
   if(NOT RINGSWEEP_SANITIZE STREQUAL "address_undefined")
     return()
   endif()

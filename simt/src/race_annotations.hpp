@@ -16,6 +16,10 @@ void __tsan_destroy_fiber(void* fiber);
 void __tsan_switch_to_fiber(void* fiber, unsigned flags);
 void __tsan_acquire(void* addr);
 void __tsan_release(void* addr);
+void AnnotateIgnoreReadsBegin(const char* file, int line);
+void AnnotateIgnoreReadsEnd(const char* file, int line);
+void AnnotateIgnoreWritesBegin(const char* file, int line);
+void AnnotateIgnoreWritesEnd(const char* file, int line);
 }
 #endif
 
@@ -31,7 +35,26 @@ inline void destroy_fiber(void* f) { __tsan_destroy_fiber(f); }
 inline void switch_to(void* f, bool synchronise) { __tsan_switch_to_fiber(f, synchronise ? 0u : 1u); }
 inline void acquire(void* sync_object) { __tsan_acquire(sync_object); }
 inline void release(void* sync_object) { __tsan_release(sync_object); }
+// The backend's own bookkeeping, run on a fiber's behalf (including libc and allocator calls that
+// TSan intercepts), is not the kernel's memory traffic: it is hidden from race detection.
+struct ignore_scope {
+  ignore_scope() {
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+  }
+  ~ignore_scope() {
+    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+  }
+  ignore_scope(const ignore_scope&) = delete;
+  ignore_scope& operator=(const ignore_scope&) = delete;
+};
 #else
+struct ignore_scope {
+  ignore_scope() {}
+  ignore_scope(const ignore_scope&) = delete;
+  ignore_scope& operator=(const ignore_scope&) = delete;
+};
 inline void* current_fiber() { return nullptr; }
 inline void* create_fiber() { return nullptr; }
 inline void destroy_fiber(void*) {}

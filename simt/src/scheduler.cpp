@@ -217,11 +217,14 @@ void fiber_entry(ctx::transfer_t t) {
     fail("exception escaped a kernel thread");
   }
   block_context& bb = *t_block;
-  f.state = fiber_state::done;
-  --bb.live;
-  bb.warp_exited[f.warp] |= 1u << f.lane;
-  check_exit_against_groups(bb, f);
-  release_barrier_if_complete(bb);
+  {
+    const race::ignore_scope hidden;
+    f.state = fiber_state::done;
+    --bb.live;
+    bb.warp_exited[f.warp] |= 1u << f.lane;
+    check_exit_against_groups(bb, f);
+    release_barrier_if_complete(bb);
+  }
   race::switch_to(bb.scheduler_race_fiber, true);  // the block's end orders it before what follows
 #if defined(RINGSWEEP_SIMT_ASAN)
   __sanitizer_start_switch_fiber(nullptr, bb.scheduler_stack_bottom, bb.scheduler_stack_size);
@@ -359,6 +362,7 @@ void fail(const char* format, ...) {
 void trap(const char* what) { fail("%s", what); }
 
 int block_barrier(barrier_op op, int predicate) {
+  const race::ignore_scope hidden;
   fiber* f = t_fiber;
   if (f == nullptr) fail("%s called outside a kernel", barrier_name(op));
   block_context& b = *t_block;
@@ -378,6 +382,7 @@ int block_barrier(barrier_op op, int predicate) {
 }
 
 std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width) {
+  const race::ignore_scope hidden;
   fiber* fp = t_fiber;
   if (fp == nullptr) fail("%s called outside a kernel", op_name(op));
   fiber& f = *fp;
@@ -446,6 +451,7 @@ void maybe_delay(fiber& f) {
 }  // namespace
 
 void yield_fiber() {
+  const race::ignore_scope hidden;
   fiber* f = t_fiber;
   if (f == nullptr) {
     std::this_thread::yield();
@@ -457,10 +463,12 @@ void yield_fiber() {
 }
 
 void atomic_hook() {
+  const race::ignore_scope hidden;
   if (t_fiber != nullptr) maybe_delay(*t_fiber);
 }
 
 void trace_global_access(const void* address, unsigned bytes, bool is_store) {
+  const race::ignore_scope hidden;
   fiber* f = t_fiber;
   if (f == nullptr || bytes == 0) return;
   const std::uint64_t a = reinterpret_cast<std::uintptr_t>(address);

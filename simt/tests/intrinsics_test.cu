@@ -55,13 +55,14 @@ __global__ void vote_kernel(unsigned* out) {
 }
 
 __global__ void barrier_predicate_kernel(int* out) {
-  const unsigned t = threadIdx.x;
-  out[t * 3 + 0] = __syncthreads_count(t % 5 == 0);
-  out[t * 3 + 1] = __syncthreads_and(t < 1000);
-  out[t * 3 + 2] = __syncthreads_or(t == 77);
+  const unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  out[g * 3 + 0] = __syncthreads_count(t % 5 == 0);
+  out[g * 3 + 1] = __syncthreads_and(t < 1000);
+  out[g * 3 + 2] = __syncthreads_or(t == 77);
 }
 
 __global__ void bits_kernel(unsigned* out, unsigned x, unsigned long long y) {
+  if (threadIdx.x != 0) return;
   out[0] = static_cast<unsigned>(__popc(x));
   out[1] = static_cast<unsigned>(__popcll(y));
   out[2] = static_cast<unsigned>(__clz(static_cast<int>(x)));
@@ -154,12 +155,12 @@ TEST_CASE("votes and match_any, on full and diverged warps", "[simt][warp]") {
 }
 
 TEST_CASE("barriers with predicates reduce over the whole block", "[simt][block]") {
-  const unsigned threads = 96;
-  device_buffer<int> out(threads * 3);
-  REQUIRE_CUDA(launch(dim3(2), dim3(threads), barrier_predicate_kernel, out.data()));
+  const unsigned threads = 96, blocks = 2;
+  device_buffer<int> out(blocks * threads * 3);
+  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), barrier_predicate_kernel, out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<int> h = out.download();
-  for (unsigned t = 0; t < threads; ++t) {
+  for (unsigned t = 0; t < blocks * threads; ++t) {
     CHECK(h[t * 3 + 0] == 20);  // multiples of 5 below 96
     CHECK(h[t * 3 + 1] != 0);
     CHECK(h[t * 3 + 2] != 0);
