@@ -40,6 +40,7 @@ backend_config read_config() {
   c.sm_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_SMS", 4), 1, 1024));
   c.device_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICES", 1), 0, 1));
   c.delay_permille = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DELAY", 0), 0, 1000));
+  c.poison_shared = env_int("RINGSWEEP_SIMT_POISON", 0) != 0;
   return c;
 }
 
@@ -58,6 +59,7 @@ void set_watchdog_seconds(double seconds) { detail::mutable_config().watchdog_se
 void set_schedule_seed(unsigned long long seed) { detail::mutable_config().seed = seed; }
 void set_delay_permille(unsigned permille) { detail::mutable_config().delay_permille = permille > 1000 ? 1000 : permille; }
 unsigned long long schedule_seed() { return detail::config().seed; }
+void set_poison_shared(bool on) { detail::mutable_config().poison_shared = on; }
 
 namespace detail {
 

@@ -16,6 +16,7 @@ struct backend_config {
   int device_count;            // RINGSWEEP_SIMT_DEVICES: 0 emulates a machine without a device (default 1)
   unsigned delay_permille;     // RINGSWEEP_SIMT_DELAY: fault injection, chance per mille of a delay at atomics,
                                // spin-waits and block start (default 0: off)
+  bool poison_shared;          // RINGSWEEP_SIMT_POISON=1: fill shared memory with 0xA5 bytes at block start
 };
 
 const backend_config& config();

@@ -9,6 +9,7 @@
 #include "scheduler.hpp"
 
 #include <boost/context/detail/fcontext.hpp>
+#include <link.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -476,6 +478,50 @@ void trace_global_access(const void* address, unsigned bytes, bool is_store) {
   t_block->trace->push_back(traced_access{f->warp, index, is_store ? 1u : 0u, bytes, a / 32, (a + bytes - 1) / 32});
 }
 
+// ---- shared-memory poison ---------------------------------------------------------------------
+namespace {
+// __shared__ variables are thread_local in the module (executable or shared object) that holds the
+// backend, so they lie in this worker's instance of that module's TLS segment. Poison overwrites
+// the whole segment: every kernel's shared memory, and the backend's own thread-locals of that
+// module, which are saved around it (blocks do not start inside a kernel, so none holds more).
+struct tls_segment {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+};
+
+int find_own_tls(struct dl_phdr_info* info, size_t, void* arg) {
+  auto* seg = static_cast<tls_segment*>(arg);
+  const auto own = reinterpret_cast<std::uintptr_t>(&t_block);
+  if (info->dlpi_tls_data == nullptr) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_TLS) continue;
+    const auto begin = reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data);
+    if (own >= begin && own < begin + ph.p_memsz) {
+      seg->data = info->dlpi_tls_data;
+      seg->bytes = ph.p_memsz;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void poison_shared_memory() {
+  tls_segment seg;
+  dl_iterate_phdr(&find_own_tls, &seg);
+  if (seg.data == nullptr) fail("RINGSWEEP_SIMT_POISON: cannot find this thread's TLS segment");
+  const uint3 saved_tid = threadIdx, saved_bid = blockIdx;
+  const dim3 saved_bdim = blockDim, saved_gdim = gridDim;
+  std::memset(seg.data, 0xA5, seg.bytes);
+  t_block = nullptr;
+  t_fiber = nullptr;
+  threadIdx = saved_tid;
+  blockIdx = saved_bid;
+  blockDim = saved_bdim;
+  gridDim = saved_gdim;
+}
+}  // namespace
+
 // ---- stacks -----------------------------------------------------------------------------------
 
 namespace {
@@ -514,6 +560,8 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
   const backend_config& cfg = config();
   const unsigned n = block_dim.x * block_dim.y * block_dim.z;
   while (stacks_.size() < n) stacks_.push_back(acquire_stack(cfg.stack_bytes));
+
+  if (cfg.poison_shared) poison_shared_memory();
 
   block_context b;
   b.body = &body;

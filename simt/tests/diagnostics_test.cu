@@ -76,6 +76,15 @@ __global__ void arrival_order_kernel(unsigned* order) {
   order[blockIdx.x * blockDim.x + position] = threadIdx.x;
 }
 
+// Block b reads the word before writing it: it sees the previous block's value, or the poison.
+__global__ void read_before_write_kernel(unsigned* seen) {
+  __shared__ unsigned s_word;
+  if (threadIdx.x == 0) {
+    seen[blockIdx.x] = s_word;
+    s_word = 1000 + blockIdx.x;
+  }
+}
+
 std::uint64_t backend_seed() {
   const char* s = std::getenv("RINGSWEEP_SIMT_SEED");
   return s == nullptr ? 0 : std::strtoull(s, nullptr, 0);
@@ -142,4 +151,15 @@ TEST_CASE("the seed permutes the schedule, reproducibly", "[simt][schedule]") {
     }
   }
   CHECK(identity == (backend_seed() == 0));
+}
+
+TEST_CASE("poisoned shared memory exposes reads before writes", "[simt][poison]") {
+  const unsigned blocks = 8;
+  device_buffer<unsigned> seen(blocks);
+  simt::set_poison_shared(true);
+  const cudaError_t e = launch(dim3(blocks), dim3(32), read_before_write_kernel, seen.data());
+  simt::set_poison_shared(false);
+  REQUIRE_CUDA(e);
+  REQUIRE_CUDA_LAUNCH();
+  for (unsigned v : seen.download()) CHECK(v == 0xA5A5A5A5u);
 }

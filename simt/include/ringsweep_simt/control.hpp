@@ -1,7 +1,7 @@
 // ringsweep SIMT backend: controls a test or report may use at run time (not part of the CUDA
 // shadow). Everything else is set through the environment: RINGSWEEP_SIMT_WORKERS,
 // RINGSWEEP_SIMT_SEED, RINGSWEEP_SIMT_WATCHDOG_S, RINGSWEEP_SIMT_STACK_KB, RINGSWEEP_SIMT_SMS,
-// RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_DELAY.
+// RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_DELAY, RINGSWEEP_SIMT_POISON.
 #pragma once
 
 #include <string>
@@ -17,6 +17,9 @@ void set_watchdog_seconds(double seconds);
 void set_schedule_seed(unsigned long long seed);
 void set_delay_permille(unsigned permille);
 unsigned long long schedule_seed();
+// RINGSWEEP_SIMT_POISON: at every block start, fill shared memory with 0xA5 bytes, so that a read
+// before the block's own write shows up as garbage rather than as a previous block's data.
+void set_poison_shared(bool on);
 
 // Global-memory traffic reported through __simt_trace_global, per kernel.
 struct kernel_traffic {
