@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Build and run the ringsweep demo (examples/demo.cu): sorts 2^24 random keys of each supported
-# type, checks every result on the host and prints one table.
+# Build and run the ringsweep demo (examples/demo.cu): sorts random keys of each supported type,
+# checks every result on the host and prints one table.
 #
 # On a machine where `nvidia-smi -L` lists a GPU and CMake finds nvcc it builds ringsweep_demo_gpu
-# (for this GPU's architecture, or $CUDAARCHS) and also times CUB; otherwise it builds
-# ringsweep_demo for the CPU SIMT backend (a correctness demo: about 2 minutes on 2 cores).
+# (for this GPU's architecture, or $CUDAARCHS): 2^24 keys per case, also timed with CUB.
+# Otherwise it builds ringsweep_demo for the CPU SIMT backend: 2^22 keys per case, a correctness
+# demo (30 to 60 s on 2 cores), whose times say nothing about a GPU.
 # Build directory: build-demo/ (Release, only the demo target, no tests: quick on a fresh clone).
-# Arguments go to the demo, e.g. `scripts/demo.sh --log2 22` for 2^22 keys per case.
+# Arguments go to the demo, e.g. `scripts/demo.sh --log2 20` for 2^20 keys per case.
 # RINGSWEEP_JOBS sets the build parallelism (default 2).
 set -euo pipefail
 
