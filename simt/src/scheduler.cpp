@@ -437,14 +437,14 @@ namespace {
 // Fault injection (RINGSWEEP_SIMT_DELAY = chance per mille): before an atomic or a spin-wait step,
 // either let the block's other fibers run first, or stall the whole block (its OS thread) for up to
 // 200 us so that other blocks overtake it.
-void maybe_delay(fiber& f) {
+void maybe_delay(fiber& f, bool may_stall) {
   const unsigned p = config().delay_permille;
   if (p == 0 || next_random(t_block->rng) % 1000 >= p) return;
   const std::uint64_t r = next_random(t_block->rng);
-  if (r & 1) {
-    std::this_thread::sleep_for(std::chrono::microseconds((r >> 1) % 200));
+  if (may_stall && r % 8 == 0) {  // one delay in eight stalls the block; sleeps are costly
+    std::this_thread::sleep_for(std::chrono::microseconds((r >> 3) % 100));
   } else {
-    for (unsigned i = 0, n = 1 + static_cast<unsigned>((r >> 1) % 8); i < n; ++i) {
+    for (unsigned i = 0, n = 1 + static_cast<unsigned>((r >> 3) % 8); i < n; ++i) {
       f.yielded = true;
       switch_to_scheduler(f);
     }
@@ -459,14 +459,14 @@ void yield_fiber() {
     std::this_thread::yield();
     return;
   }
-  maybe_delay(*f);
+  maybe_delay(*f, false);  // a spin-wait step: reorder only (a stall here would just stall the spinner)
   f->yielded = true;
   switch_to_scheduler(*f);
 }
 
 void atomic_hook() {
   const race::ignore_scope hidden;
-  if (t_fiber != nullptr) maybe_delay(*t_fiber);
+  if (t_fiber != nullptr) maybe_delay(*t_fiber, true);
 }
 
 void trace_global_access(const void* address, unsigned bytes, bool is_store) {
@@ -599,7 +599,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
   gridDim = grid_dim;
   t_block = &b;
   if (cfg.delay_permille != 0 && next_random(b.rng) % 1000 < cfg.delay_permille)
-    std::this_thread::sleep_for(std::chrono::microseconds(next_random(b.rng) % 2000));
+    std::this_thread::sleep_for(std::chrono::microseconds(next_random(b.rng) % 300));
 
   using clock = std::chrono::steady_clock;
   bool spinning = false;

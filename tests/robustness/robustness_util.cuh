@@ -1,0 +1,71 @@
+// Helpers of the robustness tests: tiny policies with any status-buffer shape, a checked sort of
+// random keys, and a forked child for runs that are expected to fail.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "../common/test_util.cuh"
+
+namespace robustness {
+
+/// A tiny policy whose circular buffer has N_TABLE slots, look-back depth L and tail groups of
+/// 2^TAIL_BITS tiles: 128-key tiles, 6-tile portions, tiles that pause at random (FAULT_INJECTION).
+template <int N_TABLE_, int L_, int TAIL_BITS_>
+struct ring_policy {
+  static constexpr int THREADS = 64;
+  static constexpr int KEYS_PER_THREAD = 2;
+  static constexpr int EXCHANGE_BYTES = 2048;
+  static constexpr int RADIX_BITS = 8;
+  static constexpr int N_TABLE = N_TABLE_;
+  static constexpr int L = L_;
+  static constexpr int TAIL_BITS = TAIL_BITS_;
+  static constexpr int PORTION_TILES = 6;
+  static constexpr int HIST_THREADS = 32;
+  static constexpr int HIST_ITEMS = 2;
+  static constexpr int FAULT_INJECTION = 1;
+};
+
+/// Sorts `keys` (with their indices as values when `pairs`) under `Policy` in the in/out form and
+/// checks keys and values against std::stable_sort. Returns false (and records why) on a mismatch.
+template <class Policy>
+bool sort_and_check(const std::vector<std::uint32_t>& keys, bool pairs) {
+  using ringsweep_test::device_buffer;
+  const std::size_t n = keys.size();
+  std::vector<std::uint32_t> index(n);
+  std::iota(index.begin(), index.end(), 0u);
+  device_buffer<std::uint32_t> k_in(keys), k_out(n), v_in(index), v_out(n);
+  std::size_t temp_bytes = 0;
+  cudaError_t e = pairs ? ringsweep::detail::sort_pairs<Policy>(nullptr, temp_bytes, k_in.data(), k_out.data(),
+                                                              v_in.data(), v_out.data(), n)
+                        : ringsweep::detail::sort_keys<Policy>(nullptr, temp_bytes, k_in.data(), k_out.data(), n);
+  REQUIRE(e == cudaSuccess);
+  device_buffer<unsigned char> temp(temp_bytes);
+  e = pairs ? ringsweep::detail::sort_pairs<Policy>(temp.data(), temp_bytes, k_in.data(), k_out.data(), v_in.data(),
+                                                   v_out.data(), n)
+            : ringsweep::detail::sort_keys<Policy>(temp.data(), temp_bytes, k_in.data(), k_out.data(), n);
+  REQUIRE(e == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  std::vector<std::uint32_t> order = index;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+  const std::vector<std::uint32_t> got_keys = k_out.download();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (got_keys[i] != keys[order[i]]) {
+      UNSCOPED_INFO("key mismatch at " << i << " of " << n);
+      return false;
+    }
+  }
+  if (pairs && v_out.download() != order) {
+    UNSCOPED_INFO("value (stability) mismatch, n = " << n);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace robustness

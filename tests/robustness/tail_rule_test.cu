@@ -1,0 +1,125 @@
+// The tail rule, through one harness: tiles publish random per-digit counts into a tiny circular
+// status buffer and look back for their exclusive prefixes, under the backend's fault injection.
+// With the library's tail_iterator every seed gives the right prefixes. With a deliberately broken
+// tail (a tile overwrites its slot without waiting for the tiles that may still read it) the same
+// harness must fail: a reader then finds a newer tile's word in the slot it waits on and never
+// sees its predecessor again, which the watchdog reports (or a prefix comes out wrong). That run
+// happens in a forked child. SIMT backend only.
+#include <catch2/catch.hpp>
+
+#include <ringsweep/lookback/decoupled_lookback.cuh>
+#include <ringsweep/lookback/tail_iterator.cuh>
+#include <ringsweep_simt/control.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "../common/test_util.cuh"
+
+namespace {
+
+using ringsweep::detail::u32;
+using ringsweep::detail::u64;
+
+constexpr int RADIX = 4, N_TABLE = 2, L = 1, TAIL_BITS = 0;
+
+/// The broken rule: no wait before reusing a slot; retiring is bookkeeping only.
+struct no_wait_tail {
+  u32* tail;
+  __device__ void wait_slot_free(u32) const {}
+  __device__ void retire(u32) const { atomicAdd(tail, 1u); }
+};
+using library_tail = ringsweep::detail::tail_iterator<N_TABLE, L, TAIL_BITS>;
+
+template <class Tail>
+__global__ void harness_kernel(const u32* counts, u32* exclusive_out, u64* status, u32* ticket, u32* tail_counter) {
+  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, N_TABLE, L>;
+  __shared__ u32 s_tile;
+  const Tail tail{tail_counter};
+  const lookback_t lookback{{status}, 0u};
+  if (threadIdx.x == 0) {
+    s_tile = atomicAdd(ticket, 1u);
+    tail.wait_slot_free(s_tile);
+  }
+  __syncthreads();
+  const u32 u = s_tile;
+  if (threadIdx.x < RADIX) {
+    const int d = int(threadIdx.x);
+    const u32 c = counts[u * RADIX + d];
+    lookback.publish_count(u, d, c);
+    const u32 exclusive = lookback.exclusive_prefix(u, d);
+    lookback.publish_inclusive(u, d, exclusive + c);
+    exclusive_out[u * RADIX + d] = exclusive;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) tail.retire(u);
+}
+
+/// Runs the harness for `tiles` tiles under schedule `seed`; true when every prefix is right.
+template <class Tail>
+bool run_harness(u32 tiles, unsigned long long seed) {
+  simt::set_schedule_seed(seed);
+  const std::vector<u32> counts = ringsweep_test::random_ints<u32>(std::size_t(tiles) * RADIX, seed, 0u, 100u);
+  ringsweep_test::device_buffer<u32> d_counts(counts), d_exclusive(counts.size()), counters(2);
+  ringsweep_test::device_buffer<u64> status(std::size_t(N_TABLE) * RADIX);
+  counters.fill_bytes(0);
+  status.fill_bytes(0);
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(tiles);
+  config.blockDim = dim3(32);
+  if (cudaLaunchKernelEx(&config, harness_kernel<Tail>, d_counts.data(), d_exclusive.data(), status.data(),
+                         counters.data(), counters.data() + 1) != cudaSuccess)
+    return false;
+  const std::vector<u32> got = d_exclusive.download();
+  for (int d = 0; d < RADIX; ++d) {
+    u32 sum = 0;
+    for (u32 u = 0; u < tiles; ++u) {
+      if (got[u * RADIX + d] != sum) return false;
+      sum += counts[u * RADIX + d];
+    }
+  }
+  return true;
+}
+
+constexpr unsigned k_seeds = 200;
+constexpr u32 k_tiles = 24;
+
+}  // namespace
+
+TEST_CASE("the library's tail rule survives every seed of the fault-injection harness", "[faults][tail]") {
+  const unsigned long long saved = simt::schedule_seed();
+  simt::set_delay_permille(100);
+  unsigned wrong = 0;
+  for (unsigned s = 1; s <= k_seeds; ++s) wrong += run_harness<library_tail>(k_tiles, s) ? 0 : 1;
+  simt::set_delay_permille(0);
+  simt::set_schedule_seed(saved);
+  CHECK(wrong == 0u);
+}
+
+TEST_CASE("a broken tail rule is caught by the same harness", "[faults][tail]") {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    signal(SIGABRT, SIG_DFL);
+    simt::set_watchdog_seconds(2.0);
+    simt::set_delay_permille(100);
+    for (unsigned s = 1; s <= k_seeds; ++s) {
+      if (!run_harness<no_wait_tail>(k_tiles, s)) {
+        std::fprintf(stderr, "broken tail rule: wrong prefix under seed %u\n", s);
+        _exit(3);
+      }
+    }
+    _exit(0);  // not caught
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const bool caught = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  INFO("child status " << status);
+  CHECK(caught);
+}
