@@ -60,6 +60,7 @@ void set_schedule_seed(unsigned long long seed) { detail::mutable_config().seed 
 void set_delay_permille(unsigned permille) { detail::mutable_config().delay_permille = permille > 1000 ? 1000 : permille; }
 unsigned long long schedule_seed() { return detail::config().seed; }
 void set_workers(unsigned workers) { detail::mutable_config().workers = workers < 1 ? 1u : (workers > 256 ? 256u : workers); }
+unsigned workers() { return detail::config().workers; }
 void set_poison_shared(bool on) { detail::mutable_config().poison_shared = on; }
 
 namespace detail {

@@ -19,6 +19,7 @@ void set_delay_permille(unsigned permille);
 unsigned long long schedule_seed();
 // RINGSWEEP_SIMT_WORKERS for the launches that follow (at least 1).
 void set_workers(unsigned workers);
+unsigned workers();
 // RINGSWEEP_SIMT_POISON: at every block start, fill shared memory with 0xA5 bytes, so that a read
 // before the block's own write shows up as garbage rather than as a previous block's data.
 void set_poison_shared(bool on);
