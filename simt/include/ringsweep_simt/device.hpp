@@ -133,9 +133,25 @@ RINGSWEEP_SIMT_REDUCE(__reduce_xor_sync, reduce_xor, unsigned)
 // ---- timing, fences, traps --------------------------------------------------------------------
 // A GPU thread that sleeps lets others run; here the fiber yields to its block's other fibers.
 inline void __nanosleep(unsigned) { simt::detail::yield_fiber(); }
-inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+#if defined(__SANITIZE_THREAD__)
+// ThreadSanitizer does not model fences: a sequentially consistent update of one shared word
+// orders the same accesses and is visible to it (every fence then synchronises with every other).
+namespace simt {
+namespace detail {
+inline unsigned g_fence_word;
+inline void fence() { __atomic_fetch_add(&g_fence_word, 0u, __ATOMIC_SEQ_CST); }
+}  // namespace detail
+}  // namespace simt
+#else
+namespace simt {
+namespace detail {
+inline void fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+}  // namespace detail
+}  // namespace simt
+#endif
+inline void __threadfence() { simt::detail::fence(); }
+inline void __threadfence_block() { simt::detail::fence(); }
+inline void __threadfence_system() { simt::detail::fence(); }
 [[noreturn]] inline void __trap() { simt::detail::trap("__trap() called"); }
 long long clock64();
 
