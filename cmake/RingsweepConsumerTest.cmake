@@ -24,7 +24,13 @@ endif()
 
 if(MODE STREQUAL "install")
   file(REMOVE_RECURSE "${PREFIX}")
-  run_step("${CMAKE_COMMAND}" --install "${RINGSWEEP_BINARY_DIR}" --prefix "${PREFIX}" --config "${config}")
+  # Pass --config only when the build has one: a single-config build without CMAKE_BUILD_TYPE
+  # exports its targets for the empty configuration, which `--config Release` would skip.
+  set(install_config)
+  if(CONFIG)
+    set(install_config --config "${CONFIG}")
+  endif()
+  run_step("${CMAKE_COMMAND}" --install "${RINGSWEEP_BINARY_DIR}" --prefix "${PREFIX}" ${install_config})
   if(NOT EXISTS "${PREFIX}/include/ringsweep/version.hpp")
     message(FATAL_ERROR "consumer test: install did not produce include/ringsweep/version.hpp")
   endif()
