@@ -86,16 +86,21 @@ bool run_harness(u32 tiles, unsigned long long seed) {
 }
 
 constexpr unsigned k_seeds = 200;
-constexpr u32 k_tiles = 24;
+constexpr u32 k_tiles = 48;
+constexpr unsigned k_workers = 4;  // more blocks in flight: more chances to overwrite a slot early
+constexpr unsigned k_delay = 250;
 
 }  // namespace
 
 TEST_CASE("the library's tail rule survives every seed of the fault-injection harness", "[faults][tail]") {
   const unsigned long long saved = simt::schedule_seed();
-  simt::set_delay_permille(100);
+  const unsigned saved_workers = simt::workers();
+  simt::set_workers(k_workers);
+  simt::set_delay_permille(k_delay);
   unsigned wrong = 0;
   for (unsigned s = 1; s <= k_seeds; ++s) wrong += run_harness<library_tail>(k_tiles, s) ? 0 : 1;
   simt::set_delay_permille(0);
+  simt::set_workers(saved_workers);
   simt::set_schedule_seed(saved);
   CHECK(wrong == 0u);
 }
@@ -108,7 +113,8 @@ TEST_CASE("a broken tail rule is caught by the same harness", "[faults][tail]") 
   if (pid == 0) {
     signal(SIGABRT, SIG_DFL);
     simt::set_watchdog_seconds(2.0);
-    simt::set_delay_permille(100);
+    simt::set_workers(k_workers);
+    simt::set_delay_permille(k_delay);
     for (unsigned s = 1; s <= k_seeds; ++s) {
       if (!run_harness<no_wait_tail>(k_tiles, s)) {
         std::fprintf(stderr, "broken tail rule: wrong prefix under seed %u\n", s);

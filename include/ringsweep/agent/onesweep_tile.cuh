@@ -128,10 +128,6 @@ RINGSWEEP_UNROLL
       }
     }
     __syncthreads();  // every look-back read of this tile is done; digit_base is complete
-    if (threadIdx.x == 0) {
-      inject_delay<Policy>(p_.tile_base + u, 4);
-      tail.retire(u);
-    }
 
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
@@ -143,26 +139,33 @@ RINGSWEEP_UNROLL
         load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
         store_warp_striped(p_.values_out + base + seg_first, lane, valid - seg_first, values);
       }
-      return;
+    } else {
+      scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+      __syncthreads();
+      u32 out_digit[ITEMS];
+      scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
+        const u32 d = digit_of(key);
+        out_digit[k] = d;
+        return p_.keys_out + (temp_.digit_base[d] + u64(i));
+      });
+      if constexpr (HAS_VALUES) {
+        ValueRaw values[ITEMS];
+        load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
+        __syncthreads();  // the keys have left shared memory
+        scatter_t::to_shared(temp_.u.values, values, ranks, valid);
+        __syncthreads();
+        scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
+          return p_.values_out + (temp_.digit_base[out_digit[k]] + u64(i));
+        });
+      }
     }
 
-    scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
-    __syncthreads();
-    u32 out_digit[ITEMS];
-    scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
-      const u32 d = digit_of(key);
-      out_digit[k] = d;
-      return p_.keys_out + (temp_.digit_base[d] + u64(i));
-    });
-    if constexpr (HAS_VALUES) {
-      ValueRaw values[ITEMS];
-      load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
-      __syncthreads();  // the keys have left shared memory
-      scatter_t::to_shared(temp_.u.values, values, ranks, valid);
-      __syncthreads();
-      scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
-        return p_.values_out + (temp_.digit_base[out_digit[k]] + u64(i));
-      });
+    // Retire last: retiring waits until this tile's tail group is current, and only thread 0
+    // waits, after its own scatter, so that wait never holds up the tile's writes (the barrier
+    // above already ordered every look-back read of the tile before it).
+    if (threadIdx.x == 0) {
+      inject_delay<Policy>(p_.tile_base + u, 4);
+      tail.retire(u);
     }
   }
 
