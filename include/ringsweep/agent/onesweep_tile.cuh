@@ -96,11 +96,13 @@ class onesweep_tile {
     const int seg_first = warp * scatter_t::SEGMENT;
     bits_type keys[ITEMS];
     load_warp_striped(p_.keys_in + tile_first + seg_first, lane, valid - seg_first, keys);
+    u32 digits[ITEMS];
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);
 
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     inject_delay<Policy>(temp_.ticket, 1);
-    rank_t(temp_.u.rank).rank_by([&](int k) { return digit_of(keys[k]); }, valid, ranks, counts, starts,
-                                 [&](const u32 (&c)[DPT]) {
+    rank_t(temp_.u.rank).rank(digits, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
         const int d = rank_t::first_digit() + i;
@@ -126,6 +128,10 @@ RINGSWEEP_UNROLL
       }
     }
     __syncthreads();  // every look-back read of this tile is done; digit_base is complete
+    if (threadIdx.x == 0) {
+      inject_delay<Policy>(p_.tile_base + u, 4);
+      tail.retire(u);
+    }
 
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
@@ -137,34 +143,26 @@ RINGSWEEP_UNROLL
         load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
         store_warp_striped(p_.values_out + base + seg_first, lane, valid - seg_first, values);
       }
-    } else {
-      scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
-      __syncthreads();
-      // The digit of block-striped item k rides in the high bits of ranks[k] (the ranks are
-      // below 2^16) for the values' trip: no second array of ITEMS registers.
-      scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
-        const u32 d = digit_of(key);
-        if constexpr (HAS_VALUES) ranks[k] = (ranks[k] & scatter_t::rank_mask) | (d << 16);
-        return p_.keys_out + (temp_.digit_base[d] + u64(i));
-      });
-      if constexpr (HAS_VALUES) {
-        ValueRaw values[ITEMS];
-        load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
-        __syncthreads();  // the keys have left shared memory
-        scatter_t::to_shared(temp_.u.values, values, ranks, valid);
-        __syncthreads();
-        scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
-          return p_.values_out + (temp_.digit_base[ranks[k] >> 16] + u64(i));
-        });
-      }
+      return;
     }
 
-    // Retire last: retiring waits until this tile's tail group is current, and only thread 0
-    // waits, after its own scatter, so that wait never holds up the tile's writes (the barrier
-    // above already ordered every look-back read of the tile before it).
-    if (threadIdx.x == 0) {
-      inject_delay<Policy>(p_.tile_base + u, 4);
-      tail.retire(u);
+    scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+    __syncthreads();
+    u32 out_digit[ITEMS];
+    scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
+      const u32 d = digit_of(key);
+      out_digit[k] = d;
+      return p_.keys_out + (temp_.digit_base[d] + u64(i));
+    });
+    if constexpr (HAS_VALUES) {
+      ValueRaw values[ITEMS];
+      load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
+      __syncthreads();  // the keys have left shared memory
+      scatter_t::to_shared(temp_.u.values, values, ranks, valid);
+      __syncthreads();
+      scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
+        return p_.values_out + (temp_.digit_base[out_digit[k]] + u64(i));
+      });
     }
   }
 

@@ -49,21 +49,12 @@ class block_radix_rank {
   __device__ __forceinline__ void rank(const u32 (&digits)[ITEMS], int valid, u32 (&ranks)[ITEMS],
                                        u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
                                        CountsReady&& on_counts) {
-    rank_by([&](int k) { return digits[k]; }, valid, ranks, counts, starts, on_counts);
-  }
-
-  /// The same with `digit_at(k)` giving item k's digit on demand (no digit array in registers).
-  template <class DigitAt, class CountsReady>
-  __device__ __forceinline__ void rank_by(DigitAt&& digit_at, int valid, u32 (&ranks)[ITEMS],
-                                          u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
-                                          CountsReady&& on_counts) {
-    static_assert(RADIX_BITS <= 16, "digits are packed above 16-bit warp ranks");
     const int warp = int(threadIdx.x) / warp_threads;
     u32* flat = &temp_.counters[0][0];
     for (int i = int(threadIdx.x); i < WARPS * RADIX; i += THREADS) flat[i] = 0;
     __syncthreads();
 
-    warp_multisplit<ITEMS>::rank(temp_.counters[warp], digit_at, valid - warp * SEGMENT, ranks);
+    warp_multisplit<ITEMS>::rank(temp_.counters[warp], digits, valid - warp * SEGMENT, ranks);
     __syncthreads();
 
     // Per digit: turn the warps' counts into exclusive offsets across warps (warp order is tile
@@ -105,10 +96,7 @@ RINGSWEEP_UNROLL
     const u32 lane = lane_id();
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
-      if (warp * SEGMENT + k * warp_threads + int(lane) < valid) {
-        const u32 packed = ranks[k];
-        ranks[k] = (packed & 0xffffu) + temp_.counters[warp][packed >> warp_multisplit<ITEMS>::PACK_SHIFT];
-      }
+      if (warp * SEGMENT + k * warp_threads + int(lane) < valid) ranks[k] += temp_.counters[warp][digits[k]];
     }
   }
 

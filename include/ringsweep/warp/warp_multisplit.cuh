@@ -21,14 +21,8 @@ namespace detail {
 ///     warp_multisplit<4>::rank(counters, digits, valid_in_segment, ranks);
 template <int ITEMS>
 struct warp_multisplit {
-  /// Each rank comes back packed: the rank within the warp in the low 16 bits, the item's digit
-  /// above them (so a caller needs no digit array after ranking). `digit_at(k)` gives item k's
-  /// digit; computing it on demand keeps a digit array out of registers.
-  static constexpr int PACK_SHIFT = 16;
-  static_assert(warp_threads * ITEMS < (1 << PACK_SHIFT), "warp ranks must fit 16 bits");
-
-  template <class DigitAt>
-  __device__ __forceinline__ static void rank(u32* counters, DigitAt&& digit_at, int valid, u32 (&ranks)[ITEMS]) {
+  __device__ __forceinline__ static void rank(u32* counters, const u32 (&digits)[ITEMS], int valid,
+                                              u32 (&ranks)[ITEMS]) {
     const u32 lane = lane_id();
     const u32 lt = lanemask_lt();
 RINGSWEEP_UNROLL
@@ -37,7 +31,7 @@ RINGSWEEP_UNROLL
       if (active == 0) break;  // the same for the whole warp
       const u32 mask = active == warp_threads ? 0xffffffffu : (1u << active) - 1u;
       if (int(lane) < active) {
-        const u32 digit = digit_at(k);
+        const u32 digit = digits[k];
         const u32 peers = __match_any_sync(mask, digit);
         const int leader = 31 - __clz(int(peers));
         u32 base = 0;
@@ -46,7 +40,7 @@ RINGSWEEP_UNROLL
           counters[digit] = base + u32(__popc(peers));
         }
         base = __shfl_sync(mask, base, leader);
-        ranks[k] = (digit << PACK_SHIFT) | (base + u32(__popc(peers & lt)));
+        ranks[k] = base + u32(__popc(peers & lt));
       }
       __syncwarp();  // the counter update is visible to the next item's leader
     }
