@@ -24,3 +24,12 @@ TEST_CASE("sort kernels run race-free: the device's policy", "[race]") {
   std::sort(expected.begin(), expected.end());
   CHECK(d.download() == expected);
 }
+
+// The backend reports compute capability 9.0, so the public API picks policy_sm90 there; this runs
+// the sm_80 policy's kernels (tile shapes, items per thread) on the backend too.
+TEST_CASE("sort kernels run race-free: the sm_80 policy", "[race]") {
+  const std::size_t n = GENERATE(std::size_t(5000), std::size_t(20000));
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 3 + n);
+  CHECK(robustness::sort_and_check<ringsweep::policy_sm80>(keys, false));
+  CHECK(robustness::sort_and_check<ringsweep::policy_sm80>(keys, true));
+}
