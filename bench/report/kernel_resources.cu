@@ -85,7 +85,7 @@ void print_shapes(const char* arch, const char* name) {
 
   using key = typename Case::key_type;
   using bits = typename ringsweep::key_traits<key>::bits_type;
-  constexpr int value_bytes = Case::has_values ? int(sizeof(typename Case::value_type)) : 1;
+  constexpr int value_bytes = Case::has_values ? int(sizeof(typename Case::value_type)) : 0;
   using shape = ringsweep::detail::tile_shape<RsPolicy, int(sizeof(bits)), value_bytes>;
   std::printf("%s,ringsweep,%s,onesweep,%d,%d\n", arch, name, int(shape::THREADS), int(shape::ITEMS));
   std::printf("%s,ringsweep,%s,histogram,%d,%d\n", arch, name, int(RsPolicy::HIST_THREADS), int(RsPolicy::HIST_ITEMS));

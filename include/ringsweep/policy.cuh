@@ -2,6 +2,8 @@
 // code path (many tiles, buffer wraps, portions) with few keys.
 #pragma once
 
+#include <type_traits>
+
 #include "detail/config.cuh"
 
 namespace ringsweep {
@@ -10,19 +12,24 @@ namespace ringsweep {
 ///
 /// - `THREADS`, `KEYS_PER_THREAD`: onesweep block size and items per thread for 4-byte keys;
 ///   `EXCHANGE_BYTES` caps the shared-memory exchange buffer, so wider keys or values get fewer
-///   items per thread (see `tile_shape`).
+///   items per thread (see `tile_shape`). `PAIRS_KEYS_PER_THREAD` (optional) replaces
+///   `KEYS_PER_THREAD` for key-value sorts, whose scatter keeps ranks in registers longer.
 /// - `RADIX_BITS`: bits per digit pass.
 /// - `N_TABLE`: slots of the circular look-back status buffer; `L`: look-back depth cap;
 ///   `TAIL_BITS`: the tail iterator retires tiles in groups of `1 << TAIL_BITS`.
 ///   Deadlock freedom needs `N_TABLE >= L + (1 << TAIL_BITS)`.
 /// - `PORTION_TILES`: tiles per onesweep launch (per-tile counts stay below 2^30).
 /// - `HIST_THREADS`, `HIST_ITEMS`: block shape of the upfront histogram.
+/// - `MIN_BLOCKS` (optional, default 1): onesweep blocks that must fit on one SM
+///   (`__launch_bounds__`): ptxas keeps the kernel within `65536 / (MIN_BLOCKS x THREADS)` registers. Naming it also stops ptxas from
+///   trading spills for occupancy on its own (CUDA 13 does so when only THREADS is given).
 ///
 ///     ringsweep::detail::radix_sort<ringsweep::policy_sm90>(...);  // see detail/dispatch.cuh
 struct policy_sm80 {
   static constexpr int THREADS = 384;
-  static constexpr int KEYS_PER_THREAD = 21;
-  static constexpr int EXCHANGE_BYTES = 32256;
+  static constexpr int KEYS_PER_THREAD = 20;
+  static constexpr int PAIRS_KEYS_PER_THREAD = 18;
+  static constexpr int EXCHANGE_BYTES = 30720;
   static constexpr int RADIX_BITS = 8;
   static constexpr int N_TABLE = 1024;
   static constexpr int L = 512;
@@ -30,13 +37,15 @@ struct policy_sm80 {
   static constexpr int PORTION_TILES = 32768;
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
+  static constexpr int MIN_BLOCKS = 2;
 };
 
 /// Hopper and newer (and the default for unknown architectures at or above sm_90).
 struct policy_sm90 {
   static constexpr int THREADS = 384;
-  static constexpr int KEYS_PER_THREAD = 24;
-  static constexpr int EXCHANGE_BYTES = 36864;
+  static constexpr int KEYS_PER_THREAD = 20;
+  static constexpr int PAIRS_KEYS_PER_THREAD = 18;
+  static constexpr int EXCHANGE_BYTES = 30720;
   static constexpr int RADIX_BITS = 8;
   static constexpr int N_TABLE = 1024;
   static constexpr int L = 512;
@@ -44,6 +53,7 @@ struct policy_sm90 {
   static constexpr int PORTION_TILES = 32768;
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
+  static constexpr int MIN_BLOCKS = 2;
 };
 
 /// Test policy: 192-key tiles, a 4-slot status buffer and 8-tile portions, so that a few thousand
@@ -59,6 +69,7 @@ struct policy_tiny {
   static constexpr int PORTION_TILES = 8;
   static constexpr int HIST_THREADS = 64;
   static constexpr int HIST_ITEMS = 2;
+  static constexpr int MIN_BLOCKS = 1;
 };
 
 /// Test policy with a narrow radix (5 bits, fewer digits than threads) and deep look-back.
@@ -73,6 +84,7 @@ struct policy_tiny_radix5 {
   static constexpr int PORTION_TILES = 5;
   static constexpr int HIST_THREADS = 32;
   static constexpr int HIST_ITEMS = 3;
+  static constexpr int MIN_BLOCKS = 1;
 };
 
 namespace detail {
@@ -89,13 +101,34 @@ struct policy_check {
   static constexpr bool ok = true;
 };
 
-/// Tile shape of one (policy, key size, value size): items per thread shrink so that the
+/// `Policy::MIN_BLOCKS` where the policy names it, else 1.
+template <class Policy, class = void>
+struct policy_min_blocks {
+  static constexpr int value = 1;
+};
+template <class Policy>
+struct policy_min_blocks<Policy, typename std::enable_if<(Policy::MIN_BLOCKS > 0)>::type> {
+  static constexpr int value = Policy::MIN_BLOCKS;
+};
+
+/// `Policy::PAIRS_KEYS_PER_THREAD` where the policy names it, else `KEYS_PER_THREAD`.
+template <class Policy, class = void>
+struct policy_pairs_keys_per_thread {
+  static constexpr int value = Policy::KEYS_PER_THREAD;
+};
+template <class Policy>
+struct policy_pairs_keys_per_thread<Policy, typename std::enable_if<(Policy::PAIRS_KEYS_PER_THREAD > 0)>::type> {
+  static constexpr int value = Policy::PAIRS_KEYS_PER_THREAD;
+};
+
+/// Tile shape of one (policy, key size, value size; 0 for keys only): items per thread shrink so that the
 /// shared-memory exchange (one unit = the wider of key and value) fits `EXCHANGE_BYTES`.
 template <class Policy, int KeyBytes, int ValueBytes>
 struct tile_shape {
   static constexpr int UNIT = max_of(max_of(KeyBytes, ValueBytes), 4);
   static constexpr int ITEMS = max_of(
-      1, min_of(Policy::KEYS_PER_THREAD, Policy::EXCHANGE_BYTES / (Policy::THREADS * UNIT)));
+      1, min_of(ValueBytes > 0 ? policy_pairs_keys_per_thread<Policy>::value : Policy::KEYS_PER_THREAD,
+                Policy::EXCHANGE_BYTES / (Policy::THREADS * UNIT)));
   static constexpr int THREADS = Policy::THREADS;
   static constexpr int TILE = THREADS * ITEMS;
   static_assert(static_cast<long long>(Policy::PORTION_TILES) * TILE < (1ll << 30),

@@ -1,9 +1,11 @@
 // block_radix_rank alone: a tiny kernel ranks random digits; ranks, counts and tile starts must
-// match a host stable ranking, also for ragged tiles and a narrow radix.
+// match a host stable ranking, also for ragged tiles and a narrow radix. And its warp match:
+// the ballot form (what GPUs run) must agree with a host computation on every lane.
 #include <catch2/catch.hpp>
 
 #include <ringsweep/block/block_radix_rank.cuh>
 #include <ringsweep/detail/load_store.cuh>
+#include <ringsweep/warp/warp_match.cuh>
 
 #include <vector>
 
@@ -68,7 +70,48 @@ void check_ranking(int valid, int distinct, std::uint64_t seed) {
   CHECK(d_starts.download() == expected_start);
 }
 
+template <int BITS>
+__global__ void match_kernel(const u32* values, u32* by_ballot, u32* dispatched) {
+  const u32 v = values[blockIdx.x * 32 + threadIdx.x];
+  by_ballot[blockIdx.x * 32 + threadIdx.x] = ringsweep::detail::match_any_by_ballot<BITS>(v);
+  dispatched[blockIdx.x * 32 + threadIdx.x] = ringsweep::detail::warp_match_any<BITS>(v);
+}
+
+template <int BITS>
+void check_match(int distinct, std::uint64_t seed) {
+  constexpr int WARPS = 8;
+  INFO("BITS " << BITS << " distinct " << distinct);
+  // Values above BITS bits too: only the low BITS bits may count.
+  std::vector<u32> values = ringsweep_test::random_ints<u32>(WARPS * 32, seed, 0u, u32(distinct - 1));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = values[i] * 2654435761u;
+  std::vector<u32> expected(values.size());
+  const u32 mask = (1u << BITS) - 1u;
+  for (int w = 0; w < WARPS; ++w) {
+    for (int l = 0; l < 32; ++l) {
+      u32 peers = 0;
+      for (int m = 0; m < 32; ++m) {
+        if ((values[w * 32 + m] & mask) == (values[w * 32 + l] & mask)) peers |= 1u << m;
+      }
+      expected[w * 32 + l] = peers;
+    }
+  }
+  ringsweep_test::device_buffer<u32> d_values(values), d_ballot(values.size()), d_dispatched(values.size());
+  REQUIRE_CUDA(sort_test::launch(match_kernel<BITS>, WARPS, 32, d_values.data(), d_ballot.data(), d_dispatched.data()));
+  REQUIRE_CUDA_LAUNCH();
+  CHECK(d_ballot.download() == expected);
+  CHECK(d_dispatched.download() == expected);
+}
+
 }  // namespace
+
+TEST_CASE("warp match_any: ballot form and dispatched form agree with the host", "[rank][warp]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (int distinct : {1, 2, 5, 33, 1000}) {
+    check_match<8>(distinct, seed + std::uint64_t(distinct));
+    check_match<5>(distinct, seed + 3 * std::uint64_t(distinct));
+    check_match<1>(distinct, seed + 7 * std::uint64_t(distinct));
+  }
+}
 
 TEST_CASE("block_radix_rank matches a host stable ranking", "[rank]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();

@@ -46,7 +46,7 @@ template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
 class onesweep_tile {
  public:
   using bits_type = typename key_traits<Key>::bits_type;
-  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 1>;
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 0>;
   static constexpr int THREADS = shape::THREADS;
   static constexpr int ITEMS = shape::ITEMS;
   static constexpr int TILE = shape::TILE;
@@ -73,41 +73,43 @@ class onesweep_tile {
       : temp_(temp), p_(p) {}
 
   __device__ __forceinline__ void process() {
-    const tail_t tail{p_.tails + (p_.launch & 1u)};
-    const lookback_t lookback{{p_.status}, p_.tile_base};
-    const digit_extractor<Key> digit_of(p_.descending, p_.shift, p_.width);
+    // The tail and look-back handles are made where used (from kernel parameters), so that no
+    // pointer of theirs occupies registers through the tile.
+    const auto tail = [&] { return tail_t{p_.tails + (p_.launch & 1u)}; };
+    const auto lookback = [&] { return lookback_t{{p_.status}, p_.tile_base}; };
+    const auto digit_of = [&] { return digit_extractor<Key>(p_.descending, p_.shift, p_.width); };
 
     if (threadIdx.x == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
       const u32 u = t - p_.tile_base;
       inject_delay<Policy>(t, 0);
       if (u == 0) p_.tails[(p_.launch + 1u) & 1u] = 0;  // the previous launch is done with it
-      tail.wait_slot_free(u);
+      tail().wait_slot_free(u);
       temp_.ticket = t;
       temp_.uniform_digit = -1;
     }
     __syncthreads();
     const u32 u = temp_.ticket - p_.tile_base;
-    const std::size_t tile_first = std::size_t(u) * TILE;
-    const int valid = int(min_of<std::size_t>(TILE, std::size_t(p_.keys) - tile_first));
+    // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used,
+    // so no 64-bit offset stays in registers from the first load to the last.
+    const u32 tile_first = u * u32(TILE);
+    const int valid = int(min_of<u32>(u32(TILE), p_.keys - tile_first));
 
     const int warp = int(threadIdx.x) / warp_threads;
     const u32 lane = lane_id();
-    const int seg_first = warp * scatter_t::SEGMENT;
+    const u32 seg_first = u32(warp) * u32(scatter_t::SEGMENT);
     bits_type keys[ITEMS];
-    load_warp_striped(p_.keys_in + tile_first + seg_first, lane, valid - seg_first, keys);
-    u32 digits[ITEMS];
-RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);
+    load_warp_striped(p_.keys_in + (tile_first + seg_first), lane, valid - int(seg_first), keys);
 
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     inject_delay<Policy>(temp_.ticket, 1);
-    rank_t(temp_.u.rank).rank(digits, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
+    rank_t(temp_.u.rank).rank_by([&](int k) { return digit_of()(keys[k]); }, valid, ranks, counts, starts,
+                                 [&](const u32 (&c)[DPT]) {
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
         const int d = rank_t::first_digit() + i;
         if (d < RADIX) {
-          lookback.publish_count(u, d, c[i]);
+          lookback().publish_count(u, d, c[i]);
           if (int(c[i]) == valid) temp_.uniform_digit = d;
         }
       }
@@ -118,10 +120,10 @@ RINGSWEEP_UNROLL
       const int d = rank_t::first_digit() + i;
       if (d < RADIX) {
         inject_delay<Policy>(p_.tile_base + u, 2);
-        const u32 exclusive = lookback.exclusive_prefix(u, d);
+        const u32 exclusive = lookback().exclusive_prefix(u, d);
         inject_delay<Policy>(p_.tile_base + u, 3);
         const u32 inclusive = exclusive + counts[i];
-        lookback.publish_inclusive(u, d, inclusive);
+        lookback().publish_inclusive(u, d, inclusive);
         const u64 bin = p_.bins_in[d];
         temp_.digit_base[d] = bin + exclusive - starts[i];
         if (p_.bins_out != nullptr && u == p_.tiles - 1) p_.bins_out[d] = bin + inclusive;
@@ -130,38 +132,39 @@ RINGSWEEP_UNROLL
     __syncthreads();  // every look-back read of this tile is done; digit_base is complete
     if (threadIdx.x == 0) {
       inject_delay<Policy>(p_.tile_base + u, 4);
-      tail.retire(u);
+      tail().retire(u);
     }
 
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
       // One digit only: the tile keeps its order, so copy it straight to its run.
       const u64 base = temp_.digit_base[uniform];
-      store_warp_striped(p_.keys_out + base + seg_first, lane, valid - seg_first, keys);
+      store_warp_striped(p_.keys_out + base + seg_first, lane, valid - int(seg_first), keys);
       if constexpr (HAS_VALUES) {
         ValueRaw values[ITEMS];
-        load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
-        store_warp_striped(p_.values_out + base + seg_first, lane, valid - seg_first, values);
+        load_warp_striped(p_.values_in + (tile_first + seg_first), lane, valid - int(seg_first), values);
+        store_warp_striped(p_.values_out + base + seg_first, lane, valid - int(seg_first), values);
       }
       return;
     }
 
     scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
     __syncthreads();
-    u32 out_digit[ITEMS];
+    // The digit of block-striped item k rides in the high bits of ranks[k] (the ranks are
+    // below 2^16) for the values' trip: no second array of ITEMS registers.
     scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
-      const u32 d = digit_of(key);
-      out_digit[k] = d;
+      const u32 d = digit_of()(key);
+      if constexpr (HAS_VALUES) ranks[k] = (ranks[k] & scatter_t::rank_mask) | (d << 16);
       return p_.keys_out + (temp_.digit_base[d] + u64(i));
     });
     if constexpr (HAS_VALUES) {
       ValueRaw values[ITEMS];
-      load_warp_striped(p_.values_in + tile_first + seg_first, lane, valid - seg_first, values);
+      load_warp_striped(p_.values_in + (tile_first + seg_first), lane, valid - int(seg_first), values);
       __syncthreads();  // the keys have left shared memory
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
       scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
-        return p_.values_out + (temp_.digit_base[out_digit[k]] + u64(i));
+        return p_.values_out + (temp_.digit_base[ranks[k] >> 16] + u64(i));
       });
     }
   }

@@ -25,7 +25,7 @@ namespace detail {
 ///     u32 ranks[4], counts[rank_t::DIGITS_PER_THREAD], starts[rank_t::DIGITS_PER_THREAD];
 ///     rank_t(temp).rank(digits, valid, ranks, counts, starts, [](const u32 (&)[1]) {});
 ///
-/// Only the first `valid` positions of the tile are ranked. The block synchronises inside; on
+/// Only the first `valid` positions of the tile hold keys; the ranks of the others are meaningless. The block synchronises inside; on
 /// return `temp` may still be read by other threads, so synchronise before reusing it.
 template <int THREADS, int ITEMS, int RADIX_BITS>
 class block_radix_rank {
@@ -49,12 +49,26 @@ class block_radix_rank {
   __device__ __forceinline__ void rank(const u32 (&digits)[ITEMS], int valid, u32 (&ranks)[ITEMS],
                                        u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
                                        CountsReady&& on_counts) {
+    rank_by([&](int k) { return digits[k]; }, valid, ranks, counts, starts, on_counts);
+  }
+
+  /// The same with `digit_at(k)` giving item k's digit on demand (no digit array in registers).
+  /// `digit_at` is only called for valid positions.
+  template <class DigitAt, class CountsReady>
+  __device__ __forceinline__ void rank_by(DigitAt&& digit_at, int valid, u32 (&ranks)[ITEMS],
+                                          u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
+                                          CountsReady&& on_counts) {
     const int warp = int(threadIdx.x) / warp_threads;
     u32* flat = &temp_.counters[0][0];
     for (int i = int(threadIdx.x); i < WARPS * RADIX; i += THREADS) flat[i] = 0;
     __syncthreads();
 
-    warp_multisplit<ITEMS>::rank(temp_.counters[warp], digits, valid - warp * SEGMENT, ranks);
+    // Positions past `valid` rank as the largest digit: after every real key of that digit, so
+    // no real rank moves; that digit's count is corrected below.
+    const int lane_first = warp * SEGMENT + int(lane_id());
+    warp_multisplit<ITEMS, RADIX_BITS>::rank(
+        temp_.counters[warp],
+        [&](int k) { return lane_first + k * warp_threads < valid ? u32(digit_at(k)) : u32(RADIX - 1); }, ranks);
     __syncthreads();
 
     // Per digit: turn the warps' counts into exclusive offsets across warps (warp order is tile
@@ -73,6 +87,7 @@ RINGSWEEP_UNROLL
           temp_.counters[w][d] = running;
           running += c;
         }
+        if (d == RADIX - 1) running -= u32(THREADS * ITEMS - valid);  // the padding ranked here
         counts[i] = running;
         sum += running;
       }
@@ -93,10 +108,11 @@ RINGSWEEP_UNROLL
     }
     __syncthreads();
 
-    const u32 lane = lane_id();
+    // Padding positions get ranks too (past the tile's real keys); callers skip them.
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
-      if (warp * SEGMENT + k * warp_threads + int(lane) < valid) ranks[k] += temp_.counters[warp][digits[k]];
+      const u32 packed = ranks[k];
+      ranks[k] = (packed & 0xffffu) + temp_.counters[warp][packed >> warp_multisplit<ITEMS, RADIX_BITS>::PACK_SHIFT];
     }
   }
 

@@ -22,6 +22,9 @@ namespace detail {
 template <int THREADS, int ITEMS>
 struct block_scatter {
   static constexpr int SEGMENT = warp_threads * ITEMS;
+  /// Ranks are tile positions (< 2^16); callers may keep other data in a rank's high bits.
+  static constexpr u32 rank_mask = 0xffffu;
+  static_assert(THREADS * ITEMS <= (1 << 16), "tile ranks must fit 16 bits");
 
   /// Tile position of warp-striped item `k` of this thread.
   __device__ __forceinline__ static int position(int k) {
@@ -34,7 +37,7 @@ struct block_scatter {
                                                    int valid) {
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
-      if (position(k) < valid) buf[ranks[k]] = items[k];
+      if (position(k) < valid) buf[ranks[k] & rank_mask] = items[k];
     }
   }
 

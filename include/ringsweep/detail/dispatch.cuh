@@ -80,7 +80,7 @@ struct sort_dispatch {
   using traits = key_traits<Key>;
   using bits_type = typename traits::bits_type;
   using value_raw_t = typename std::conditional<HAS_VALUES, value_raw<Value>, value_raw<null_value>>::type;
-  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(value_raw_t)) : 1>;
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(value_raw_t)) : 0>;
   using buffers = sort_buffers<bits_type, value_raw_t>;
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   static constexpr int TILE = shape::TILE;

@@ -72,12 +72,48 @@ __device__ __forceinline__ void store_release(u64* p, u64 v) {
 #endif
 }
 
+/// Relaxed store (GPU scope) of a 64-bit word other blocks read concurrently.
+__device__ __forceinline__ void store_relaxed(u64* p, u64 v) {
+#ifdef __CUDA_ARCH__
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 /// Relaxed store (GPU scope) of a 32-bit word other blocks read concurrently.
 __device__ __forceinline__ void store_relaxed(u32* p, u32 v) {
 #ifdef __CUDA_ARCH__
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 #else
   __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/// One step of match_any by ballots: keeps in `peers` the lanes of the full warp whose `value`
+/// agrees with this lane's in the bit `bit` (a power of two). The PTX form tests the bit straight
+/// into a predicate and votes on it (three instructions where the compiler made five).
+///
+///     u32 peers = ~0u;
+///     peers = match_bit(peers, digit, 1u);   // ... for each bit of the digit
+__device__ __forceinline__ u32 match_bit(u32 peers, u32 value, u32 bit) {
+#ifdef __CUDA_ARCH__
+  asm("{\n\t"
+      ".reg .pred p;\n\t"
+      ".reg .b32 v;\n\t"
+      "and.b32 v, %1, %2;\n\t"
+      "setp.ne.u32 p, v, 0;\n\t"
+      "vote.sync.ballot.b32 v, p, 0xffffffff;\n\t"
+      "@!p not.b32 v, v;\n\t"
+      "and.b32 %0, %0, v;\n\t"
+      "}"
+      : "+r"(peers)
+      : "r"(value), "r"(bit));
+  return peers;
+#else
+  const bool set = (value & bit) != 0;
+  const u32 vote = __ballot_sync(0xffffffffu, set);
+  return peers & (set ? vote : ~vote);
 #endif
 }
 

@@ -12,6 +12,10 @@ namespace detail {
 /// The buffer is zeroed once per sort; afterwards a slot is stale, not empty, when it holds an
 /// older tile, which readers recognise by the tile index in the word.
 ///
+/// Flag, count and tile index share one 64-bit word, so a reader needs nothing published before
+/// it: loads and stores are relaxed (an acquire load costs an L1 invalidation on the GPU, on the
+/// look-back's critical path). Reuse of a slot is ordered by the tail iterator instead.
+///
 ///     circular_status_buffer<256, 1024> status{d_words};
 ///     status.publish(g, d, status_word::aggregate, count);
 ///     u64 w = status.wait(g_before, d);   // spins until tile g_before has published digit d
@@ -26,7 +30,7 @@ struct circular_status_buffer {
   }
 
   __device__ __forceinline__ void publish(u32 tile, int digit, u32 flag, u32 count) const {
-    store_release(entry(tile, digit), status_word::pack(flag, count, tile));
+    store_relaxed(entry(tile, digit), status_word::pack(flag, count, tile));
   }
 
   /// Spins until `tile` has published `digit` (either flag) and returns the word.
@@ -34,7 +38,7 @@ struct circular_status_buffer {
     const u64* p = entry(tile, digit);
     u32 pause = 0;
     for (;;) {
-      const u64 w = load_acquire(p);
+      const u64 w = load_relaxed(p);
       if (status_word::tile(w) == tile && status_word::flag(w) != status_word::invalid) return w;
       backoff(pause);
     }
@@ -45,7 +49,7 @@ struct circular_status_buffer {
     const u64* p = entry(tile, digit);
     u32 pause = 0;
     for (;;) {
-      const u64 w = load_acquire(p);
+      const u64 w = load_relaxed(p);
       if (status_word::tile(w) == tile && status_word::flag(w) == status_word::inclusive) return w;
       backoff(pause);
     }
