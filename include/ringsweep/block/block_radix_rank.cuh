@@ -25,8 +25,10 @@ namespace detail {
 ///     u32 ranks[4], counts[rank_t::DIGITS_PER_THREAD], starts[rank_t::DIGITS_PER_THREAD];
 ///     rank_t(temp).rank(digits, valid, ranks, counts, starts, [](const u32 (&)[1]) {});
 ///
-/// Only the first `valid` positions of the tile hold keys; the ranks of the others are meaningless. The block synchronises inside; on
-/// return `temp` may still be read by other threads, so synchronise before reusing it.
+/// Only the first `valid` positions of the tile hold keys; the ranks of the others are
+/// meaningless. Counts come first (shared-memory atomics per warp), so `on_counts` runs before
+/// the ranking proper. The block synchronises inside; on return `temp` may still be read by
+/// other threads, so synchronise before reusing it.
 template <int THREADS, int ITEMS, int RADIX_BITS>
 class block_radix_rank {
  public:
@@ -34,6 +36,7 @@ class block_radix_rank {
   static constexpr int WARPS = THREADS / warp_threads;
   static constexpr int DIGITS_PER_THREAD = ceil_div(RADIX, THREADS);
   static constexpr int SEGMENT = warp_threads * ITEMS;
+  static_assert(THREADS * ITEMS <= (1 << 16), "tile ranks travel in 16 bits");
 
   struct TempStorage {
     u32 counters[WARPS][RADIX];
@@ -66,9 +69,15 @@ class block_radix_rank {
     // Positions past `valid` rank as the largest digit: after every real key of that digit, so
     // no real rank moves; that digit's count is corrected below.
     const int lane_first = warp * SEGMENT + int(lane_id());
-    warp_multisplit<ITEMS, RADIX_BITS>::rank(
-        temp_.counters[warp],
-        [&](int k) { return lane_first + k * warp_threads < valid ? u32(digit_at(k)) : u32(RADIX - 1); }, ranks);
+    const auto digit_or_pad = [&](int k) {
+      return lane_first + k * warp_threads < valid ? u32(digit_at(k)) : u32(RADIX - 1);
+    };
+
+    // Early counts: each warp's digit histogram by shared-memory atomics (independent of one
+    // another, unlike the ranking below), so the tile's counts are known, and published by
+    // `on_counts`, before the slower ranking.
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) atomicAdd(&temp_.counters[warp][digit_or_pad(k)], 1u);
     __syncthreads();
 
     // Per digit: turn the warps' counts into exclusive offsets across warps (warp order is tile
@@ -87,7 +96,7 @@ RINGSWEEP_UNROLL
           temp_.counters[w][d] = running;
           running += c;
         }
-        if (d == RADIX - 1) running -= u32(THREADS * ITEMS - valid);  // the padding ranked here
+        if (d == RADIX - 1) running -= u32(THREADS * ITEMS - valid);  // the padding counted here
         counts[i] = running;
         sum += running;
       }
@@ -108,12 +117,11 @@ RINGSWEEP_UNROLL
     }
     __syncthreads();
 
-    // Padding positions get ranks too (past the tile's real keys); callers skip them.
+    // The counters now hold each warp's first tile rank per digit: the warp ranking advances
+    // them item by item. Padding positions get ranks too (past the real keys); callers skip them.
+    warp_multisplit<ITEMS, RADIX_BITS>::rank(temp_.counters[warp], digit_or_pad, ranks);
 RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) {
-      const u32 packed = ranks[k];
-      ranks[k] = (packed & 0xffffu) + temp_.counters[warp][packed >> warp_multisplit<ITEMS, RADIX_BITS>::PACK_SHIFT];
-    }
+    for (int k = 0; k < ITEMS; ++k) ranks[k] &= (1u << warp_multisplit<ITEMS, RADIX_BITS>::PACK_SHIFT) - 1u;
   }
 
  private:

@@ -12,11 +12,12 @@ namespace detail {
 /// Ranks `ITEMS` warp-striped digits of `RADIX_BITS` bits per lane (lane `l` item `k` is segment
 /// position `k*32 + l`).
 ///
-/// `counters` are this warp's `2^RADIX_BITS` digit counters (shared memory, zeroed by the caller).
+/// `counters` are this warp's `2^RADIX_BITS` digit counters in shared memory: zero for ranks
+/// within the warp, or each digit's first rank for the warp (tile ranks, as block_radix_rank does).
 /// For each item in order, the lanes holding the same digit find each other (warp_match_any); the
 /// item's rank is the counter before the group plus the number of peers in lower lanes, and the
 /// group's highest lane advances the counter. Ranks are therefore stable within the segment, and
-/// afterwards `counters[d]` holds the segment's count of digit `d`.
+/// afterwards `counters[d]` has advanced by the segment's count of digit `d`. Ranks must fit 16 bits.
 ///
 /// Every lane ranks every item, always with the full warp: callers give items past the end of the
 /// input the largest digit, so they rank after every real item of that digit and disturb no real
@@ -31,7 +32,6 @@ namespace detail {
 template <int ITEMS, int RADIX_BITS>
 struct warp_multisplit {
   static constexpr int PACK_SHIFT = 16;
-  static_assert(warp_threads * ITEMS < (1 << PACK_SHIFT), "warp ranks must fit 16 bits");
   static_assert(RADIX_BITS <= 16, "digits are packed above 16-bit warp ranks");
 
   template <class DigitAt>
