@@ -20,12 +20,17 @@ namespace ringsweep {
 ///   Deadlock freedom needs `N_TABLE >= L + (1 << TAIL_BITS)`.
 /// - `PORTION_TILES`: tiles per onesweep launch (per-tile counts stay below 2^30).
 /// - `HIST_THREADS`, `HIST_ITEMS`: block shape of the upfront histogram.
+/// - `MIN_ARCH`, `MAX_ARCH` (optional): the `__CUDA_ARCH__` range [MIN_ARCH, MAX_ARCH) the policy's
+///   kernels are compiled for; elsewhere their bodies are empty. The public API picks the policy
+///   by the PTX version its kernels were built from, so it never launches an empty one.
 /// - `MIN_BLOCKS` (optional, default 1): onesweep blocks that must fit on one SM
 ///   (`__launch_bounds__`): ptxas keeps the kernel within `65536 / (MIN_BLOCKS x THREADS)` registers. Naming it also stops ptxas from
 ///   trading spills for occupancy on its own (CUDA 13 does so when only THREADS is given).
 ///
 ///     ringsweep::detail::radix_sort<ringsweep::policy_sm90>(...);  // see detail/dispatch.cuh
 struct policy_sm80 {
+  static constexpr int MIN_ARCH = 0;
+  static constexpr int MAX_ARCH = 900;
   static constexpr int THREADS = 384;
   static constexpr int KEYS_PER_THREAD = 20;
   static constexpr int PAIRS_KEYS_PER_THREAD = 18;
@@ -42,10 +47,11 @@ struct policy_sm80 {
 
 /// Hopper and newer (and the default for unknown architectures at or above sm_90).
 struct policy_sm90 {
+  static constexpr int MIN_ARCH = 900;
   static constexpr int THREADS = 384;
-  static constexpr int KEYS_PER_THREAD = 20;
-  static constexpr int PAIRS_KEYS_PER_THREAD = 18;
-  static constexpr int EXCHANGE_BYTES = 30720;
+  static constexpr int KEYS_PER_THREAD = 22;
+  static constexpr int PAIRS_KEYS_PER_THREAD = 22;
+  static constexpr int EXCHANGE_BYTES = 33792;
   static constexpr int RADIX_BITS = 8;
   static constexpr int N_TABLE = 1024;
   static constexpr int L = 512;
@@ -110,6 +116,29 @@ template <class Policy>
 struct policy_min_blocks<Policy, typename std::enable_if<(Policy::MIN_BLOCKS > 0)>::type> {
   static constexpr int value = Policy::MIN_BLOCKS;
 };
+
+/// Whether `Policy`'s kernels are compiled for device code of `__CUDA_ARCH__ == arch` (see
+/// `MIN_ARCH`, `MAX_ARCH`); policies that name neither serve every architecture.
+template <class Policy, class = void>
+struct policy_min_arch {
+  static constexpr int value = 0;
+};
+template <class Policy>
+struct policy_min_arch<Policy, typename std::enable_if<(Policy::MIN_ARCH >= 0)>::type> {
+  static constexpr int value = Policy::MIN_ARCH;
+};
+template <class Policy, class = void>
+struct policy_max_arch {
+  static constexpr int value = 1 << 30;
+};
+template <class Policy>
+struct policy_max_arch<Policy, typename std::enable_if<(Policy::MAX_ARCH > 0)>::type> {
+  static constexpr int value = Policy::MAX_ARCH;
+};
+template <class Policy>
+__host__ __device__ constexpr bool policy_serves_arch(int arch) {
+  return arch >= policy_min_arch<Policy>::value && arch < policy_max_arch<Policy>::value;
+}
 
 /// `Policy::PAIRS_KEYS_PER_THREAD` where the policy names it, else `KEYS_PER_THREAD`.
 template <class Policy, class = void>

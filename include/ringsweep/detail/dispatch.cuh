@@ -390,15 +390,21 @@ __host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, cons
   return e != cudaSuccess ? e : f;
 }
 
-/// Tuning policy of the current device: cudaDeviceGetAttribute only (no synchronisation).
+/// An empty kernel whose attributes tell which PTX version this program's kernels run from.
+template <int = 0>
+__global__ void ptx_version_probe() {}
+
+/// Tuning policy for the current device: the one whose kernels were compiled for the PTX version
+/// the device runs (policy_sm90 from compute_90 on, else policy_sm80; each policy's kernel bodies
+/// exist only for its own architectures, see policy.cuh). cudaFuncGetAttributes only: no
+/// synchronisation; a device with no usable kernel image reports that error here.
 enum class policy_id { sm80, sm90 };
 
 __host__ inline cudaError_t current_policy(policy_id& id) {
-  int device = 0, major = 0;
-  cudaError_t e = cudaGetDevice(&device);
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  cudaFuncAttributes attr;
+  const cudaError_t e = cudaFuncGetAttributes(&attr, ptx_version_probe<0>);
   if (e != cudaSuccess) return e;
-  id = major >= 9 ? policy_id::sm90 : policy_id::sm80;
+  id = attr.ptxVersion >= 90 ? policy_id::sm90 : policy_id::sm80;
   return cudaSuccess;
 }
 

@@ -10,9 +10,16 @@ namespace detail {
 /// Persistent grid; counts the digits of every pass (see histogram_tile).
 template <class Policy, class Key>
 __global__ void __launch_bounds__(Policy::HIST_THREADS) histogram_kernel(histogram_params<Key> params) {
-  using agent_t = histogram_tile<Policy, Key>;
-  __shared__ typename agent_t::TempStorage temp;
-  agent_t(temp, params).process();
+#ifdef __CUDA_ARCH__
+  if constexpr (!policy_serves_arch<Policy>(__CUDA_ARCH__)) {
+    (void)params;  // not this policy's architecture: never launched (see policy.cuh)
+  } else
+#endif
+  {
+    using agent_t = histogram_tile<Policy, Key>;
+    __shared__ typename agent_t::TempStorage temp;
+    agent_t(temp, params).process();
+  }
 }
 
 /// Threads of the scan kernel: one block per pass.
