@@ -6,8 +6,9 @@
 
 Writes one PNG per (keys|pairs, key type): top, throughput vs log2(n) for each entropy (ringsweep
 solid, CUB dashed); bottom, ringsweep / CUB throughput (> 1: ringsweep faster). Also writes
-summary.csv (one row per configuration, median over repetitions). Needs matplotlib (Agg backend,
-no display).
+summary.csv (one row per configuration, median over repetitions) and summary.md (per entropy, a
+Markdown table of ringsweep / CUB at n = 2^16, 2^20, 2^24 and the largest n). Needs matplotlib
+(Agg backend, no display).
 """
 
 import argparse
@@ -91,6 +92,8 @@ def main():
                         median_of(cub, "GBps") or "", int(any_row.get("temp_bytes_ringsweep", 0)),
                         int(any_row.get("temp_bytes_cub", 0))])
 
+    write_markdown(os.path.join(args.out, "summary.md"), runs, context)
+
     unit, scale = ("G keys/s", 1e-9) if args.metric == "keys_per_s" else ("GB/s (ideal traffic)", 1.0)
     device = context.get("device", "GPU")
     written = []
@@ -136,7 +139,44 @@ def main():
     for p in written:
         print(p)
     print(os.path.join(args.out, "summary.csv"))
+    print(os.path.join(args.out, "summary.md"))
     return 0
+
+
+def write_markdown(path, runs, context):
+    """Per entropy: rows (mode, type), columns n; each cell 'ratio (ringsweep / CUB G keys/s)'."""
+    configs = sorted({k[:4] for k in runs})
+    all_n = sorted({c[3] for c in configs})
+    cols = [n for n in (1 << 16, 1 << 20, 1 << 24) if n in all_n]
+    if all_n and all_n[-1] not in cols:
+        cols.append(all_n[-1])
+    lines = ["Device: %s (compute capability %s), CCCL %s. Cells: ringsweep / CUB throughput "
+             "(> 1: ringsweep faster), then ringsweep and CUB in G keys/s; medians over repetitions."
+             % (context.get("device", "?"), context.get("compute_capability", "?"),
+                context.get("cccl_version", "?")), ""]
+    for e in sorted({c[2] for c in configs}, reverse=True):
+        lines.append("Entropy %.3f:" % e)
+        lines.append("")
+        lines.append("| sort | " + " | ".join("n = 2^%d" % int(math.log2(n)) for n in cols) + " |")
+        lines.append("|---|" + "---|" * len(cols))
+        for mode in ("keys", "pairs"):
+            for typ in TYPES:
+                cells, any_cell = [], False
+                for n in cols:
+                    c = (mode, typ, e, n)
+                    rk = median_of(runs.get(c + ("ringsweep",), []), "keys_per_s")
+                    ck = median_of(runs.get(c + ("cub",), []), "keys_per_s")
+                    if rk and ck:
+                        cells.append("**%.2f** (%.2f / %.2f)" % (rk / ck, rk * 1e-9, ck * 1e-9))
+                        any_cell = True
+                    else:
+                        cells.append("")
+                if any_cell:
+                    label = "%s %s%s" % (mode, typ, " / u32" if mode == "pairs" else "")
+                    lines.append("| " + label + " | " + " | ".join(cells) + " |")
+        lines.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
 
 
 if __name__ == "__main__":
