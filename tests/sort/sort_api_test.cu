@@ -5,6 +5,7 @@
 #include <ringsweep/ringsweep.cuh>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "sort_test_util.cuh"
@@ -39,6 +40,55 @@ ringsweep::sort_options bits(int begin, int end) {
   o.begin_bit = begin;
   o.end_bit = end;
   return o;
+}
+
+/// Tile of the policy the public API picks on this device, for 4-byte keys and values.
+std::size_t device_tile() {
+  ringsweep::detail::policy_id id{};
+  REQUIRE_CUDA(ringsweep::detail::current_policy(id));
+  return id == ringsweep::detail::policy_id::sm90 ? ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 4>::TILE
+                                                  : ringsweep::detail::tile_shape<ringsweep::policy_sm80, 4, 4>::TILE;
+}
+
+/// Pair sort of `keys` whose four arrays start `shift` elements into their allocations (so they
+/// are not aligned beyond their element size), through the public API (`Policy` void) or a policy.
+template <class Policy, class Key>
+void check_shifted_pairs(const std::vector<Key>& keys, std::size_t shift, const ringsweep::sort_options& opts) {
+  const std::size_t n = keys.size();
+  INFO("n " << n << ", pointers " << shift << " elements past an allocation");
+  std::vector<Key> kpad(n + shift);
+  std::vector<u32> vpad(n + shift);
+  for (std::size_t i = 0; i < n; ++i) {
+    kpad[shift + i] = keys[i];
+    vpad[shift + i] = u32(i);
+  }
+  ringsweep_test::device_buffer<Key> kin(kpad), kout(n + shift);
+  ringsweep_test::device_buffer<u32> vin(vpad), vout(n + shift);
+  std::size_t bytes = 0;
+  const auto sort = [&](void* temp) {
+    if constexpr (std::is_void<Policy>::value) {
+      return ringsweep::sort_pairs(temp, bytes, kin.data() + shift, kout.data() + shift, vin.data() + shift,
+                                   vout.data() + shift, n, opts);
+    } else {
+      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kin.data() + shift, kout.data() + shift,
+                                                   vin.data() + shift, vout.data() + shift, n, opts);
+    }
+  };
+  REQUIRE_CUDA(sort(nullptr));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(sort(temp.data()));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto order = sort_test::reference_order(keys, opts);
+  const auto got_keys = kout.download();
+  const auto got_values = vout.download();
+  const std::vector<Key> sorted(got_keys.begin() + std::ptrdiff_t(shift), got_keys.end());
+  REQUIRE(sort_test::first_key_mismatch(sorted, keys, order) == -1);
+  std::size_t bad = n;
+  for (std::size_t i = 0; i < n && bad == n; ++i) {
+    if (got_values[shift + i] != u32(order[i])) bad = i;
+  }
+  INFO("first value mismatch at " << bad);
+  REQUIRE(bad == n);
 }
 
 }  // namespace
@@ -210,7 +260,8 @@ TEST_CASE("in-place forms, tiny policy and the device's policy, on a stream", "[
 
 TEST_CASE("the device's policy: two-phase forms over tile edges", "[sort][api]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
-  for (std::size_t n : {std::size_t(7), std::size_t(9216), std::size_t(9217), std::size_t(50000)}) {
+  const std::size_t tile = device_tile();
+  for (std::size_t n : {std::size_t(7), tile, tile + 1, std::size_t(50000)}) {
     INFO("n " << n);
     const auto keys = sort_test::make_keys<std::int32_t>(n, distribution::few_distinct, seed + n);
     for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
@@ -230,5 +281,27 @@ TEST_CASE("the device's policy: two-phase forms over tile edges", "[sort][api]")
       const auto got = vout.download();
       for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == u32(order[i]));
     }
+  }
+}
+
+TEMPLATE_TEST_CASE("pointers aligned only to their element size", "[sort][api]", std::uint8_t, std::uint16_t,
+                   std::uint32_t, std::uint64_t) {
+  // The upfront histogram reads whole vectors after a scalar head: shifts that leave the key
+  // pointer at different offsets within a vector, the single-block path, and sizes past several
+  // histogram tiles with a ragged end (tiny policy: 2-key vectors; the device's: 16 bytes).
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t per_vector = 16 / sizeof(TestType);
+  for (std::size_t shift = 0; shift < per_vector; shift += (per_vector > 4 ? 3 : 1)) {
+    for (std::size_t n : {std::size_t(3), std::size_t(tiny::HIST_THREADS * tiny::HIST_ITEMS * 7 + 5)}) {
+      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n + shift);
+      check_shifted_pairs<tiny>(keys, shift, {});
+    }
+    const std::size_t n = 2 * device_tile() + 333;
+    const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + shift);
+    check_shifted_pairs<void>(keys, shift, {});
+    ringsweep::sort_options desc;
+    desc.order = ringsweep::sort_order::descending;
+    desc.begin_bit = 1;
+    check_shifted_pairs<void>(keys, shift, desc);
   }
 }

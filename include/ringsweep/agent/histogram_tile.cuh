@@ -1,6 +1,8 @@
 // histogram_tile: the upfront pass that counts the digits of every pass with one read of the keys.
 #pragma once
 
+#include <cstdint>
+
 #include "../block/block_histogram.cuh"
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
@@ -48,19 +50,26 @@ class histogram_tile {
     hist_.clear();
     __syncthreads();
     const int passes = ceil_div(p_.end_bit - p_.begin_bit, Policy::RADIX_BITS);
-    for (std::size_t first = std::size_t(blockIdx.x) * TILE; first < p_.n; first += std::size_t(gridDim.x) * TILE) {
-      const int valid = int(min_of<std::size_t>(TILE, p_.n - first));
+    // Keys before the first VEC-aligned address are counted one by one (block 0, fewer than VEC);
+    // full tiles after them are read with vector loads, the ragged last tile one key at a time.
+    constexpr std::size_t VEC_BYTES = std::size_t(VEC) * sizeof(bits_type);
+    const std::size_t misaligned = std::size_t(reinterpret_cast<std::uintptr_t>(p_.keys) % VEC_BYTES) / sizeof(bits_type);
+    const std::size_t head = min_of<std::size_t>(p_.n, misaligned == 0 ? 0 : std::size_t(VEC) - misaligned);
+    if (blockIdx.x == 0 && threadIdx.x < head) {
+      bits_type key[1] = {p_.keys[threadIdx.x]};
+      count<true>(key, 1, passes);
+    }
+    const bits_type* body = p_.keys + head;
+    const std::size_t m = p_.n - head;
+    for (std::size_t first = std::size_t(blockIdx.x) * TILE; first < m; first += std::size_t(gridDim.x) * TILE) {
       bits_type keys[ITEMS];
-      load_block_striped<THREADS>(p_.keys + first, valid, keys);
-RINGSWEEP_UNROLL
-      for (int k = 0; k < ITEMS; ++k) {
-        if (k * THREADS + int(threadIdx.x) < valid) {
-          for (int pass = 0; pass < passes; ++pass) {
-            const int shift = p_.begin_bit + pass * Policy::RADIX_BITS;
-            const digit_extractor<Key> digit_of(p_.descending, shift, min_of(Policy::RADIX_BITS, p_.end_bit - shift));
-            hist_.add(pass, digit_of(keys[k]));
-          }
-        }
+      if (m - first >= std::size_t(TILE)) {
+        load_block_vectorized<THREADS, VEC>(body + first, keys);
+        count<true>(keys, TILE, passes);
+      } else {
+        const int valid = int(m - first);
+        load_block_striped<THREADS>(body + first, valid, keys);
+        count<false>(keys, valid, passes);
       }
     }
     __syncthreads();
@@ -68,6 +77,26 @@ RINGSWEEP_UNROLL
   }
 
  private:
+  static constexpr int VEC = vector_items<bits_type, ITEMS>();
+
+  /// Counts every pass's digit of `keys` (all of them when FULL, else block-striped item `k` when
+  /// `k * THREADS + threadIdx.x < valid`). Each key's order-preserving image is made once, in place,
+  /// and only shifted and masked per pass (pass-outer, so no per-pass state stays live).
+  template <bool FULL, int N>
+  __device__ __forceinline__ void count(bits_type (&keys)[N], int valid, int passes) {
+    const bits_type flip = p_.descending ? bits_type(~bits_type(0)) : bits_type(0);
+RINGSWEEP_UNROLL
+    for (int k = 0; k < N; ++k) keys[k] = bits_type(key_traits<Key>::to_ordered(keys[k]) ^ flip);
+    for (int pass = 0; pass < passes; ++pass) {
+      const int shift = p_.begin_bit + pass * Policy::RADIX_BITS;
+      const u32 mask = (1u << min_of(Policy::RADIX_BITS, p_.end_bit - shift)) - 1u;
+RINGSWEEP_UNROLL
+      for (int k = 0; k < N; ++k) {
+        if (FULL || k * THREADS + int(threadIdx.x) < valid) hist_.add(pass, u32(keys[k] >> shift) & mask);
+      }
+    }
+  }
+
   histogram_t hist_;
   const histogram_params<Key>& p_;
 };

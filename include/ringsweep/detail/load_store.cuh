@@ -3,6 +3,7 @@
 // `value_words` of their size and alignment.
 #pragma once
 
+#include <cstring>
 #include <type_traits>
 
 #include "config.cuh"
@@ -112,6 +113,43 @@ RINGSWEEP_UNROLL
   for (int k = 0; k < ITEMS; ++k) {
     const int i = k * warp_threads + int(lane);
     if (i < valid) store_global(seg + i, items[k]);
+  }
+}
+
+/// The unsigned word (or `uint4`) of `Bytes` bytes, for vector loads.
+template <int Bytes>
+struct vector_word {
+  using type = typename uint_of_size<Bytes>::type;
+};
+template <>
+struct vector_word<16> {
+  using type = uint4;
+};
+
+/// Keys per vector load of a `T` array: up to 16 bytes, and a power of two that divides `ITEMS`.
+template <class T, int ITEMS>
+__host__ __device__ constexpr int vector_items() {
+  int v = 16 / int(sizeof(T));
+  while (v > 1 && ITEMS % v != 0) v /= 2;
+  return v < 1 ? 1 : v;
+}
+
+/// Block-striped vector load of a full tile: thread `t` reads vectors `j = 0 .. ITEMS / VEC - 1` at
+/// `tile + (j * THREADS + t) * VEC`, into `items[j * VEC .. j * VEC + VEC - 1]` (so a warp reads
+/// `32 x VEC x sizeof(T)` contiguous bytes per load). `tile` must be aligned to `VEC * sizeof(T)`;
+/// for loads whose order within a thread does not matter (the upfront histogram).
+///
+///     u32 keys[16];
+///     load_block_vectorized<128, vector_items<u32, 16>()>(aligned_tile, keys);
+template <int THREADS, int VEC, class T, int ITEMS>
+__device__ __forceinline__ void load_block_vectorized(const T* tile, T (&items)[ITEMS]) {
+  static_assert(ITEMS % VEC == 0, "ITEMS must be a multiple of the vector length");
+  using word_t = typename vector_word<VEC * int(sizeof(T))>::type;
+  const word_t* words = reinterpret_cast<const word_t*>(tile);
+RINGSWEEP_UNROLL
+  for (int j = 0; j < ITEMS / VEC; ++j) {
+    const word_t w = load_global(words + j * THREADS + int(threadIdx.x));
+    std::memcpy(&items[j * VEC], &w, sizeof(w));
   }
 }
 
