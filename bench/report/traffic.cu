@@ -7,8 +7,11 @@
 //
 // Prints CSV, one row per (case, entropy, kernel):
 //   case,entropy,n,sorted,kernel,launches,load_bytes,store_bytes,load_sectors,store_sectors,
-//   load_accesses,store_accesses
+//   load_accesses,store_accesses,whole_run_sectors
 // `sorted` is 1 when the output was checked against std::stable_sort of the same keys.
+// `whole_run_sectors` (onesweep rows only) is the fewest 32-byte sectors any scatter could store
+// for the same tiles: each tile's run of each digit written as one piece, so a sector is split
+// only where runs meet; the scatter's sector efficiency cannot exceed store_bytes over 32 times it.
 // The sort runs through the public in/out API, so it uses the policy of the SIMT device
 // (compute capability 9.0: policy_sm90).
 
@@ -101,6 +104,36 @@ std::vector<T> host_copy(const T* d, std::size_t n) {
   return h;
 }
 
+/// Sectors stored by the onesweep passes (4-byte keys, 8-bit digits, `tile` keys per tile, outputs
+/// 32-byte aligned) if every tile wrote each of its digit runs in whole: a run of `r` keys starting
+/// at output index `g` covers sectors `g / 8 .. (g + r - 1) / 8`. Replays the LSD passes on the host.
+unsigned long long whole_run_sectors(std::vector<u32> keys, std::size_t tile) {
+  const std::size_t n = keys.size();
+  std::vector<u32> next(n);
+  unsigned long long sectors = 0;
+  for (int shift = 0; shift < 32; shift += 8) {
+    std::size_t offset[256] = {};
+    for (u32 k : keys) ++offset[(k >> shift) & 255u];
+    std::size_t sum = 0;
+    for (std::size_t& o : offset) {
+      const std::size_t c = o;
+      o = sum;
+      sum += c;
+    }
+    for (std::size_t first = 0; first < n; first += tile) {
+      const std::size_t last = std::min(n, first + tile);
+      std::size_t count[256] = {};
+      for (std::size_t i = first; i < last; ++i) ++count[(keys[i] >> shift) & 255u];
+      for (int d = 0; d < 256; ++d) {
+        if (count[d] != 0) sectors += (offset[d] + count[d] - 1) / 8 - offset[d] / 8 + 1;
+      }
+      for (std::size_t i = first; i < last; ++i) next[offset[(keys[i] >> shift) & 255u]++] = keys[i];
+    }
+    keys.swap(next);
+  }
+  return sectors;
+}
+
 /// One traced sort of u32 keys (with u32 values when `pairs`); prints its per-kernel rows.
 bool run_case(const options& o, const std::string& name, bool pairs, double entropy) {
   const int words = bench::and_words_for_entropy(entropy);
@@ -145,18 +178,23 @@ bool run_case(const options& o, const std::string& name, bool pairs, double entr
   }
   if (!sorted) std::fprintf(stderr, "traffic: %s entropy %g: output is NOT sorted\n", name.c_str(), entropy);
 
+  // The tile the public API used: policy_sm90's (the SIMT device reports compute capability 9.0).
+  const std::size_t tile = pairs ? std::size_t(ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 4>::TILE)
+                                 : std::size_t(ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 0>::TILE);
+  const unsigned long long best = whole_run_sectors(keys, tile) * (pairs ? 2u : 1u);  // values: same runs
   for (const simt::kernel_traffic& k : traffic) {
     std::string kernel = k.kernel;
     for (char& c : kernel) {
       if (c == '"') c = '\'';
     }
-    std::printf("%s,%.3f,%zu,%d,\"%s\",%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", name.c_str(), entropy, o.n,
+    const bool onesweep = kernel.find("onesweep_kernel") != std::string::npos;
+    std::printf("%s,%.3f,%zu,%d,\"%s\",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", name.c_str(), entropy, o.n,
                 sorted ? 1 : 0, kernel.c_str(), k.launches, k.load_bytes, k.store_bytes, k.load_sectors,
-                k.store_sectors, k.load_accesses, k.store_accesses);
+                k.store_sectors, k.load_accesses, k.store_accesses, onesweep ? best : 0ull);
   }
   if (traffic.empty()) {
     // Nothing was reported: the library's helpers do not call __simt_trace_global (yet).
-    std::printf("%s,%.3f,%zu,%d,\"(none)\",0,0,0,0,0,0,0\n", name.c_str(), entropy, o.n, sorted ? 1 : 0);
+    std::printf("%s,%.3f,%zu,%d,\"(none)\",0,0,0,0,0,0,0,0\n", name.c_str(), entropy, o.n, sorted ? 1 : 0);
   }
   std::fflush(stdout);
 
@@ -176,7 +214,7 @@ int main(int argc, char** argv) {
   const options o = parse(argc, argv);
   std::printf(
       "case,entropy,n,sorted,kernel,launches,load_bytes,store_bytes,load_sectors,store_sectors,load_accesses,"
-      "store_accesses\n");
+      "store_accesses,whole_run_sectors\n");
   bool ok = true;
   for (const std::string& c : o.cases) {
     bool pairs = false;
