@@ -1,12 +1,15 @@
 // Policy tuning on a GPU: times the onesweep sort under several variants of the architecture's
 // policy (tile shape, look-back depth, tail groups, blocks per SM) next to CUB, on the same input.
 //
-//     ringsweep_tune [log2_n=26] [reps=15]
+//     ringsweep_tune [log2_n=26] [reps=15] [cases=keys_u32,pairs_u32,keys_i32,keys_f32,keys_u64,lowent_u32]
 //
-// Prints one row per (case, variant): the median time of `reps` sorts (CUDA events around the
-// sort call only, double-buffer form, temp storage allocated outside), keys/s and the ratio
-// CUB time / variant time (above 1: the variant is faster). Every variant's output is compared
-// with CUB's; a mismatch is printed and the exit code is 1. Without a CUDA device it exits 0.
+// Cases: keys_<u32|i32|f32|u64> and pairs_<u32|u64> (u32 values) on uniform random bits,
+// lowent_u32 on keys AND-ing 5 random words (entropy 0.201). Each case times CUB first, then the
+// variants, all on the same input (i32 and f32 keys are the u32 case's bits). Prints one row per
+// (case, variant): the median time of `reps` sorts (CUDA events around the sort call only,
+// double-buffer form, temp storage allocated outside), keys/s and the ratio CUB time / variant
+// time (above 1: the variant is faster). Every variant's output is compared bit for bit with
+// CUB's; a mismatch is printed and the exit code is 1. Without a CUDA device it exits 0.
 #include <cub/device/device_radix_sort.cuh>
 #include <ringsweep/ringsweep.cuh>
 
@@ -33,13 +36,13 @@ namespace {
     }                                                                                                    \
   } while (0)
 
-/// policy_sm90 with some members replaced.
-template <int THREADS_, int KEYS_, int L_, int TAIL_BITS_, int MIN_BLOCKS_>
+/// policy_sm90 with some members replaced (EXCHANGE_BYTES_ 0: room for KEYS_ 4-byte items).
+template <int THREADS_, int KEYS_, int L_, int TAIL_BITS_, int MIN_BLOCKS_, int EXCHANGE_BYTES_ = 0>
 struct variant : ringsweep::policy_sm90 {
   static constexpr int THREADS = THREADS_;
   static constexpr int KEYS_PER_THREAD = KEYS_;
   static constexpr int PAIRS_KEYS_PER_THREAD = KEYS_;
-  static constexpr int EXCHANGE_BYTES = THREADS_ * KEYS_ * 4;
+  static constexpr int EXCHANGE_BYTES = EXCHANGE_BYTES_ > 0 ? EXCHANGE_BYTES_ : THREADS_ * KEYS_ * 4;
   static constexpr int L = L_;
   static constexpr int TAIL_BITS = TAIL_BITS_;
   static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
@@ -63,19 +66,24 @@ __global__ void count_mismatch_kernel(const T* a, const T* b, std::size_t n, uns
   if (local) atomicAdd(count, local);
 }
 
+template <class Key>
 struct buffers {
   std::size_t n = 0;
-  std::uint32_t *keys_src = nullptr, *keys_a = nullptr, *keys_b = nullptr, *ref_keys = nullptr;
+  Key *keys_src = nullptr, *keys_a = nullptr, *keys_b = nullptr, *ref_keys = nullptr;
   std::uint32_t *vals_src = nullptr, *vals_a = nullptr, *vals_b = nullptr, *ref_vals = nullptr;
   unsigned long long* count = nullptr;
   void* temp = nullptr;
+  std::string label;
   std::size_t temp_bytes = 0;
 };
 
+/// Elements whose bits differ (so NaNs compare equal to themselves).
 template <class T>
 unsigned long long mismatches(const T* a, const T* b, std::size_t n, unsigned long long* count) {
+  using bits = typename ringsweep::detail::uint_of_size<int(sizeof(T))>::type;
   TUNE_CHECK(cudaMemset(count, 0, sizeof(*count)));
-  count_mismatch_kernel<<<1024, 256>>>(a, b, n, count);
+  count_mismatch_kernel<<<1024, 256>>>(reinterpret_cast<const bits*>(a), reinterpret_cast<const bits*>(b), n,
+                                       count);
   TUNE_CHECK(cudaGetLastError());
   unsigned long long h = 0;
   TUNE_CHECK(cudaMemcpy(&h, count, sizeof(h), cudaMemcpyDeviceToHost));
@@ -84,15 +92,15 @@ unsigned long long mismatches(const T* a, const T* b, std::size_t n, unsigned lo
 
 /// Median milliseconds of `reps` runs of `sort(keys, values)` on fresh copies of the input; the
 /// last run's sorted keys (and values) are left in *out_keys (*out_vals).
-template <class Sort>
-double time_sort(buffers& b, bool pairs, int reps, Sort&& sort, const std::uint32_t** out_keys,
+template <class Key, class Sort>
+double time_sort(buffers<Key>& b, bool pairs, int reps, Sort&& sort, const Key** out_keys,
                  const std::uint32_t** out_vals) {
   cudaEvent_t start, stop;
   TUNE_CHECK(cudaEventCreate(&start));
   TUNE_CHECK(cudaEventCreate(&stop));
   std::vector<float> ms;
   for (int r = 0; r <= reps; ++r) {  // run 0 is the warm-up
-    TUNE_CHECK(cudaMemcpy(b.keys_a, b.keys_src, b.n * 4, cudaMemcpyDeviceToDevice));
+    TUNE_CHECK(cudaMemcpy(b.keys_a, b.keys_src, b.n * sizeof(Key), cudaMemcpyDeviceToDevice));
     if (pairs) TUNE_CHECK(cudaMemcpy(b.vals_a, b.vals_src, b.n * 4, cudaMemcpyDeviceToDevice));
     TUNE_CHECK(cudaEventRecord(start));
     sort(out_keys, out_vals);
@@ -110,11 +118,12 @@ double time_sort(buffers& b, bool pairs, int reps, Sort&& sort, const std::uint3
 
 int g_failures = 0;
 
-template <class Policy>
-void run_variant(const char* name, buffers& b, bool pairs, int reps, double cub_ms) {
-  const std::uint32_t *keys = nullptr, *vals = nullptr;
-  const double ms = time_sort(b, pairs, reps, [&](const std::uint32_t** ok, const std::uint32_t** ov) {
-    ringsweep::double_buffer<std::uint32_t> kb(b.keys_a, b.keys_b);
+template <class Policy, class Key>
+void run_variant(const char* name, buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+  const Key* keys = nullptr;
+  const std::uint32_t* vals = nullptr;
+  const double ms = time_sort(b, pairs, reps, [&](const Key** ok, const std::uint32_t** ov) {
+    ringsweep::double_buffer<Key> kb(b.keys_a, b.keys_b);
     ringsweep::double_buffer<std::uint32_t> vb(b.vals_a, b.vals_b);
     std::size_t bytes = b.temp_bytes;
     if (pairs) {
@@ -128,34 +137,41 @@ void run_variant(const char* name, buffers& b, bool pairs, int reps, double cub_
   const unsigned long long bad =
       mismatches(keys, b.ref_keys, b.n, b.count) + (pairs ? mismatches(vals, b.ref_vals, b.n, b.count) : 0);
   if (bad) ++g_failures;
-  std::printf("%-6s n=2^%-2d %-34s %8.3f ms %7.2f Gkeys/s  cub/this %5.2f%s\n", pairs ? "pairs" : "keys",
+  std::printf("%-14s n=2^%-2d %-34s %8.3f ms %7.2f Gkeys/s  cub/this %5.2f%s\n", b.label.c_str(),
               int(std::log2(double(b.n))), name, ms, double(b.n) / ms * 1e-6, cub_ms / ms,
               bad ? "  MISMATCH" : "");
 }
 
-void run_case(std::size_t n, bool pairs, int reps, int entropy_words) {
-  buffers b;
+/// Times CUB, then `Variants::run(b, pairs, reps, cub_ms)`, on `n` keys of type `Key` made from
+/// the bits of u32 (or u64) random words AND-ed `entropy_words` times.
+template <class Key, class Variants>
+void run_case(const char* label, std::size_t n, bool pairs, int reps, int entropy_words) {
+  buffers<Key> b;
   b.n = n;
-  for (std::uint32_t** p : {&b.keys_src, &b.keys_a, &b.keys_b, &b.ref_keys, &b.vals_src, &b.vals_a, &b.vals_b,
-                            &b.ref_vals}) {
-    TUNE_CHECK(cudaMalloc(p, n * 4));
+  b.label = label;
+  for (Key** p : {&b.keys_src, &b.keys_a, &b.keys_b, &b.ref_keys}) TUNE_CHECK(cudaMalloc(p, n * sizeof(Key)));
+  for (std::uint32_t** p : {&b.vals_src, &b.vals_a, &b.vals_b, &b.ref_vals}) {
+    TUNE_CHECK(cudaMalloc(p, pairs ? n * 4 : 4));
   }
   TUNE_CHECK(cudaMalloc(&b.count, sizeof(unsigned long long)));
   fill_kernel<<<1024, 256>>>(b.keys_src, n, 0x5eedu + n, entropy_words);
-  fill_kernel<<<1024, 256>>>(b.vals_src, n, 0x7a1eu + n, 1);
+  if (pairs) fill_kernel<<<1024, 256>>>(b.vals_src, n, 0x7a1eu + n, 1);
   TUNE_CHECK(cudaGetLastError());
   // Temp storage: the larger of CUB's and every variant's (all are small for the double buffer).
   std::size_t cub_bytes = 0;
   {
-    cub::DoubleBuffer<std::uint32_t> kb(b.keys_a, b.keys_b), vb(b.vals_a, b.vals_b);
+    cub::DoubleBuffer<Key> kb(b.keys_a, b.keys_b);
+    cub::DoubleBuffer<std::uint32_t> vb(b.vals_a, b.vals_b);
     TUNE_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, kb, vb, int(n)));
   }
   b.temp_bytes = std::max<std::size_t>(cub_bytes, std::size_t(64) << 20);
   TUNE_CHECK(cudaMalloc(&b.temp, b.temp_bytes));
 
-  const std::uint32_t *keys = nullptr, *vals = nullptr;
-  const double cub_ms = time_sort(b, pairs, reps, [&](const std::uint32_t** ok, const std::uint32_t** ov) {
-    cub::DoubleBuffer<std::uint32_t> kb(b.keys_a, b.keys_b), vb(b.vals_a, b.vals_b);
+  const Key* keys = nullptr;
+  const std::uint32_t* vals = nullptr;
+  const double cub_ms = time_sort(b, pairs, reps, [&](const Key** ok, const std::uint32_t** ov) {
+    cub::DoubleBuffer<Key> kb(b.keys_a, b.keys_b);
+    cub::DoubleBuffer<std::uint32_t> vb(b.vals_a, b.vals_b);
     std::size_t bytes = b.temp_bytes;
     if (pairs) {
       TUNE_CHECK(cub::DeviceRadixSort::SortPairs(b.temp, bytes, kb, vb, int(n)));
@@ -165,19 +181,12 @@ void run_case(std::size_t n, bool pairs, int reps, int entropy_words) {
     *ok = kb.Current();
     *ov = vb.Current();
   }, &keys, &vals);
-  TUNE_CHECK(cudaMemcpy(b.ref_keys, keys, n * 4, cudaMemcpyDeviceToDevice));
+  TUNE_CHECK(cudaMemcpy(b.ref_keys, keys, n * sizeof(Key), cudaMemcpyDeviceToDevice));
   if (pairs) TUNE_CHECK(cudaMemcpy(b.ref_vals, vals, n * 4, cudaMemcpyDeviceToDevice));
-  std::printf("%-6s n=2^%-2d %-34s %8.3f ms %7.2f Gkeys/s  (entropy words %d)\n", pairs ? "pairs" : "keys",
+  std::printf("%-14s n=2^%-2d %-34s %8.3f ms %7.2f Gkeys/s  (entropy words %d)\n", label,
               int(std::log2(double(n))), "cub", cub_ms, double(n) / cub_ms * 1e-6, entropy_words);
 
-  run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
-  run_variant<variant<384, 18, 512, 8, 2>>("384x18 L512 T8 min2", b, pairs, reps, cub_ms);
-  run_variant<variant<384, 24, 512, 8, 2>>("384x24 L512 T8 min2", b, pairs, reps, cub_ms);
-  run_variant<variant<384, 22, 512, 8, 2>>("384x22 L512 T8 min2", b, pairs, reps, cub_ms);
-  run_variant<variant<384, 20, 128, 9, 2>>("384x20 L128 T9 min2", b, pairs, reps, cub_ms);
-  run_variant<variant<384, 16, 512, 8, 3>>("384x16 L512 T8 min3", b, pairs, reps, cub_ms);
-  run_variant<variant<256, 20, 512, 8, 3>>("256x20 L512 T8 min3", b, pairs, reps, cub_ms);
-  run_variant<variant<512, 16, 512, 8, 2>>("512x16 L512 T8 min2", b, pairs, reps, cub_ms);
+  Variants::run(b, pairs, reps, cub_ms);
 
   for (void* p : {static_cast<void*>(b.keys_src), static_cast<void*>(b.keys_a), static_cast<void*>(b.keys_b),
                   static_cast<void*>(b.ref_keys), static_cast<void*>(b.vals_src), static_cast<void*>(b.vals_a),
@@ -185,6 +194,31 @@ void run_case(std::size_t n, bool pairs, int reps, int entropy_words) {
     TUNE_CHECK(cudaFree(p));
   }
 }
+
+/// Tile shapes for 4-byte keys (and u32 values).
+struct narrow_variants {
+  template <class Key>
+  static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+    run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 20, 512, 8, 2>>("384x20 L512 T8 min2", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 24, 512, 8, 2>>("384x24 L512 T8 min2", b, pairs, reps, cub_ms);
+    run_variant<variant<512, 16, 512, 8, 2>>("512x16 L512 T8 min2", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 22, 256, 8, 2>>("384x22 L256 T8 min2", b, pairs, reps, cub_ms);
+  }
+};
+
+/// Tile shapes for 8-byte keys: policy_sm90's exchange holds 11 of them per thread; CUB's sm_90
+/// policy takes 15 (the last variants need the larger exchange, up to 46080 bytes of 48 KiB).
+struct wide_variants {
+  template <class Key>
+  static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+    run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 13, 512, 8, 2, 384 * 13 * 8>>("384x13 (8-byte exchange)", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 15, 512, 8, 2, 384 * 15 * 8>>("384x15 (8-byte exchange)", b, pairs, reps, cub_ms);
+    run_variant<variant<256, 20, 512, 8, 2, 256 * 20 * 8>>("256x20 (8-byte exchange)", b, pairs, reps, cub_ms);
+    run_variant<variant<256, 16, 512, 8, 3, 256 * 16 * 8>>("256x16 min3 (8-byte exchange)", b, pairs, reps, cub_ms);
+  }
+};
 
 }  // namespace
 
@@ -200,8 +234,14 @@ int main(int argc, char** argv) {
   TUNE_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
   const std::size_t n = std::size_t(1) << lg;
-  run_case(n, false, reps, 1);
-  run_case(n, true, reps, 1);
-  run_case(n, false, reps, 5);
+  const std::string cases = argc > 3 ? argv[3] : "keys_u32,pairs_u32,keys_i32,keys_f32,keys_u64,lowent_u32";
+  const auto want = [&](const char* c) { return ("," + cases + ",").find(std::string(",") + c + ",") != std::string::npos; };
+  if (want("keys_u32")) run_case<std::uint32_t, narrow_variants>("keys_u32", n, false, reps, 1);
+  if (want("keys_i32")) run_case<std::int32_t, narrow_variants>("keys_i32", n, false, reps, 1);
+  if (want("keys_f32")) run_case<float, narrow_variants>("keys_f32", n, false, reps, 1);
+  if (want("pairs_u32")) run_case<std::uint32_t, narrow_variants>("pairs_u32/u32", n, true, reps, 1);
+  if (want("lowent_u32")) run_case<std::uint32_t, narrow_variants>("keys_u32 H.201", n, false, reps, 5);
+  if (want("keys_u64")) run_case<std::uint64_t, wide_variants>("keys_u64", n / 2, false, reps, 1);
+  if (want("pairs_u64")) run_case<std::uint64_t, wide_variants>("pairs_u64/u32", n / 2, true, reps, 1);
   return g_failures ? 1 : 0;
 }
