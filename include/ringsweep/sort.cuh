@@ -22,7 +22,7 @@
 // stream); the in/out overloads reject an output that overlaps its input.
 //
 // Temporary storage, exactly (P = digit passes = ceil((end_bit - begin_bit) / 8), a(x) = x rounded
-// up to 256): inputs of at most one tile (8064 or 9216 four-byte keys, fewer for wide keys or
+// up to 256): inputs of at most one tile (7680 or 8448 four-byte keys, fewer for wide keys or
 // values), n = 0 and empty bit windows need 256 bytes. Larger inputs need
 //     256 + a(N_TABLE * 256 * 8) + a(P * 256 * 8) + a(2 * P * 256 * 8) + 256
 // (N_TABLE = 1024: at most 2.1 MiB for 64-bit keys), plus, for the in/out forms when P >= 2,
