@@ -140,6 +140,18 @@ __host__ __device__ constexpr bool policy_serves_arch(int arch) {
   return arch >= policy_min_arch<Policy>::value && arch < policy_max_arch<Policy>::value;
 }
 
+/// Whether the code being compiled may hold `Policy`'s kernel bodies: always in host code (and on
+/// the SIMT backend), in device code only for the architectures the policy serves. Kernels wrap
+/// their bodies in `if constexpr (policy_compiled_here<Policy>())`.
+template <class Policy>
+__host__ __device__ constexpr bool policy_compiled_here() {
+#ifdef __CUDA_ARCH__
+  return policy_serves_arch<Policy>(__CUDA_ARCH__);
+#else
+  return true;
+#endif
+}
+
 /// `Policy::PAIRS_KEYS_PER_THREAD` where the policy names it, else `KEYS_PER_THREAD`.
 template <class Policy, class = void>
 struct policy_pairs_keys_per_thread {

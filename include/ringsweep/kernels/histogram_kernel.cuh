@@ -10,15 +10,12 @@ namespace detail {
 /// Persistent grid; counts the digits of every pass (see histogram_tile).
 template <class Policy, class Key>
 __global__ void __launch_bounds__(Policy::HIST_THREADS) histogram_kernel(histogram_params<Key> params) {
-#ifdef __CUDA_ARCH__
-  if constexpr (!policy_serves_arch<Policy>(__CUDA_ARCH__)) {
-    (void)params;  // not this policy's architecture: never launched (see policy.cuh)
-  } else
-#endif
-  {
+  if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = histogram_tile<Policy, Key>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
+  } else {
+    (void)params;  // not this policy's architecture: never launched (see policy.cuh)
   }
 }
 

@@ -11,15 +11,12 @@ namespace detail {
 template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
 __global__ void __launch_bounds__(Policy::THREADS, policy_min_blocks<Policy>::value)
     onesweep_kernel(onesweep_params<Key, ValueRaw> params) {
-#ifdef __CUDA_ARCH__
-  if constexpr (!policy_serves_arch<Policy>(__CUDA_ARCH__)) {
-    (void)params;  // not this policy's architecture: never launched (see policy.cuh)
-  } else
-#endif
-  {
+  if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = onesweep_tile<Policy, Key, ValueRaw, HAS_VALUES>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
+  } else {
+    (void)params;  // not this policy's architecture: never launched (see policy.cuh)
   }
 }
 

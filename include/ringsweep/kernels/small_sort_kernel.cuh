@@ -9,15 +9,12 @@ namespace detail {
 /// Launched with one block (see small_sort).
 template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
 __global__ void __launch_bounds__(Policy::THREADS, 1) small_sort_kernel(small_sort_params<Key, ValueRaw> params) {
-#ifdef __CUDA_ARCH__
-  if constexpr (!policy_serves_arch<Policy>(__CUDA_ARCH__)) {
-    (void)params;  // not this policy's architecture: never launched (see policy.cuh)
-  } else
-#endif
-  {
+  if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = small_sort<Policy, Key, ValueRaw, HAS_VALUES>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
+  } else {
+    (void)params;  // not this policy's architecture: never launched (see policy.cuh)
   }
 }
 
