@@ -27,7 +27,7 @@ __device__ __forceinline__ void inject_delay(u32 tile, u32 site) {
     x ^= x >> 15;
     x *= 0x2c1b3c6du;
     x ^= x >> 12;
-    u32 pause = 0;
+    u32 pause = backoff_spin_polls;  // past the polls that do not sleep
     for (u32 i = (x >> 5) & 7u; i != 0; --i) backoff(pause);
   } else {
     (void)tile;

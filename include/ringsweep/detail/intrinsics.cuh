@@ -117,14 +117,27 @@ __device__ __forceinline__ u32 match_bit(u32 peers, u32 value, u32 bit) {
 #endif
 }
 
-/// The one backoff of every spin-wait loop: sleep, doubling the pause up to a cap. On the SIMT
-/// backend __nanosleep yields the fiber, so the awaited thread gets to run.
+/// Calls a spin-wait makes to `backoff` before it starts to sleep on the GPU.
+constexpr u32 backoff_spin_polls = 8;
+
+/// The one backoff of every spin-wait loop; `state` starts at 0 for each wait. On the GPU the
+/// first `backoff_spin_polls` calls return at once: what a wait awaits (mostly a predecessor's
+/// status word) usually appears within a few polls, and a sleep there would lie on the
+/// look-back's critical path (CUB's look-back never sleeps). Later calls sleep, doubling from
+/// 32 ns up to 1 us, so a long wait stops loading the memory system. On the SIMT backend every
+/// call sleeps, which yields the fiber so that the awaited thread gets to run.
 ///
 ///     u32 pause = 0;
 ///     while (load_acquire(flag) == 0) backoff(pause);
-__device__ __forceinline__ void backoff(u32& pause_ns) {
-  pause_ns = pause_ns == 0 ? 32u : min_of(pause_ns * 2u, 1024u);
-  __nanosleep(pause_ns);
+__device__ __forceinline__ void backoff(u32& state) {
+  state = state < 64u ? state + 1u : state;
+#ifdef __CUDA_ARCH__
+  if (state <= backoff_spin_polls) return;
+  const u32 sleeps = state - backoff_spin_polls;
+#else
+  const u32 sleeps = state;
+#endif
+  __nanosleep(sleeps >= 6u ? 1024u : 32u << (sleeps - 1u));
 }
 
 }  // namespace detail
