@@ -20,6 +20,8 @@ namespace ringsweep {
 /// of negatives and only the sign bit of positives, after mapping -0.0 to +0.0 (so the two compare
 /// equal and keep their input order); NaNs then order by their bits: negative NaNs before -inf,
 /// positive NaNs after +inf. The sort never writes an image: it moves the raw bits of each key.
+/// Where the image is the raw bits XOR a constant (integers), `image_is_xor` is true and
+/// `image_xor` is that constant, so a digit needs one XOR however the sort is ordered.
 ///
 ///     using T = ringsweep::key_traits<float>;
 ///     T::bits_type b = T::to_ordered(T::to_bits(-1.5f));  // b < T::to_ordered(T::to_bits(2.0f))
@@ -55,10 +57,16 @@ struct float_key_traits : key_bits_base<Key> {
   using typename base::bits_type;
   using base::high_bit;
 
+  static constexpr bool image_is_xor = false;
+  static constexpr bits_type image_xor = 0;
+
+  /// Branch-free: the sign bit spread over the word (arithmetic shift) selects "flip all" for
+  /// negatives, `high_bit` for positives; -0.0 becomes +0.0 first.
   __host__ __device__ static bits_type to_ordered(bits_type b) {
-    if (b == high_bit) b = 0;  // -0.0 sorts as +0.0
-    const bits_type mask = (b & high_bit) ? bits_type(~bits_type(0)) : high_bit;
-    return bits_type(b ^ mask);
+    using signed_type = typename std::make_signed<bits_type>::type;
+    b = b == high_bit ? bits_type(0) : b;  // -0.0 sorts as +0.0
+    const bits_type sign = bits_type(signed_type(b) >> (base::bits - 1));
+    return bits_type(b ^ (sign | high_bit));
   }
   __host__ __device__ static bits_type from_ordered(bits_type o) {
     const bits_type mask = (o & high_bit) ? high_bit : bits_type(~bits_type(0));
@@ -74,6 +82,8 @@ struct key_traits<Key, typename std::enable_if<std::is_integral<Key>::value && s
                                                !std::is_same<Key, bool>::value>::type>
     : detail::key_bits_base<Key> {
   using typename detail::key_bits_base<Key>::bits_type;
+  static constexpr bool image_is_xor = true;
+  static constexpr bits_type image_xor = 0;
   __host__ __device__ static bits_type to_ordered(bits_type b) { return b; }
   __host__ __device__ static bits_type from_ordered(bits_type o) { return o; }
 };
@@ -84,6 +94,8 @@ struct key_traits<Key, typename std::enable_if<std::is_integral<Key>::value && s
     : detail::key_bits_base<Key> {
   using base = detail::key_bits_base<Key>;
   using typename base::bits_type;
+  static constexpr bool image_is_xor = true;
+  static constexpr bits_type image_xor = base::high_bit;
   __host__ __device__ static bits_type to_ordered(bits_type b) { return bits_type(b ^ base::high_bit); }
   __host__ __device__ static bits_type from_ordered(bits_type o) { return bits_type(o ^ base::high_bit); }
 };
@@ -96,23 +108,43 @@ template <> struct key_traits<__nv_bfloat16> : detail::float_key_traits<__nv_bfl
 namespace detail {
 
 /// Reads the digit of one pass out of a key's raw bits: the ordered image, complemented for a
-/// descending sort (`flip` is all ones then, else zero), shifted right by `shift`, masked to the
-/// pass's width (the last pass of a bit window may be narrower than the radix).
+/// descending sort, shifted right by `shift`, masked to the pass's width (the last pass of a bit
+/// window may be narrower than the radix). For integer keys the image and the complement fold
+/// into one XOR constant, so a digit costs an XOR, a shift and an AND. Built on the host, it can
+/// travel in kernel parameters, whose members the GPU reads straight from the constant bank.
+///
+///     const digit_extractor<std::int32_t> digit_of(false, 24, 8);
+///     u32 top = digit_of(key_traits<std::int32_t>::to_bits(-5));   // 0x7f
 template <class Key>
 struct digit_extractor {
   using traits = key_traits<Key>;
   using bits_type = typename traits::bits_type;
 
-  bits_type flip;
-  int shift;
-  u32 mask;
+  bits_type flip = 0;  // the complement of a descending sort, with the integer image folded in
+  int shift = 0;
+  u32 mask = 0;
 
+  digit_extractor() = default;
   __host__ __device__ digit_extractor(bool descending, int shift_, int width)
-      : flip(descending ? bits_type(~bits_type(0)) : bits_type(0)), shift(shift_), mask((1u << width) - 1u) {}
+      : flip(bits_type((descending ? bits_type(~bits_type(0)) : bits_type(0)) ^ traits::image_xor)),
+        shift(shift_),
+        mask((1u << width) - 1u) {}
+
+  /// The key's ordered image XOR the descending complement: the bits the digits are read from.
+  __host__ __device__ bits_type image(bits_type raw) const {
+    if constexpr (traits::image_is_xor) {
+      return bits_type(raw ^ flip);
+    } else {
+      return bits_type(traits::to_ordered(raw) ^ flip);
+    }
+  }
 
   __host__ __device__ u32 operator()(bits_type raw) const {
-    const bits_type o = bits_type(traits::to_ordered(raw) ^ flip);
-    return u32(o >> shift) & mask;
+    if constexpr (traits::image_is_xor && sizeof(bits_type) < 4) {
+      return ((u32(raw) ^ u32(flip)) >> shift) & mask;  // narrow keys: whole-register operations
+    } else {
+      return u32(image(raw) >> shift) & mask;
+    }
   }
 };
 

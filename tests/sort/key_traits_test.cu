@@ -100,6 +100,14 @@ TEST_CASE("digit extraction: windows, descending, narrow digits", "[key_traits]"
   REQUIRE(digit_extractor<std::uint32_t>(false, 3, 5)(k) == ((k >> 3) & 31u));
   REQUIRE(digit_extractor<std::uint32_t>(true, 0, 8)(k) == (~k & 0xffu));
   REQUIRE(digit_extractor<std::int32_t>(false, 24, 8)(std::uint32_t(-1)) == 0x7fu);
+  // Signed keys: the sign flip and the descending complement fold into one XOR.
+  REQUIRE(digit_extractor<std::int32_t>(true, 24, 8)(std::uint32_t(-1)) == 0x80u);
+  REQUIRE(digit_extractor<std::int32_t>(true, 0, 8)(std::uint32_t(-1)) == 0x00u);
+  REQUIRE(digit_extractor<std::int8_t>(false, 0, 8)(std::uint8_t(0x80)) == 0x00u);
+  REQUIRE(digit_extractor<std::int8_t>(true, 0, 8)(std::uint8_t(0x80)) == 0xffu);
+  REQUIRE(digit_extractor<std::int16_t>(true, 8, 8)(std::uint16_t(0x0102)) == 0x7eu);
+  // Floats: the image of -1.0f complemented for descending.
+  REQUIRE(digit_extractor<float>(true, 24, 8)(0xBF800000u) == 0xBFu);
   REQUIRE(digit_extractor<std::uint8_t>(true, 4, 4)(std::uint8_t(0x3c)) == 0xcu);
   REQUIRE(digit_extractor<std::uint64_t>(false, 56, 8)(0x8877665544332211ull) == 0x88u);
   // -0.0 and +0.0 give equal digits in every pass.

@@ -84,9 +84,9 @@ class histogram_tile {
   /// and only shifted and masked per pass (pass-outer, so no per-pass state stays live).
   template <bool FULL, int N>
   __device__ __forceinline__ void count(bits_type (&keys)[N], int valid, int passes) {
-    const bits_type flip = p_.descending ? bits_type(~bits_type(0)) : bits_type(0);
+    const digit_extractor<Key> image_of(p_.descending, 0, 0);
 RINGSWEEP_UNROLL
-    for (int k = 0; k < N; ++k) keys[k] = bits_type(key_traits<Key>::to_ordered(keys[k]) ^ flip);
+    for (int k = 0; k < N; ++k) keys[k] = image_of.image(keys[k]);
     for (int pass = 0; pass < passes; ++pass) {
       const int shift = p_.begin_bit + pass * Policy::RADIX_BITS;
       const u32 mask = (1u << min_of(Policy::RADIX_BITS, p_.end_bit - shift)) - 1u;

@@ -33,9 +33,7 @@ struct onesweep_params {
   u32* tails;                    // two tail counters, used alternately by launches
   u32 tile_base;                 // first ticket of this launch
   u32 launch;                    // index of this launch within the sort
-  int shift;                     // first bit of this pass's digit
-  int width;                     // bits of this pass's digit
-  bool descending;
+  digit_extractor<Key> digit;    // this pass's digit of a key (built on the host)
 };
 
 /// The per-block worker of the onesweep kernel.
@@ -77,7 +75,10 @@ class onesweep_tile {
     // pointer of theirs occupies registers through the tile.
     const auto tail = [&] { return tail_t{p_.tails + (p_.launch & 1u)}; };
     const auto lookback = [&] { return lookback_t{{p_.status}, p_.tile_base}; };
-    const auto digit_of = [&] { return digit_extractor<Key>(p_.descending, p_.shift, p_.width); };
+    // Digits are read with a copy of the parameters' extractor made at each use: on the GPU its
+    // members come straight from the constant bank, so nothing is recomputed and no register
+    // holds them (calling p_.digit in place would take the address of a kernel parameter).
+    const auto digit_of = [&] { return digit_extractor<Key>(p_.digit); };
 
     if (threadIdx.x == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
@@ -103,7 +104,17 @@ class onesweep_tile {
 
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     inject_delay<Policy>(temp_.ticket, 1);
-    rank_t(temp_.u.rank).rank_by([&](int k) { return digit_of()(keys[k]); }, valid, ranks, counts, starts,
+    // For 1- and 2-byte keys the digit is recomputed from an opaque key at each use: otherwise the
+    // optimiser keeps every digit live from the counting to the ranking, which spills u8 pairs on
+    // sm_90. Wider keys keep the code the H100 measurements were taken with.
+    const auto digit_at = [&](int k) {
+      if constexpr (sizeof(bits_type) < 4) {
+        return digit_of()(opaque(keys[k]));
+      } else {
+        return digit_of()(keys[k]);
+      }
+    };
+    rank_t(temp_.u.rank).rank_by(digit_at, valid, ranks, counts, starts,
                                  [&](const u32 (&c)[DPT]) {
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {

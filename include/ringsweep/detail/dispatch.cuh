@@ -243,9 +243,8 @@ struct sort_dispatch {
       op.status = status;
       op.ticket = counters;
       op.tails = counters + 32;
-      op.shift = p.begin_bit + pass * Policy::RADIX_BITS;
-      op.width = min_of(Policy::RADIX_BITS, p.end_bit - op.shift);
-      op.descending = p.descending;
+      const int shift = p.begin_bit + pass * Policy::RADIX_BITS;
+      op.digit = digit_extractor<Key>(p.descending, shift, min_of(Policy::RADIX_BITS, p.end_bit - shift));
       for (std::size_t portion = 0; portion < portions; ++portion) {
         const std::size_t first_tile = portion * Policy::PORTION_TILES;
         const std::size_t first_key = first_tile * TILE;

@@ -117,6 +117,27 @@ __device__ __forceinline__ u32 match_bit(u32 peers, u32 value, u32 bit) {
 #endif
 }
 
+/// `v` unchanged, but hidden from the optimiser, which must then recompute whatever it derives
+/// from it rather than keep an earlier result live (a register-pressure tool: recomputing a digit
+/// from a key costs a few instructions, keeping ITEMS digits live can cost spills). No instruction.
+///
+///     u32 d = digit_of(opaque(keys[k]));   // not reused from an earlier digit_of(keys[k])
+template <class T>
+__device__ __forceinline__ T opaque(T v) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(T) == 8) {
+    asm volatile("" : "+l"(v));
+  } else if constexpr (sizeof(T) == 4) {
+    asm volatile("" : "+r"(v));
+  } else {
+    u32 w = v;
+    asm volatile("" : "+r"(w));
+    v = T(w);
+  }
+#endif
+  return v;
+}
+
 /// Calls a spin-wait makes to `backoff` before it starts to sleep on the GPU.
 constexpr u32 backoff_spin_polls = 8;
 
