@@ -66,5 +66,11 @@ if [[ -n "${filter}" ]]; then
     --benchmark_out="${out}/bench.json" --benchmark_out_format=json >"${out}/bench.txt" 2>&1
   summary+=("bench rc=$?")
   grep -E "ringsweep|cub" "${out}/bench.txt" | awk '{print $1, $2, $NF}' | tail -n 60
+  # Against the committed baseline (same GPU model: the ringsweep / CUB ratio is comparable).
+  baseline=bench/results/gpu/h100_sort_bench.json
+  if [[ -f "${baseline}" ]] && command -v python3 >/dev/null; then
+    python3 bench/compare.py "${baseline}" "${out}/bench.json" >"${out}/compare.txt" 2>&1
+    summary+=("vs ${baseline}: $(tail -n 1 "${out}/compare.txt")")
+  fi
 fi
 printf '%s\n' "${summary[@]}"
