@@ -23,6 +23,10 @@ namespace ringsweep {
 /// - `MIN_ARCH`, `MAX_ARCH` (optional): the `__CUDA_ARCH__` range [MIN_ARCH, MAX_ARCH) the policy's
 ///   kernels are compiled for; elsewhere their bodies are empty. The public API picks the policy
 ///   by the PTX version its kernels were built from, so it never launches an empty one.
+/// - `RECOMPUTE_DIGITS` (optional, default false): the onesweep ranking recomputes each key's
+///   digit where it needs it instead of letting the compiler keep the digits of the whole
+///   tile live; a few instructions per key for ITEMS registers. Without it a 384-thread block
+///   with 22 keys per thread needs 80 registers (two blocks per SM), with it 56 (three).
 /// - `MIN_BLOCKS` (optional, default 1): onesweep blocks that must fit on one SM
 ///   (`__launch_bounds__`): ptxas keeps the kernel within `65536 / (MIN_BLOCKS x THREADS)` registers. Naming it also stops ptxas from
 ///   trading spills for occupancy on its own (CUDA 13 does so when only THREADS is given).
@@ -151,6 +155,12 @@ __host__ __device__ constexpr bool policy_compiled_here() {
   return true;
 #endif
 }
+
+/// `Policy::RECOMPUTE_DIGITS` where the policy names it, else false.
+template <class Policy, class = void>
+struct policy_recompute_digits : std::false_type {};
+template <class Policy>
+struct policy_recompute_digits<Policy, typename std::enable_if<Policy::RECOMPUTE_DIGITS>::type> : std::true_type {};
 
 /// `Policy::PAIRS_KEYS_PER_THREAD` where the policy names it, else `KEYS_PER_THREAD`.
 template <class Policy, class = void>

@@ -104,11 +104,11 @@ class onesweep_tile {
 
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     inject_delay<Policy>(temp_.ticket, 1);
-    // For 1- and 2-byte keys the digit is recomputed from an opaque key at each use: otherwise the
-    // optimiser keeps every digit live from the counting to the ranking, which spills u8 pairs on
-    // sm_90. Wider keys keep the code the H100 measurements were taken with.
+    // With RECOMPUTE_DIGITS (see policy.cuh), and always for 1- and 2-byte keys, the digit is
+    // recomputed from an opaque key at each use: otherwise the optimiser keeps every digit live
+    // from the counting to the ranking, which costs ITEMS registers (u8 pairs spilled on sm_90).
     const auto digit_at = [&](int k) {
-      if constexpr (sizeof(bits_type) < 4) {
+      if constexpr (sizeof(bits_type) < 4 || policy_recompute_digits<Policy>::value) {
         return digit_of()(opaque(keys[k]));
       } else {
         return digit_of()(keys[k]);
@@ -126,6 +126,15 @@ RINGSWEEP_UNROLL
       }
     });
 
+    // Keys only: the keys go to shared memory at their ranks before the look-back, as in CUB, so
+    // neither keys nor ranks hold registers while it spins (with 56 registers, three blocks per
+    // SM, this is what avoids spills). Pairs keep them until after it: moved here, they tip
+    // u8/u8 pairs into spills on sm_90.
+    if constexpr (!HAS_VALUES) {
+      __syncthreads();  // every thread is done with the ranking's shared memory (a union with keys)
+      scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+    }
+
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
@@ -140,7 +149,7 @@ RINGSWEEP_UNROLL
         if (p_.bins_out != nullptr && u == p_.tiles - 1) p_.bins_out[d] = bin + inclusive;
       }
     }
-    __syncthreads();  // every look-back read of this tile is done; digit_base is complete
+    __syncthreads();  // look-back reads done; digit_base complete (keys only: keys in shared)
     if (threadIdx.x == 0) {
       inject_delay<Policy>(p_.tile_base + u, 4);
       tail().retire(u);
@@ -148,19 +157,25 @@ RINGSWEEP_UNROLL
 
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
-      // One digit only: the tile keeps its order, so copy it straight to its run.
+      // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
       const u64 base = temp_.digit_base[uniform];
-      store_warp_striped(p_.keys_out + base + seg_first, lane, valid - int(seg_first), keys);
       if constexpr (HAS_VALUES) {
+        store_warp_striped(p_.keys_out + base + seg_first, lane, valid - int(seg_first), keys);
         ValueRaw values[ITEMS];
         load_warp_striped(p_.values_in + (tile_first + seg_first), lane, valid - int(seg_first), values);
         store_warp_striped(p_.values_out + base + seg_first, lane, valid - int(seg_first), values);
+      } else {
+        scatter_t::shared_to_global(temp_.u.keys, valid,
+                                    [&](int, int i, bits_type) { return p_.keys_out + (base + u64(i)); });
       }
       return;
     }
 
-    scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
-    __syncthreads();
+    if constexpr (HAS_VALUES) {
+      scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+      __syncthreads();
+    }
+
     // The digit of block-striped item k rides in the high bits of ranks[k] (the ranks are
     // below 2^16) for the values' trip: no second array of ITEMS registers.
     scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {

@@ -120,8 +120,6 @@ RINGSWEEP_UNROLL
     // The counters now hold each warp's first tile rank per digit: the warp ranking advances
     // them item by item. Padding positions get ranks too (past the real keys); callers skip them.
     warp_multisplit<ITEMS, RADIX_BITS>::rank(temp_.counters[warp], digit_or_pad, ranks);
-RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) ranks[k] &= (1u << warp_multisplit<ITEMS, RADIX_BITS>::PACK_SHIFT) - 1u;
   }
 
  private:

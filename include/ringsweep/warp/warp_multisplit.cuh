@@ -23,17 +23,13 @@ namespace detail {
 /// input the largest digit, so they rank after every real item of that digit and disturb no real
 /// rank (only that digit's count, which the caller corrects).
 ///
-/// Each rank comes back packed: the rank within the warp in the low 16 bits and the item's digit
-/// above them, so that a caller needs no digit array after ranking. `digit_at(k)` gives item k's
-/// digit; computing it on demand keeps a digit array out of registers.
+/// `digit_at(k)` gives item k's digit; computing it on demand keeps a digit array out of
+/// registers.
 ///
 ///     __shared__ u32 counters[256];   // zeroed, one array per warp
 ///     warp_multisplit<4, 8>::rank(counters, [&](int k) { return digit(keys[k]); }, ranks);
 template <int ITEMS, int RADIX_BITS>
 struct warp_multisplit {
-  static constexpr int PACK_SHIFT = 16;
-  static_assert(RADIX_BITS <= 16, "digits are packed above 16-bit warp ranks");
-
   template <class DigitAt>
   __device__ __forceinline__ static void rank(u32* counters, DigitAt&& digit_at, u32 (&ranks)[ITEMS]) {
     const u32 lane = lane_id();
@@ -50,7 +46,7 @@ RINGSWEEP_UNROLL
         counters[digit] = base + below + 1u;  // the leader is the group's highest lane
       }
       base = __shfl_sync(0xffffffffu, base, leader);
-      ranks[k] = (digit << PACK_SHIFT) | (base + below);
+      ranks[k] = base + below;
       __syncwarp();  // the counter update is visible to the next item's leader
     }
   }
