@@ -36,12 +36,15 @@ namespace {
     }                                                                                                    \
   } while (0)
 
-/// policy_sm90 with some members replaced (EXCHANGE_BYTES_ 0: room for KEYS_ 4-byte items).
-template <int THREADS_, int KEYS_, int L_, int TAIL_BITS_, int MIN_BLOCKS_, int EXCHANGE_BYTES_ = 0>
+/// policy_sm90 with some members replaced (EXCHANGE_BYTES_ 0: room for KEYS_ 4-byte items;
+/// PAIRS_ 0: pairs take KEYS_ too).
+template <int THREADS_, int KEYS_, int L_, int TAIL_BITS_, int MIN_BLOCKS_, int EXCHANGE_BYTES_ = 0, int PAIRS_ = 0,
+          bool RECOMPUTE_ = false>
 struct variant : ringsweep::policy_sm90 {
   static constexpr int THREADS = THREADS_;
   static constexpr int KEYS_PER_THREAD = KEYS_;
-  static constexpr int PAIRS_KEYS_PER_THREAD = KEYS_;
+  static constexpr int PAIRS_KEYS_PER_THREAD = PAIRS_ > 0 ? PAIRS_ : KEYS_;
+  static constexpr bool RECOMPUTE_DIGITS = RECOMPUTE_;
   static constexpr int EXCHANGE_BYTES = EXCHANGE_BYTES_ > 0 ? EXCHANGE_BYTES_ : THREADS_ * KEYS_ * 4;
   static constexpr int L = L_;
   static constexpr int TAIL_BITS = TAIL_BITS_;
@@ -204,9 +207,12 @@ struct narrow_variants {
     run_variant<variant<384, 24, 512, 8, 2>>("384x24 L512 T8 min2", b, pairs, reps, cub_ms);
     run_variant<variant<512, 16, 512, 8, 2>>("512x16 L512 T8 min2", b, pairs, reps, cub_ms);
     run_variant<variant<384, 22, 256, 8, 2>>("384x22 L256 T8 min2", b, pairs, reps, cub_ms);
-    // Not here: three blocks per SM (as CUB's sm_90 policy for f32 keys, 384 x 19 in 56
-    // registers). At 56 registers the onesweep kernel spills: 32 bytes with 16 keys per thread,
-    // 124 with 19 (u32 keys, CUDA 13.0).
+    // Three blocks per SM (56 registers; CUB's kernel gets them for i32 and f32 keys and was
+    // faster there): needs RECOMPUTE_DIGITS; then 384 x 22 keys (u32, i32; f32 spills 12 B) and
+    // 384 x 18 pairs compile without spills. Without it, 16 keys already spill 32 bytes.
+    run_variant<variant<384, 22, 512, 8, 3, 0, 18, true>>("384x22/18 min3 recompute", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 20, 512, 8, 3, 0, 18, true>>("384x20/18 min3 recompute", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 22, 512, 8, 2, 0, 22, true>>("384x22 min2 recompute", b, pairs, reps, cub_ms);
   }
 };
 
