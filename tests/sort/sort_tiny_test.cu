@@ -208,8 +208,27 @@ namespace sort_tiny_test {
 struct tiny_faulty : ringsweep::policy_tiny {
   static constexpr int FAULT_INJECTION = 1;
 };
+/// The tiny policy with the ranking's digits recomputed at each use (RECOMPUTE_DIGITS).
+struct tiny_recompute : ringsweep::policy_tiny {
+  static constexpr bool RECOMPUTE_DIGITS = true;
+};
 }  // namespace sort_tiny_test
 using sort_tiny_test::tiny_faulty;
+using sort_tiny_test::tiny_recompute;
+
+TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uint32_t, std::int32_t, float,
+                   std::uint64_t, std::uint16_t) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : sizes) {
+      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      sort_test::check_sort_keys<tiny_recompute>(keys, with_order(o));
+      sort_test::check_sort_pairs<tiny_recompute, TestType, std::uint32_t>(keys, with_order(o));
+    }
+    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
+    sort_test::check_sort_pairs<tiny_recompute, TestType, std::uint64_t>(few, with_order(o));
+  }
+}
 
 TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under shuffled timing", "[sort][tiny]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
