@@ -4,7 +4,8 @@
 //     ringsweep_tune [log2_n=26] [reps=15] [cases=keys_u32,pairs_u32,keys_i32,keys_f32,keys_u64,lowent_u32]
 //
 // Cases: keys_<u32|i32|f32|u64> and pairs_<u32|u64> (u32 values) on uniform random bits,
-// lowent_u32 on keys AND-ing 5 random words (entropy 0.201). Each case times CUB first, then the
+// lowent_u32 on keys AND-ing 5 random words (entropy 0.201); keys_u16 and keys_u8 (not run by
+// default) compare vector loads with striped loads. Each case times CUB first, then the
 // variants, all on the same input (i32 and f32 keys are the u32 case's bits). Prints one row per
 // (case, variant): the median time of `reps` sorts (CUDA events around the sort call only,
 // double-buffer form, temp storage allocated outside), keys/s and the ratio CUB time / variant
@@ -25,22 +26,15 @@
 
 #include "common/keygen.cuh"
 
-namespace {
-
-#define TUNE_CHECK(call)                                                                                 \
-  do {                                                                                                   \
-    const cudaError_t tune_e_ = (call);                                                                  \
-    if (tune_e_ != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(tune_e_));   \
-      std::exit(1);                                                                                      \
-    }                                                                                                    \
-  } while (0)
+namespace tune {
 
 /// policy_sm90 with some members replaced (EXCHANGE_BYTES_ 0: room for KEYS_ 4-byte items;
-/// PAIRS_ 0: pairs take KEYS_ too).
+/// PAIRS_ 0: pairs take KEYS_ too; VECTOR_ -1: policy_sm90's VECTOR_LOAD_ITEM_BYTES). External
+/// linkage: nvcc warns about members of types in unnamed namespaces that only device code reads.
 template <int THREADS_, int KEYS_, int L_, int TAIL_BITS_, int MIN_BLOCKS_, int EXCHANGE_BYTES_ = 0, int PAIRS_ = 0,
-          bool RECOMPUTE_ = false>
+          bool RECOMPUTE_ = false, int VECTOR_ = -1>
 struct variant : ringsweep::policy_sm90 {
+  static constexpr int VECTOR_LOAD_ITEM_BYTES = VECTOR_ >= 0 ? VECTOR_ : ringsweep::policy_sm90::VECTOR_LOAD_ITEM_BYTES;
   static constexpr int THREADS = THREADS_;
   static constexpr int KEYS_PER_THREAD = KEYS_;
   static constexpr int PAIRS_KEYS_PER_THREAD = PAIRS_ > 0 ? PAIRS_ : KEYS_;
@@ -50,6 +44,21 @@ struct variant : ringsweep::policy_sm90 {
   static constexpr int TAIL_BITS = TAIL_BITS_;
   static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
 };
+
+}  // namespace tune
+
+namespace {
+
+using tune::variant;
+
+#define TUNE_CHECK(call)                                                                                 \
+  do {                                                                                                   \
+    const cudaError_t tune_e_ = (call);                                                                  \
+    if (tune_e_ != cudaSuccess) {                                                                        \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(tune_e_));   \
+      std::exit(1);                                                                                      \
+    }                                                                                                    \
+  } while (0)
 
 template <class T>
 __global__ void fill_kernel(T* out, std::size_t n, std::uint64_t seed, int words) {
@@ -213,6 +222,11 @@ struct narrow_variants {
     run_variant<variant<384, 22, 512, 8, 3, 0, 18, true>>("384x22/18 min3 recompute", b, pairs, reps, cub_ms);
     run_variant<variant<384, 20, 512, 8, 3, 0, 18, true>>("384x20/18 min3 recompute", b, pairs, reps, cub_ms);
     run_variant<variant<384, 22, 512, 8, 2, 0, 22, true>>("384x22 min2 recompute", b, pairs, reps, cub_ms);
+    // Vector loads of 4-byte keys and values too (warp_vector_load: 5 x 16-byte vectors + 2
+    // striped items per lane instead of 22 striped loads; 6 KiB more shared memory per block).
+    run_variant<variant<384, 22, 512, 8, 2, 0, 22, false, 4>>("384x22 vector loads", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 22, 512, 8, 3, 0, 18, true, 4>>("384x22/18 min3 recompute vector", b, pairs, reps,
+                                                             cub_ms);
   }
 };
 
@@ -226,6 +240,18 @@ struct wide_variants {
     run_variant<variant<384, 15, 512, 8, 2, 384 * 15 * 8>>("384x15 (8-byte exchange)", b, pairs, reps, cub_ms);
     run_variant<variant<256, 20, 512, 8, 2, 256 * 20 * 8>>("256x20 (8-byte exchange)", b, pairs, reps, cub_ms);
     run_variant<variant<256, 16, 512, 8, 3, 256 * 16 * 8>>("256x16 min3 (8-byte exchange)", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 11, 512, 8, 2, 0, 0, false, 8>>("384x11 vector loads", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 13, 512, 8, 2, 384 * 13 * 8, 0, false, 8>>("384x13 vector loads (8-byte exchange)", b,
+                                                                         pairs, reps, cub_ms);
+  }
+};
+
+/// 1- and 2-byte keys: policy_sm90 loads them through vectors; the same shape loading striped.
+struct short_variants {
+  template <class Key>
+  static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+    run_variant<ringsweep::policy_sm90>("policy_sm90 (vector loads)", b, pairs, reps, cub_ms);
+    run_variant<variant<384, 22, 512, 8, 2, 0, 0, false, 0>>("384x22 striped loads", b, pairs, reps, cub_ms);
   }
 };
 
@@ -252,5 +278,7 @@ int main(int argc, char** argv) {
   if (want("lowent_u32")) run_case<std::uint32_t, narrow_variants>("keys_u32 H.201", n, false, reps, 5);
   if (want("keys_u64")) run_case<std::uint64_t, wide_variants>("keys_u64", n / 2, false, reps, 1);
   if (want("pairs_u64")) run_case<std::uint64_t, wide_variants>("pairs_u64/u32", n / 2, true, reps, 1);
+  if (want("keys_u16")) run_case<std::uint16_t, short_variants>("keys_u16", n, false, reps, 1);
+  if (want("keys_u8")) run_case<std::uint8_t, short_variants>("keys_u8", n, false, reps, 1);
   return g_failures ? 1 : 0;
 }

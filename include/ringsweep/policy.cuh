@@ -27,6 +27,11 @@ namespace ringsweep {
 ///   digit where it needs it instead of letting the compiler keep the digits of the whole
 ///   tile live; a few instructions per key for ITEMS registers. Without it a 384-thread block
 ///   with 22 keys per thread needs 80 registers (two blocks per SM), with it 56 (three).
+/// - `VECTOR_LOAD_ITEM_BYTES` (optional, default 0): onesweep tiles load keys and values of at
+///   most this many bytes with 16-byte vector loads, put back into warp-striped order through a
+///   512-byte shared stage per warp (`warp_vector_load`): 16 / size times fewer global load
+///   requests for one shared store and 16 / size shared loads per vector. Ragged segments and
+///   arrays not aligned to 16 bytes load striped. 0: every item loads striped.
 /// - `MIN_BLOCKS` (optional, default 1): onesweep blocks that must fit on one SM
 ///   (`__launch_bounds__`): ptxas keeps the kernel within `65536 / (MIN_BLOCKS x THREADS)` registers. Naming it also stops ptxas from
 ///   trading spills for occupancy on its own (CUDA 13 does so when only THREADS is given).
@@ -47,6 +52,9 @@ struct policy_sm80 {
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
   static constexpr int MIN_BLOCKS = 2;
+  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; vectors cut
+  // those requests 8-16x. 4- and 8-byte items stay striped until timed (ringsweep_tune).
+  static constexpr int VECTOR_LOAD_ITEM_BYTES = 2;
 };
 
 /// Hopper and newer (and the default for unknown architectures at or above sm_90).
@@ -64,6 +72,9 @@ struct policy_sm90 {
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
   static constexpr int MIN_BLOCKS = 2;
+  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; vectors cut
+  // those requests 8-16x. 4- and 8-byte items stay striped until timed (ringsweep_tune).
+  static constexpr int VECTOR_LOAD_ITEM_BYTES = 2;
 };
 
 /// Test policy: 192-key tiles, a 4-slot status buffer and 8-tile portions, so that a few thousand
@@ -161,6 +172,16 @@ template <class Policy, class = void>
 struct policy_recompute_digits : std::false_type {};
 template <class Policy>
 struct policy_recompute_digits<Policy, typename std::enable_if<Policy::RECOMPUTE_DIGITS>::type> : std::true_type {};
+
+/// `Policy::VECTOR_LOAD_ITEM_BYTES` where the policy names it, else 0.
+template <class Policy, class = void>
+struct policy_vector_load_item_bytes {
+  static constexpr int value = 0;
+};
+template <class Policy>
+struct policy_vector_load_item_bytes<Policy, typename std::enable_if<(Policy::VECTOR_LOAD_ITEM_BYTES >= 0)>::type> {
+  static constexpr int value = Policy::VECTOR_LOAD_ITEM_BYTES;
+};
 
 /// `Policy::PAIRS_KEYS_PER_THREAD` where the policy names it, else `KEYS_PER_THREAD`.
 template <class Policy, class = void>

@@ -296,6 +296,10 @@ TEMPLATE_TEST_CASE("pointers aligned only to their element size", "[sort][api]",
       const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n + shift);
       check_shifted_pairs<tiny>(keys, shift, {});
     }
+    // Vector loads where a segment is aligned, striped loads where not (keys and values can
+    // differ: 1- and 2-byte keys shifted, their 4-byte values too, by different byte counts).
+    const auto vkeys = sort_test::make_keys<TestType>(9 * 384 + 100, distribution::uniform, seed + shift);
+    check_shifted_pairs<sort_test::tiny_vector>(vkeys, shift, {});
     const std::size_t n = 2 * device_tile() + 333;
     const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + shift);
     check_shifted_pairs<void>(keys, shift, {});

@@ -230,6 +230,38 @@ TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uin
   }
 }
 
+TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_t, float, std::uint64_t,
+                   std::uint8_t, std::int16_t, double) {
+  // Whole segments load through vectors, the ragged tile's partial segments striped; small sizes
+  // take the single-block path, which does not use them.
+  using sort_test::tiny_vector;
+  constexpr std::size_t vtile = std::size_t(ringsweep::detail::tile_shape<tiny_vector, 4, 4>::TILE);
+  STATIC_REQUIRE(vtile == 384);
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : {vtile - 1, vtile, vtile + 1, vtile + 64, 5 * vtile + 17, 12 * vtile, 20 * vtile + 5}) {
+      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      sort_test::check_sort_keys<tiny_vector>(keys, with_order(o));
+      sort_test::check_sort_pairs<tiny_vector, TestType, std::uint32_t>(keys, with_order(o));
+      sort_test::check_sort_pairs<tiny_vector, TestType, std::uint8_t>(keys, with_order(o));
+    }
+    // One digit per tile in most passes (the uniform-digit path loads values too).
+    const auto few = sort_test::make_keys<TestType>(20 * vtile + 5, distribution::few_distinct, seed);
+    sort_test::check_sort_pairs<tiny_vector, TestType, std::uint64_t>(few, with_order(o));
+  }
+}
+
+TEST_CASE("tiny policy with vector loads: value types of 1 to 16 bytes", "[sort][tiny]") {
+  using sort_test::tiny_vector;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto keys = sort_test::make_keys<std::uint32_t>(7 * 384 + 100, distribution::uniform, seed);
+  const ringsweep::sort_options opts;
+  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, std::uint16_t>(keys, opts);
+  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value8u>(keys, opts);
+  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value16a>(keys, opts);
+  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value16u>(keys, opts);
+}
+
 TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under shuffled timing", "[sort][tiny]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : {std::size_t(977), std::size_t(3845), std::size_t(7000)}) {

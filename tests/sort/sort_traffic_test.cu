@@ -6,6 +6,7 @@
 #include <ringsweep_simt/control.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "sort_test_util.cuh"
@@ -13,7 +14,7 @@
 namespace {
 
 struct totals {
-  unsigned long long load_bytes = 0, store_bytes = 0, load_sectors = 0, store_sectors = 0;
+  unsigned long long load_bytes = 0, store_bytes = 0, load_sectors = 0, store_sectors = 0, load_accesses = 0;
 };
 
 totals sum(const std::vector<simt::kernel_traffic>& traffic) {
@@ -23,11 +24,62 @@ totals sum(const std::vector<simt::kernel_traffic>& traffic) {
     t.store_bytes += k.store_bytes;
     t.load_sectors += k.load_sectors;
     t.store_sectors += k.store_sectors;
+    t.load_accesses += k.load_accesses;
   }
   return t;
 }
 
+/// sort_test::tiny_vector with every item loaded striped.
+struct tiny_striped : sort_test::tiny_vector {
+  static constexpr int VECTOR_LOAD_ITEM_BYTES = 0;
+};
+
+/// Traffic of a whole-tile double-buffer sort (pairs when `Value` is not void) under `Policy`.
+template <class Policy, class Key, class Value>
+totals sort_traffic(std::size_t n) {
+  const auto keys = sort_test::make_keys<Key>(n, sort_test::distribution::uniform, ringsweep_test::catch_seed());
+  ringsweep_test::device_buffer<Key> k0(keys), k1(n);
+  ringsweep_test::device_buffer<std::uint8_t> v0(n), v1(n);
+  ringsweep::double_buffer<Key> kb(k0.data(), k1.data());
+  ringsweep::double_buffer<std::uint8_t> vb(v0.data(), v1.data());
+  const auto sort = [&](void* temp, std::size_t& bytes) {
+    if constexpr (std::is_void<Value>::value) {
+      return ringsweep::detail::sort_keys<Policy>(temp, bytes, kb, n);
+    } else {
+      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kb, vb, n);
+    }
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(sort(nullptr, bytes));
+  ringsweep_test::device_bytes temp(bytes);
+  simt::traffic_begin();
+  REQUIRE_CUDA(sort(temp.data(), bytes));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  return sum(simt::traffic_end());
+}
+
 }  // namespace
+
+TEST_CASE("vector loads: fewer load requests for the same bytes and sectors", "[sort][traffic]") {
+  // 384-key tiles of 64 threads x 6 items: a warp loads its 192 keys with one 4-item vector and
+  // two striped items per lane (3 requests) instead of 6 striped items (6 requests).
+  const std::size_t tiles = 12, n = tiles * 384, warps = 2, saved_per_warp = 6 - 3;
+  SECTION("u32 keys, 4 passes") {
+    const totals s = sort_traffic<tiny_striped, std::uint32_t, void>(n);
+    const totals v = sort_traffic<sort_test::tiny_vector, std::uint32_t, void>(n);
+    CHECK(v.load_bytes == s.load_bytes);
+    CHECK(v.load_sectors == s.load_sectors);
+    CHECK(v.load_sectors == v.load_bytes / 32);
+    CHECK(s.load_accesses - v.load_accesses == 4 * tiles * warps * saved_per_warp);
+  }
+  SECTION("u8 keys and u8 values, 1 pass") {
+    const totals s = sort_traffic<tiny_striped, std::uint8_t, std::uint8_t>(n);
+    const totals v = sort_traffic<sort_test::tiny_vector, std::uint8_t, std::uint8_t>(n);
+    CHECK(v.load_bytes == s.load_bytes);
+    CHECK(v.load_sectors == s.load_sectors);
+    CHECK(s.load_accesses - v.load_accesses == 2 * tiles * warps * saved_per_warp);  // keys and values
+  }
+}
 
 TEST_CASE("a sort moves each key and value once per pass", "[sort][traffic]") {
   using u32 = std::uint32_t;

@@ -12,6 +12,7 @@
 #include "../lookback/decoupled_lookback.cuh"
 #include "../lookback/tail_iterator.cuh"
 #include "../policy.cuh"
+#include "../warp/warp_vector_load.cuh"
 
 namespace ringsweep {
 namespace detail {
@@ -54,9 +55,26 @@ class onesweep_tile {
   using lookback_t = decoupled_lookback<RADIX, Policy::N_TABLE, Policy::L>;
   using tail_t = tail_iterator<Policy::N_TABLE, Policy::L, Policy::TAIL_BITS>;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
+  static constexpr int WARPS = THREADS / warp_threads;
+  static constexpr int VECTOR_ITEM_BYTES = policy_vector_load_item_bytes<Policy>::value;
+  /// Whether items of type T load through warp_vector_load.
+  template <class T>
+  __host__ __device__ static constexpr bool vector_loaded() {
+    return int(sizeof(T)) <= VECTOR_ITEM_BYTES && warp_vector_load<T, ITEMS>::VEC > 1;
+  }
+  static constexpr bool STAGED = vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>());
   static_assert(policy_check<Policy>::ok, "");
 
-  struct TempStorage {
+  /// Each warp's warp_vector_load stage (keys, later values): not in the union, which holds other
+  /// warps' keys while values are loaded. An empty base (no bytes) when nothing is vector-loaded.
+  template <bool, class = void>
+  struct stage_storage {};
+  template <class Dummy>
+  struct stage_storage<true, Dummy> {
+    uint4 stage[WARPS * warp_threads];
+  };
+
+  struct TempStorage : stage_storage<STAGED> {
     union {
       typename rank_t::TempStorage rank;
       bits_type keys[TILE];
@@ -100,7 +118,7 @@ class onesweep_tile {
     const u32 lane = lane_id();
     const u32 seg_first = u32(warp) * u32(scatter_t::SEGMENT);
     bits_type keys[ITEMS];
-    load_warp_striped(p_.keys_in + (tile_first + seg_first), lane, valid - int(seg_first), keys);
+    load_segment(p_.keys_in + (tile_first + seg_first), warp, lane, valid - int(seg_first), keys);
 
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     inject_delay<Policy>(temp_.ticket, 1);
@@ -162,7 +180,7 @@ RINGSWEEP_UNROLL
       if constexpr (HAS_VALUES) {
         store_warp_striped(p_.keys_out + base + seg_first, lane, valid - int(seg_first), keys);
         ValueRaw values[ITEMS];
-        load_warp_striped(p_.values_in + (tile_first + seg_first), lane, valid - int(seg_first), values);
+        load_segment(p_.values_in + (tile_first + seg_first), warp, lane, valid - int(seg_first), values);
         store_warp_striped(p_.values_out + base + seg_first, lane, valid - int(seg_first), values);
       } else {
         scatter_t::shared_to_global(temp_.u.keys, valid,
@@ -185,7 +203,7 @@ RINGSWEEP_UNROLL
     });
     if constexpr (HAS_VALUES) {
       ValueRaw values[ITEMS];
-      load_warp_striped(p_.values_in + (tile_first + seg_first), lane, valid - int(seg_first), values);
+      load_segment(p_.values_in + (tile_first + seg_first), warp, lane, valid - int(seg_first), values);
       __syncthreads();  // the keys have left shared memory
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
@@ -196,6 +214,21 @@ RINGSWEEP_UNROLL
   }
 
  private:
+  /// This warp's items of its segment, warp-striped: through vector loads where the policy asks
+  /// for them and the segment is whole and aligned, else one striped load per item.
+  template <class T>
+  __device__ __forceinline__ void load_segment(const T* seg, int warp, u32 lane, int valid, T (&items)[ITEMS]) {
+    if constexpr (vector_loaded<T>()) {
+      using load_t = warp_vector_load<T, ITEMS>;
+      if (valid >= scatter_t::SEGMENT && load_t::aligned(seg)) {
+        load_t::load(*reinterpret_cast<typename load_t::TempStorage*>(temp_.stage + warp * warp_threads), seg, lane,
+                     items);
+        return;
+      }
+    }
+    load_warp_striped(seg, lane, valid, items);
+  }
+
   TempStorage& temp_;
   const onesweep_params<Key, ValueRaw>& p_;
 };
