@@ -17,7 +17,7 @@ if [[ "${mode}" == stage ]]; then
   set -e
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DRINGSWEEP_BUILD_SIMT=OFF >/dev/null
-  targets=(smoke_gpu key_traits_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu
+  targets=(smoke_gpu key_traits_test_gpu warp_vector_load_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu
            sort_tiny_test_gpu sort_api_test_gpu sort_large_test_gpu concurrency_test_gpu
            bad_input_test_gpu large_n_test_gpu ringsweep_demo_gpu ringsweep_sort_bench ringsweep_tune)
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
@@ -44,7 +44,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
 
 summary=()
 if [[ "${RS_SKIP_TESTS:-0}" != 1 ]]; then
-  for t in smoke_gpu key_traits_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu \
+  for t in smoke_gpu key_traits_test_gpu warp_vector_load_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu \
            sort_tiny_test_gpu sort_api_test_gpu sort_large_test_gpu concurrency_test_gpu \
            bad_input_test_gpu large_n_test_gpu; do
     start=$(date +%s.%N)
