@@ -14,6 +14,25 @@ TEST_CASE("sort kernels run race-free: tiny policy, keys and pairs", "[race]") {
   CHECK(robustness::sort_and_check<policy>(keys, true));
 }
 
+namespace race_sort_test {
+/// ring_policy with 8 keys per thread loaded through vectors: two 4-key chunks per lane pass
+/// through each warp's stage (external linkage: nvcc warns about unread members otherwise).
+struct vector_ring : robustness::ring_policy<4, 2, 1> {
+  static constexpr int KEYS_PER_THREAD = 8;
+  static constexpr int EXCHANGE_BYTES = 64 * 8 * 4;
+  static constexpr int VECTOR_LOAD_ITEM_BYTES = 4;
+};
+}  // namespace race_sort_test
+
+TEST_CASE("sort kernels run race-free: vector loads through the warps' stages", "[race]") {
+  using policy = race_sort_test::vector_ring;
+  STATIC_REQUIRE(ringsweep::detail::warp_vector_load<std::uint32_t, 8>::CHUNKS == 2);
+  const std::size_t n = GENERATE(std::size_t(1000), std::size_t(3000));
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 5 + n);
+  CHECK(robustness::sort_and_check<policy>(keys, false));
+  CHECK(robustness::sort_and_check<policy>(keys, true));
+}
+
 TEST_CASE("sort kernels run race-free: the device's policy", "[race]") {
   const std::size_t n = GENERATE(std::size_t(3000), std::size_t(20000));
   const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 7 + n);
