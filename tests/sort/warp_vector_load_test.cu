@@ -19,7 +19,6 @@ using ringsweep::detail::u32;
 
 struct item16 {
   std::uint64_t lo, hi;
-  bool operator==(const item16& o) const { return lo == o.lo && hi == o.hi; }
 };
 
 constexpr int warps = 3;
@@ -57,7 +56,7 @@ void check_vector_load() {
   const std::vector<T> out = d_out.download();
   std::size_t bad = n;
   for (std::size_t i = 0; i < n && bad == n; ++i) {
-    if (!(std::memcmp(&out[i], &in[i], sizeof(T)) == 0)) bad = i;
+    if (std::memcmp(&out[i], &in[i], sizeof(T)) != 0) bad = i;
   }
   INFO("first wrong item " << bad);
   CHECK(bad == n);
