@@ -29,9 +29,9 @@ namespace ringsweep {
 ///   with 22 keys per thread needs 80 registers (two blocks per SM), with it 56 (three).
 /// - `VECTOR_LOAD_ITEM_BYTES` (optional, default 0): onesweep tiles load keys and values of at
 ///   most this many bytes with 16-byte vector loads, put back into warp-striped order through a
-///   512-byte shared stage per warp (`warp_vector_load`): 16 / size times fewer global load
-///   requests for one shared store and 16 / size shared loads per vector. Ragged segments and
-///   arrays not aligned to 16 bytes load striped. 0: every item loads striped.
+///   512-byte shared stage per warp (`warp_vector_load`): one global load request per 16 / size
+///   items instead of one per item, for one shared store and 16 / size shared loads per vector.
+///   Ragged segments and arrays not aligned to 16 bytes load striped. 0: every item loads striped.
 /// - `MIN_BLOCKS` (optional, default 1): onesweep blocks that must fit on one SM
 ///   (`__launch_bounds__`): ptxas keeps the kernel within `65536 / (MIN_BLOCKS x THREADS)` registers. Naming it also stops ptxas from
 ///   trading spills for occupancy on its own (CUDA 13 does so when only THREADS is given).
@@ -52,8 +52,9 @@ struct policy_sm80 {
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
   static constexpr int MIN_BLOCKS = 2;
-  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; vectors cut
-  // those requests 8-16x. 4- and 8-byte items stay striped until timed (ringsweep_tune).
+  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; with 22
+  // items per lane vectors take a warp's requests from 22 to 7 (u8) or 8 (u16), the items past
+  // the last whole vector still striped. 4- and 8-byte items stay striped until timed.
   static constexpr int VECTOR_LOAD_ITEM_BYTES = 2;
 };
 
@@ -72,8 +73,9 @@ struct policy_sm90 {
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
   static constexpr int MIN_BLOCKS = 2;
-  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; vectors cut
-  // those requests 8-16x. 4- and 8-byte items stay striped until timed (ringsweep_tune).
+  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; with 22
+  // items per lane vectors take a warp's requests from 22 to 7 (u8) or 8 (u16), the items past
+  // the last whole vector still striped. 4- and 8-byte items stay striped until timed.
   static constexpr int VECTOR_LOAD_ITEM_BYTES = 2;
 };
 

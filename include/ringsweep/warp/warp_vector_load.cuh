@@ -19,9 +19,10 @@ namespace detail {
 /// past the last whole chunk (`ITEMS % VEC`) are loaded striped directly. Requirements: the whole
 /// segment is valid, `seg` is aligned to 16 bytes, all 32 lanes call it, `sizeof(T)` divides 16.
 ///
-///     __shared__ warp_vector_load<u32, 20>::TempStorage stage[WARPS];   // 512 bytes per warp
+///     using load_t = warp_vector_load<u32, 20>;
+///     __shared__ load_t::TempStorage stage[WARPS];   // 512 bytes per warp
 ///     u32 keys[20];
-///     if (aligned16(seg) && full) warp_vector_load<u32, 20>::load(stage[warp], seg, lane_id(), keys);
+///     if (valid >= 32 * 20 && load_t::aligned(seg)) load_t::load(stage[warp], seg, lane_id(), keys);
 ///     else load_warp_striped(seg, lane_id(), valid, keys);
 template <class T, int ITEMS>
 struct warp_vector_load {
