@@ -19,7 +19,9 @@ if [[ "${mode}" == stage ]]; then
     -DRINGSWEEP_BUILD_SIMT=OFF >/dev/null
   targets=(smoke_gpu key_traits_test_gpu warp_vector_load_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu
            sort_tiny_test_gpu sort_api_test_gpu sort_large_test_gpu concurrency_test_gpu
-           bad_input_test_gpu large_n_test_gpu ringsweep_demo_gpu ringsweep_sort_bench ringsweep_tune)
+           bad_input_test_gpu large_n_test_gpu ringsweep_demo_gpu ringsweep_sort_bench ringsweep_tune
+           example_sort_keys_gpu example_argsort_gpu example_two_phase_gpu example_descending_bits_gpu
+           example_thrust_interop_gpu)
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
   rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib
   for t in "${targets[@]}"; do
@@ -58,6 +60,13 @@ if [[ "${RS_SKIP_TESTS:-0}" != 1 ]]; then
   rm -f "${out}"/test_*.log
   timeout 120 .gpu/bin/ringsweep_demo_gpu >>"${out}/tests.log" 2>&1
   summary+=("demo rc=$?: $(tail -n 3 "${out}/tests.log" | tr '\n' ' ' | cut -c1-200)")
+  # The examples check their own results; two_phase captures a sort in a CUDA graph and replays it.
+  for e in example_sort_keys_gpu example_argsort_gpu example_two_phase_gpu example_descending_bits_gpu \
+           example_thrust_interop_gpu; do
+    echo "== ${e}" >>"${out}/tests.log"
+    timeout 60 ".gpu/bin/${e}" >>"${out}/tests.log" 2>&1
+    summary+=("${e} rc=$?")
+  done
 fi
 
 if [[ -n "${filter}" ]]; then
