@@ -10,17 +10,9 @@
 
 #include <cuda_runtime.h>
 
+#include "capture.hpp"
 #include "config.hpp"
 #include "runtime_state.hpp"
-
-struct CUstream_st {
-  unsigned flags;
-};
-struct CUevent_st {
-  unsigned flags;
-  bool recorded;
-  std::chrono::steady_clock::time_point when;
-};
 
 namespace simt {
 namespace detail {
@@ -61,7 +53,16 @@ cudaError_t release(void* ptr) {
   std::free(ptr);
   return cudaSuccess;
 }
+void copy_now(void* dst, const void* src, std::size_t bytes) {
+  if (bytes != 0) std::memmove(dst, src, bytes);
+}
+void set_now(void* ptr, int value, std::size_t bytes) {
+  if (bytes != 0) std::memset(ptr, value, bytes);
+}
 }  // namespace
+
+cudaError_t release_memory(void* ptr) { return release(ptr); }
+cudaError_t allocate_memory(void** ptr, std::size_t bytes) { return allocate(ptr, bytes); }
 
 cudaError_t record_error(cudaError_t e) {
   if (e != cudaSuccess) t_last_error = e;
@@ -99,6 +100,8 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
     case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorStreamCaptureInvalidated: return "cudaErrorStreamCaptureInvalidated";
+    case cudaErrorStreamCaptureImplicit: return "cudaErrorStreamCaptureImplicit";
     case cudaErrorUnknown: return "cudaErrorUnknown";
   }
   return "cudaErrorUnknown";
@@ -122,6 +125,8 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
+    case cudaErrorStreamCaptureImplicit: return "operation would make the legacy stream depend on a capturing blocking stream";
     case cudaErrorUnknown: return "unknown error";
   }
   return "unknown error";
@@ -144,7 +149,10 @@ cudaError_t cudaSetDevice(int device) {
   if (cudaError_t e = simt::detail::check_device()) return e;
   return device == 0 ? cudaSuccess : record_error(cudaErrorInvalidDevice);
 }
-cudaError_t cudaDeviceSynchronize() { return simt::detail::check_device(); }
+cudaError_t cudaDeviceSynchronize() {
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  return simt::detail::check_device();
+}
 cudaError_t cudaDeviceReset() { return cudaSuccess; }
 cudaError_t cudaDriverGetVersion(int* v) {
   if (v == nullptr) return record_error(cudaErrorInvalidValue);
@@ -227,46 +235,104 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
 
 // ---- memory -----------------------------------------------------------------------------------
 
-cudaError_t cudaMalloc(void** ptr, size_t bytes) { return simt::detail::allocate(ptr, bytes); }
-cudaError_t cudaFree(void* ptr) { return simt::detail::release(ptr); }
-cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return simt::detail::allocate(ptr, bytes); }
-cudaError_t cudaFreeHost(void* ptr) { return simt::detail::release(ptr); }
-cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t) { return simt::detail::allocate(ptr, bytes); }
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) { return simt::detail::release(ptr); }
+cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  return simt::detail::allocate(ptr, bytes);
+}
+cudaError_t cudaFree(void* ptr) {
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  return simt::detail::release(ptr);
+}
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  return simt::detail::allocate(ptr, bytes);
+}
+cudaError_t cudaFreeHost(void* ptr) {
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  return simt::detail::release(ptr);
+}
+cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t s) {
+  if (auto body = simt::detail::capture_body(s)) {
+    // The graph's memory: allocated now, valid for every replay, released with the graph.
+    if (cudaError_t e = simt::detail::allocate(ptr, bytes)) return e;
+    if (*ptr != nullptr) body->owned.push_back(*ptr);
+    return cudaSuccess;
+  }
+  if (cudaError_t e = simt::detail::stream_usable(s)) return e;
+  return simt::detail::allocate(ptr, bytes);
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t s) {
+  if (auto body = simt::detail::capture_body(s)) {
+    if (ptr == nullptr || body->owns(ptr)) return cudaSuccess;
+    return simt::detail::capture_record(s, [ptr]() { return simt::detail::release(ptr); });
+  }
+  if (cudaError_t e = simt::detail::stream_usable(s)) return e;
+  return simt::detail::release(ptr);
+}
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record_error(cudaErrorInvalidMemcpyDirection);
-  if (bytes == 0) return cudaSuccess;
-  if (dst == nullptr || src == nullptr) return record_error(cudaErrorInvalidValue);
-  std::memmove(dst, src, bytes);
+  if (bytes != 0 && (dst == nullptr || src == nullptr)) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  if (cudaError_t e = simt::detail::stream_usable(nullptr)) return e;
+  simt::detail::copy_now(dst, src, bytes);
   return cudaSuccess;
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpy(dst, src, bytes, kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record_error(cudaErrorInvalidMemcpyDirection);
+  if (bytes != 0 && (dst == nullptr || src == nullptr)) return record_error(cudaErrorInvalidValue);
+  if (simt::detail::stream_capturing(s)) {
+    return simt::detail::capture_record(s, [dst, src, bytes]() {
+      simt::detail::copy_now(dst, src, bytes);
+      return cudaSuccess;
+    });
+  }
+  if (cudaError_t e = simt::detail::stream_usable(s)) return e;
+  simt::detail::copy_now(dst, src, bytes);
+  return cudaSuccess;
 }
 cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
-  if (bytes == 0) return cudaSuccess;
-  if (ptr == nullptr) return record_error(cudaErrorInvalidValue);
-  std::memset(ptr, value, bytes);
+  if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  if (cudaError_t e = simt::detail::stream_usable(nullptr)) return e;
+  simt::detail::set_now(ptr, value, bytes);
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t) { return cudaMemset(ptr, value, bytes); }
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t s) {
+  if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  if (simt::detail::stream_capturing(s)) {
+    return simt::detail::capture_record(s, [ptr, value, bytes]() {
+      simt::detail::set_now(ptr, value, bytes);
+      return cudaSuccess;
+    });
+  }
+  if (cudaError_t e = simt::detail::stream_usable(s)) return e;
+  simt::detail::set_now(ptr, value, bytes);
+  return cudaSuccess;
+}
 
 // ---- streams and events -----------------------------------------------------------------------
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
   if (s == nullptr) return record_error(cudaErrorInvalidValue);
-  *s = new CUstream_st{flags};
+  *s = new CUstream_st{flags, false, false, cudaStreamCaptureModeGlobal, {}, nullptr};
   return cudaSuccess;
 }
 cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamDefault); }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return record_error(cudaErrorInvalidResourceHandle);
+  simt::detail::forget_capture(s);
   delete s;
   return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  if (simt::detail::stream_capturing(s)) {
+    simt::detail::invalidate_capture(s);
+    return record_error(cudaErrorStreamCaptureUnsupported);
+  }
+  return simt::detail::stream_usable(s);
+}
+cudaError_t cudaStreamQuery(cudaStream_t s) { return cudaStreamSynchronize(s); }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned int) {
   return e == nullptr ? record_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
 }
@@ -282,16 +348,24 @@ cudaError_t cudaEventDestroy(cudaEvent_t e) {
   delete e;
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   if (e == nullptr) return record_error(cudaErrorInvalidResourceHandle);
-  e->recorded = true;
-  e->when = std::chrono::steady_clock::now();
-  return cudaSuccess;
+  const auto record = [e]() {
+    e->recorded = true;
+    e->when = std::chrono::steady_clock::now();
+    return cudaSuccess;
+  };
+  if (simt::detail::stream_capturing(s)) return simt::detail::capture_record(s, record);
+  if (cudaError_t err = simt::detail::stream_usable(s)) return err;
+  return record();
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  if (e == nullptr) return record_error(cudaErrorInvalidResourceHandle);
+  return simt::detail::refuse_if_capturing();
+}
+cudaError_t cudaEventQuery(cudaEvent_t e) {
   return e == nullptr ? record_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
 }
-cudaError_t cudaEventQuery(cudaEvent_t e) { return cudaEventSynchronize(e); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   if (ms == nullptr) return record_error(cudaErrorInvalidValue);
   if (start == nullptr || end == nullptr || !start->recorded || !end->recorded ||

@@ -6,9 +6,11 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "runtime_api.hpp"
 #include "types.hpp"
@@ -27,7 +29,22 @@ inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*k
   static_assert(sizeof...(Params) == sizeof...(Args), "cudaLaunchKernelEx: argument count differs from the kernel's");
   if (config == nullptr || kernel == nullptr) return cudaErrorInvalidValue;
   // Arguments are converted to the kernel's parameter types now, as a real launch copies them.
-  std::tuple<typename std::decay<Params>::type...> params(std::forward<Args>(args)...);
+  using params_t = std::tuple<typename std::decay<Params>::type...>;
+  if (simt::detail::stream_capturing(config->stream)) {
+    // Recorded: the launch owns copies of its configuration, attributes and arguments.
+    auto params = std::make_shared<params_t>(std::forward<Args>(args)...);
+    auto attrs = std::make_shared<std::vector<cudaLaunchAttribute>>(
+        config->attrs, config->attrs + (config->attrs != nullptr ? config->numAttrs : 0u));
+    const cudaLaunchConfig_t recorded = *config;
+    return simt::detail::capture_record(config->stream, [recorded, attrs, kernel, params]() {
+      cudaLaunchConfig_t c = recorded;
+      c.attrs = attrs->empty() ? nullptr : attrs->data();
+      return simt::detail::launch_grid(c, reinterpret_cast<const void*>(kernel),
+                                       [kernel, params]() { std::apply(kernel, *params); });
+    });
+  }
+  if (cudaError_t e = simt::detail::stream_usable(config->stream)) return e;
+  params_t params(std::forward<Args>(args)...);
   return simt::detail::launch_grid(*config, reinterpret_cast<const void*>(kernel),
                                    [kernel, &params]() { std::apply(kernel, params); });
 }

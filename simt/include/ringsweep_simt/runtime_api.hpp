@@ -1,9 +1,25 @@
 // ringsweep SIMT backend: the host-side CUDA runtime API subset, backed by host memory.
 // Every stream operation completes before the call returns, so operations on any stream complete
 // in the order they were issued.
+//
+// Stream capture: between cudaStreamBeginCapture and cudaStreamEndCapture, kernel launches,
+// cudaMemsetAsync, cudaMemcpyAsync, cudaEventRecord and cudaGraphLaunch on the capturing stream
+// are recorded, not run; cudaGraphLaunch of the instantiated graph runs them in order (launch
+// errors surface there). cudaMallocAsync on a capturing stream allocates at once and the memory
+// belongs to the graph (freed with the last graph or graph exec holding it; cudaFreeAsync of it
+// inside the capture does nothing); cudaFreeAsync of other memory is recorded. As on a GPU, calls
+// that may synchronise are refused while a capture they could disturb is active (mode Global: any
+// capture; ThreadLocal: one begun on this thread; Relaxed: none): cudaMalloc, cudaFree,
+// cudaMallocHost, cudaFreeHost, cudaMemcpy, cudaMemset, cudaDeviceSynchronize and
+// cudaEventSynchronize return cudaErrorStreamCaptureUnsupported; cudaStreamSynchronize and
+// cudaStreamQuery of the capturing stream too; work on the legacy default stream while a blocking
+// stream captures returns cudaErrorStreamCaptureImplicit. Each refusal invalidates the captures
+// concerned: their cudaStreamEndCapture returns cudaErrorStreamCaptureInvalidated. Not modelled:
+// captures that fork to other streams through events.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 #include "types.hpp"
 
@@ -49,6 +65,26 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags = 0);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+
+namespace simt {
+namespace detail {
+// Whether `stream` is capturing (its operations are recorded, not run).
+bool stream_capturing(cudaStream_t stream);
+// Records `op` into the capture of `stream` (which must be capturing).
+cudaError_t capture_record(cudaStream_t stream, std::function<cudaError_t()> op);
+// cudaSuccess if work may run on `stream` now; an error (and invalidated captures) where work on
+// the legacy default stream would implicitly wait for a capturing stream.
+cudaError_t stream_usable(cudaStream_t stream);
+}  // namespace detail
+}  // namespace simt
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
