@@ -19,7 +19,7 @@ if [[ "${mode}" == stage ]]; then
     -DRINGSWEEP_BUILD_SIMT=OFF >/dev/null
   targets=(smoke_gpu key_traits_test_gpu warp_vector_load_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu
            sort_tiny_test_gpu sort_api_test_gpu sort_large_test_gpu concurrency_test_gpu
-           bad_input_test_gpu large_n_test_gpu ringsweep_demo_gpu ringsweep_sort_bench ringsweep_tune
+           bad_input_test_gpu large_n_test_gpu graph_capture_test_gpu ringsweep_demo_gpu ringsweep_sort_bench ringsweep_tune
            example_sort_keys_gpu example_argsort_gpu example_two_phase_gpu example_descending_bits_gpu
            example_thrust_interop_gpu)
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
@@ -48,7 +48,7 @@ summary=()
 if [[ "${RS_SKIP_TESTS:-0}" != 1 ]]; then
   for t in smoke_gpu key_traits_test_gpu warp_vector_load_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu \
            sort_tiny_test_gpu sort_api_test_gpu sort_large_test_gpu concurrency_test_gpu \
-           bad_input_test_gpu large_n_test_gpu; do
+           bad_input_test_gpu large_n_test_gpu graph_capture_test_gpu; do
     start=$(date +%s.%N)
     timeout "${RS_TEST_TIMEOUT:-150}" ".gpu/bin/${t}" >"${out}/test_${t}.log" 2>&1
     rc=$?
