@@ -37,6 +37,9 @@ cudaError_t refuse_if_capturing();
 std::shared_ptr<graph_body> capture_body(cudaStream_t stream);
 // Marks the capture of `stream` invalid (a refused operation on it).
 void invalidate_capture(cudaStream_t stream);
+// Runs `op` now, or records it when `stream` is capturing (refused on the legacy stream while a
+// blocking stream captures).
+cudaError_t stream_operation(cudaStream_t stream, std::function<cudaError_t()> op);
 // Drops `stream` from the active captures (it is being destroyed).
 void forget_capture(cudaStream_t stream);
 

@@ -97,6 +97,12 @@ cudaError_t stream_usable(cudaStream_t s) {
   return refused ? record_error(cudaErrorStreamCaptureImplicit) : cudaSuccess;
 }
 
+cudaError_t stream_operation(cudaStream_t s, std::function<cudaError_t()> op) {
+  if (stream_capturing(s)) return capture_record(s, std::move(op));
+  if (cudaError_t e = stream_usable(s)) return e;
+  return op();
+}
+
 }  // namespace detail
 }  // namespace simt
 
@@ -156,10 +162,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s) {
   if (exec == nullptr) return record_error(cudaErrorInvalidValue);
   std::shared_ptr<simt::detail::graph_body> body = exec->body;
-  if (simt::detail::stream_capturing(s))
-    return simt::detail::capture_record(s, [body]() { return simt::detail::run_body(*body); });
-  if (cudaError_t e = simt::detail::stream_usable(s)) return e;
-  return simt::detail::run_body(*body);
+  return simt::detail::stream_operation(s, [body]() { return simt::detail::run_body(*body); });
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {

@@ -281,15 +281,10 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record_error(cudaErrorInvalidMemcpyDirection);
   if (bytes != 0 && (dst == nullptr || src == nullptr)) return record_error(cudaErrorInvalidValue);
-  if (simt::detail::stream_capturing(s)) {
-    return simt::detail::capture_record(s, [dst, src, bytes]() {
-      simt::detail::copy_now(dst, src, bytes);
-      return cudaSuccess;
-    });
-  }
-  if (cudaError_t e = simt::detail::stream_usable(s)) return e;
-  simt::detail::copy_now(dst, src, bytes);
-  return cudaSuccess;
+  return simt::detail::stream_operation(s, [dst, src, bytes]() {
+    simt::detail::copy_now(dst, src, bytes);
+    return cudaSuccess;
+  });
 }
 cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
@@ -300,15 +295,10 @@ cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t s) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
-  if (simt::detail::stream_capturing(s)) {
-    return simt::detail::capture_record(s, [ptr, value, bytes]() {
-      simt::detail::set_now(ptr, value, bytes);
-      return cudaSuccess;
-    });
-  }
-  if (cudaError_t e = simt::detail::stream_usable(s)) return e;
-  simt::detail::set_now(ptr, value, bytes);
-  return cudaSuccess;
+  return simt::detail::stream_operation(s, [ptr, value, bytes]() {
+    simt::detail::set_now(ptr, value, bytes);
+    return cudaSuccess;
+  });
 }
 
 // ---- streams and events -----------------------------------------------------------------------
@@ -350,14 +340,11 @@ cudaError_t cudaEventDestroy(cudaEvent_t e) {
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   if (e == nullptr) return record_error(cudaErrorInvalidResourceHandle);
-  const auto record = [e]() {
+  return simt::detail::stream_operation(s, [e]() {
     e->recorded = true;
     e->when = std::chrono::steady_clock::now();
     return cudaSuccess;
-  };
-  if (simt::detail::stream_capturing(s)) return simt::detail::capture_record(s, record);
-  if (cudaError_t err = simt::detail::stream_usable(s)) return err;
-  return record();
+  });
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
   if (e == nullptr) return record_error(cudaErrorInvalidResourceHandle);
