@@ -243,14 +243,9 @@ cudaError_t cudaFree(void* ptr) {
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   return simt::detail::release(ptr);
 }
-cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
-  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
-  return simt::detail::allocate(ptr, bytes);
-}
-cudaError_t cudaFreeHost(void* ptr) {
-  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
-  return simt::detail::release(ptr);
-}
+// Host memory is the same host memory here.
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
+cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
 cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t s) {
   if (auto body = simt::detail::capture_body(s)) {
     // The graph's memory: allocated now, valid for every replay, released with the graph.
