@@ -12,6 +12,7 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+scripts/setup.sh demo  # installs missing Debian packages (CMake, Ninja, Boost.Context); no-op otherwise
 jobs="${RINGSWEEP_JOBS:-2}"
 build=build-demo
 

@@ -9,6 +9,7 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+scripts/setup.sh all  # installs missing Debian packages (Boost.Context, Catch2, ...); no-op otherwise
 jobs="${RINGSWEEP_JOBS:-2}"
 
 echo "== build: RelWithDebInfo =="
