@@ -28,21 +28,23 @@
 
 namespace tune {
 
-/// policy_sm90 with some members replaced (EXCHANGE_BYTES_ 0: room for KEYS_ 4-byte items;
-/// PAIRS_ 0: pairs take KEYS_ too; VECTOR_ -1: policy_sm90's VECTOR_LOAD_ITEM_BYTES). External
-/// linkage: nvcc warns about members of types in unnamed namespaces that only device code reads.
+/// policy_sm90 with some members replaced: the onesweep shape (THREADS_ x KEYS_ for keys, PAIRS_
+/// keys per thread for pairs, 0: KEYS_ too; EXCHANGE_BYTES_ 0: room for KEYS_ 4-byte items;
+/// VECTOR_ -1: policy_sm90's vector loads), blocks per SM, RECOMPUTE_ and the ring (L_, TAIL_BITS_).
+/// External linkage: nvcc warns about members of types in unnamed namespaces that only device
+/// code reads.
 template <int THREADS_, int KEYS_, int L_, int TAIL_BITS_, int MIN_BLOCKS_, int EXCHANGE_BYTES_ = 0, int PAIRS_ = 0,
           bool RECOMPUTE_ = false, int VECTOR_ = -1>
 struct variant : ringsweep::policy_sm90 {
-  static constexpr int VECTOR_LOAD_ITEM_BYTES = VECTOR_ >= 0 ? VECTOR_ : ringsweep::policy_sm90::VECTOR_LOAD_ITEM_BYTES;
-  static constexpr int THREADS = THREADS_;
-  static constexpr int KEYS_PER_THREAD = KEYS_;
-  static constexpr int PAIRS_KEYS_PER_THREAD = PAIRS_ > 0 ? PAIRS_ : KEYS_;
-  static constexpr bool RECOMPUTE_DIGITS = RECOMPUTE_;
-  static constexpr int EXCHANGE_BYTES = EXCHANGE_BYTES_ > 0 ? EXCHANGE_BYTES_ : THREADS_ * KEYS_ * 4;
   static constexpr int L = L_;
   static constexpr int TAIL_BITS = TAIL_BITS_;
-  static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, THREADS_, KEYS_, PAIRS_ > 0 ? PAIRS_ : KEYS_,
+                                          EXCHANGE_BYTES_ > 0 ? EXCHANGE_BYTES_ : THREADS_ * KEYS_ * 4)
+        .blocks_per_sm(MIN_BLOCKS_)
+        .recompute(RECOMPUTE_)
+        .vector_loads(VECTOR_ >= 0 ? VECTOR_ : ringsweep::policy_sm90::onesweep(t).vector_load_item_bytes);
+  }
 };
 
 }  // namespace tune

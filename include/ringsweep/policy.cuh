@@ -1,5 +1,6 @@
-// Tuning policies: one struct per GPU architecture, plus a tiny one that tests use to reach every
-// code path (many tiles, buffer wraps, portions) with few keys.
+// Tuning policies: what a sort's kernels look like on one GPU architecture. Every policy derives
+// from `policy_defaults` and replaces only what it changes; the shipped ones are listed once, by
+// architecture, in `shipped_policies`. Test-only policies live under tests/.
 #pragma once
 
 #include <type_traits>
@@ -8,42 +9,95 @@
 
 namespace ringsweep {
 
-/// Tunables of one architecture. Members (all `static constexpr int`):
+/// The key and value a sort moves, as a policy's shape table sees them.
 ///
-/// - `THREADS`, `KEYS_PER_THREAD`: onesweep block size and items per thread for 4-byte keys;
-///   `EXCHANGE_BYTES` caps the shared-memory exchange buffer, so wider keys or values get fewer
-///   items per thread (see `tile_shape`). `PAIRS_KEYS_PER_THREAD` (optional) replaces
-///   `KEYS_PER_THREAD` for key-value sorts, whose scatter keeps ranks in registers longer.
+///     sort_types t{4, 0, true};   // float keys, keys only
+struct sort_types {
+  int key_bytes;    // bytes of the key's order-preserving image
+  int value_bytes;  // 0: keys only
+  bool float_key;   // float, double, __half, __nv_bfloat16 (their images cost more instructions)
+};
+
+/// Shape of the onesweep kernel for one (key, value) combination: block threads, keys per thread
+/// and the code-generation options of that kernel. A policy's `onesweep(sort_types)` returns one.
+///
+///     // 384 threads, up to 22 keys per thread within a 33,792-byte exchange, two blocks per SM:
+///     onesweep_shape::fit(t, 384, 22, 22, 33792).blocks_per_sm(2)
+struct onesweep_shape {
+  int threads = 384;
+  int items = 1;            // keys per thread
+  int min_blocks = 1;       // blocks that must fit on one SM (__launch_bounds__)
+  bool recompute_digits = false;
+  int vector_load_item_bytes = 0;
+
+  /// `keys_per_thread` (`pairs_keys_per_thread` when the sort has values), fewer where the
+  /// shared-memory exchange of one unit per item (the wider of key and value, at least 4 bytes)
+  /// would outgrow `exchange_bytes`; at least one.
+  __host__ __device__ static constexpr onesweep_shape fit(sort_types t, int threads, int keys_per_thread,
+                                                          int pairs_keys_per_thread, int exchange_bytes) {
+    const int wide = t.key_bytes > t.value_bytes ? t.key_bytes : t.value_bytes;
+    const int unit = wide > 4 ? wide : 4;
+    const int want = t.value_bytes > 0 ? pairs_keys_per_thread : keys_per_thread;
+    const int room = exchange_bytes / (threads * unit);
+    const int items = want < room ? want : room;
+    onesweep_shape s;
+    s.threads = threads;
+    s.items = items > 1 ? items : 1;
+    return s;
+  }
+
+  /// `__launch_bounds__(threads, b)`: ptxas keeps the kernel within 65536 / (b x threads)
+  /// registers. Naming it also stops ptxas from trading spills for occupancy on its own (CUDA 13
+  /// does so when only the thread count is given).
+  __host__ __device__ constexpr onesweep_shape blocks_per_sm(int b) const {
+    onesweep_shape s = *this;
+    s.min_blocks = b;
+    return s;
+  }
+
+  /// The ranking recomputes each key's digit where it needs it instead of letting the compiler
+  /// keep the digits of the whole tile live: a few instructions per key for `items` registers.
+  /// Without it a 384-thread block with 22 keys per thread needs 80 registers (two blocks per SM),
+  /// with it 56 (three).
+  __host__ __device__ constexpr onesweep_shape recompute(bool on = true) const {
+    onesweep_shape s = *this;
+    s.recompute_digits = on;
+    return s;
+  }
+
+  /// Keys and values of at most `bytes` bytes load with 16-byte vector loads, put back into
+  /// warp-striped order through a 512-byte shared stage per warp (`warp_vector_load`): one global
+  /// load request per 16 / size items instead of one per item. Ragged segments and arrays not
+  /// aligned to 16 bytes load striped. 0: every item loads striped.
+  __host__ __device__ constexpr onesweep_shape vector_loads(int bytes) const {
+    onesweep_shape s = *this;
+    s.vector_load_item_bytes = bytes;
+    return s;
+  }
+};
+
+/// What every policy starts from. A policy derives from it and hides the members it changes:
+///
+///     struct my_policy : ringsweep::policy_defaults {
+///       static constexpr int L = 256;
+///       __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
+///         return onesweep_shape::fit(t, 256, 16, 16, 16384);
+///       }
+///     };
+///     ringsweep::detail::sort_keys<my_policy>(d_temp, bytes, in, out, n);
+///
+/// Members:
+/// - `onesweep(sort_types)`: the onesweep kernel's shape per key and value size (as CUB's tuning
+///   tables give one per key size). The single-tile sort uses the same shape: its tile is one
+///   onesweep tile.
 /// - `RADIX_BITS`: bits per digit pass.
 /// - `N_TABLE`: slots of the circular look-back status buffer; `L`: look-back depth cap;
 ///   `TAIL_BITS`: the tail iterator retires tiles in groups of `1 << TAIL_BITS`.
 ///   Deadlock freedom needs `N_TABLE >= L + (1 << TAIL_BITS)`.
 /// - `PORTION_TILES`: tiles per onesweep launch (per-tile counts stay below 2^30).
 /// - `HIST_THREADS`, `HIST_ITEMS`: block shape of the upfront histogram.
-/// - `MIN_ARCH`, `MAX_ARCH` (optional): the `__CUDA_ARCH__` range [MIN_ARCH, MAX_ARCH) the policy's
-///   kernels are compiled for; elsewhere their bodies are empty. The public API picks the policy
-///   by the PTX version its kernels were built from, so it never launches an empty one.
-/// - `RECOMPUTE_DIGITS` (optional, default false): the onesweep ranking recomputes each key's
-///   digit where it needs it instead of letting the compiler keep the digits of the whole
-///   tile live; a few instructions per key for ITEMS registers. Without it a 384-thread block
-///   with 22 keys per thread needs 80 registers (two blocks per SM), with it 56 (three).
-/// - `VECTOR_LOAD_ITEM_BYTES` (optional, default 0): onesweep tiles load keys and values of at
-///   most this many bytes with 16-byte vector loads, put back into warp-striped order through a
-///   512-byte shared stage per warp (`warp_vector_load`): one global load request per 16 / size
-///   items instead of one per item, for one shared store and 16 / size shared loads per vector.
-///   Ragged segments and arrays not aligned to 16 bytes load striped. 0: every item loads striped.
-/// - `MIN_BLOCKS` (optional, default 1): onesweep blocks that must fit on one SM
-///   (`__launch_bounds__`): ptxas keeps the kernel within `65536 / (MIN_BLOCKS x THREADS)` registers. Naming it also stops ptxas from
-///   trading spills for occupancy on its own (CUDA 13 does so when only THREADS is given).
-///
-///     ringsweep::detail::radix_sort<ringsweep::policy_sm90>(...);  // see detail/dispatch.cuh
-struct policy_sm80 {
-  static constexpr int MIN_ARCH = 0;
-  static constexpr int MAX_ARCH = 900;
-  static constexpr int THREADS = 384;
-  static constexpr int KEYS_PER_THREAD = 20;
-  static constexpr int PAIRS_KEYS_PER_THREAD = 18;
-  static constexpr int EXCHANGE_BYTES = 30720;
+/// - `FAULT_INJECTION`: tests only; onesweep tiles pause at random at their synchronisation points.
+struct policy_defaults {
   static constexpr int RADIX_BITS = 8;
   static constexpr int N_TABLE = 1024;
   static constexpr int L = 512;
@@ -51,110 +105,82 @@ struct policy_sm80 {
   static constexpr int PORTION_TILES = 32768;
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
-  static constexpr int MIN_BLOCKS = 2;
-  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; with 22
-  // items per lane vectors take a warp's requests from 22 to 7 (u8) or 8 (u16), the items past
-  // the last whole vector still striped. 4- and 8-byte items stay striped until timed.
-  static constexpr int VECTOR_LOAD_ITEM_BYTES = 2;
+  static constexpr int FAULT_INJECTION = 0;
+
+  __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
+    return onesweep_shape::fit(t, 384, 16, 16, 384 * 16 * 4);
+  }
 };
 
-/// Hopper and newer (and the default for unknown architectures at or above sm_90).
-struct policy_sm90 {
-  static constexpr int MIN_ARCH = 900;
-  static constexpr int THREADS = 384;
-  static constexpr int KEYS_PER_THREAD = 22;
-  static constexpr int PAIRS_KEYS_PER_THREAD = 22;
-  static constexpr int EXCHANGE_BYTES = 33792;
-  static constexpr int RADIX_BITS = 8;
-  static constexpr int N_TABLE = 1024;
-  static constexpr int L = 512;
-  static constexpr int TAIL_BITS = 8;
-  static constexpr int PORTION_TILES = 32768;
-  static constexpr int HIST_THREADS = 128;
-  static constexpr int HIST_ITEMS = 16;
-  static constexpr int MIN_BLOCKS = 2;
-  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; with 22
-  // items per lane vectors take a warp's requests from 22 to 7 (u8) or 8 (u16), the items past
-  // the last whole vector still striped. 4- and 8-byte items stay striped until timed.
-  static constexpr int VECTOR_LOAD_ITEM_BYTES = 2;
+/// Volta to Ampere and Ada (compute capability 7.0 to 8.9).
+struct policy_sm80 : policy_defaults {
+  // A striped warp load of 1- or 2-byte items is a request for just 32 or 64 bytes; vectors take a
+  // warp's requests from 20 to 7 (u8) or 8 (u16), the items past the last whole vector still
+  // striped. 4- and 8-byte items stay striped until timed.
+  __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
+    return onesweep_shape::fit(t, 384, 20, 18, 30720).blocks_per_sm(2).vector_loads(2);
+  }
 };
 
-/// Test policy: 192-key tiles, a 4-slot status buffer and 8-tile portions, so that a few thousand
-/// keys wrap the buffer many times and cross portion boundaries.
-struct policy_tiny {
-  static constexpr int THREADS = 64;
-  static constexpr int KEYS_PER_THREAD = 3;
-  static constexpr int EXCHANGE_BYTES = 3072;
-  static constexpr int RADIX_BITS = 8;
-  static constexpr int N_TABLE = 4;
-  static constexpr int L = 2;
-  static constexpr int TAIL_BITS = 1;
-  static constexpr int PORTION_TILES = 8;
-  static constexpr int HIST_THREADS = 64;
-  static constexpr int HIST_ITEMS = 2;
-  static constexpr int MIN_BLOCKS = 1;
+/// Hopper and newer (compute capability 9.0 on).
+struct policy_sm90 : policy_defaults {
+  // Vector loads for 1- and 2-byte items as in policy_sm80: with 22 items per lane a warp's
+  // requests go from 22 to 7 (u8) or 8 (u16).
+  __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
+    return onesweep_shape::fit(t, 384, 22, 22, 33792).blocks_per_sm(2).vector_loads(2);
+  }
 };
 
-/// Test policy with a narrow radix (5 bits, fewer digits than threads) and deep look-back.
-struct policy_tiny_radix5 {
-  static constexpr int THREADS = 64;
-  static constexpr int KEYS_PER_THREAD = 2;
-  static constexpr int EXCHANGE_BYTES = 2048;
-  static constexpr int RADIX_BITS = 5;
-  static constexpr int N_TABLE = 8;
-  static constexpr int L = 4;
-  static constexpr int TAIL_BITS = 2;
-  static constexpr int PORTION_TILES = 5;
-  static constexpr int HIST_THREADS = 32;
-  static constexpr int HIST_ITEMS = 3;
-  static constexpr int MIN_BLOCKS = 1;
+/// One entry of an architecture list: `Policy` serves from `ARCH` (`__CUDA_ARCH__`, i.e. compute
+/// capability x 100, and PTX version x 10) up to the next entry's `ARCH`.
+template <int ARCH, class Policy>
+struct arch_policy {
+  static constexpr int arch = ARCH;
+  using policy = Policy;
 };
+
+/// An ordered list of `arch_policy` entries, oldest architecture first; the first entry starts at 0.
+template <class... Entries>
+struct arch_policies {};
+
+/// The shipped policies. Each boundary is written here once; a policy's kernels are compiled only
+/// for its own architectures (elsewhere their bodies are empty), and the public API picks the
+/// policy by the PTX version its kernels were built from, so it never launches an empty one.
+using shipped_policies = arch_policies<arch_policy<0, policy_sm80>, arch_policy<900, policy_sm90>>;
 
 namespace detail {
 
-/// Checks a policy's invariants once, where it is used.
+/// Architecture range `[min, max)` of `Policy` in `List`; `found` is false (and the range every
+/// architecture) for a policy the list does not name, such as a test or tuning policy.
+template <class Policy, class List>
+struct arch_range;
 template <class Policy>
-struct policy_check {
-  static_assert(Policy::THREADS % warp_threads == 0, "THREADS must be a multiple of 32");
-  static_assert(Policy::HIST_THREADS % warp_threads == 0, "HIST_THREADS must be a multiple of 32");
-  static_assert(Policy::RADIX_BITS >= 1 && Policy::RADIX_BITS <= 12, "RADIX_BITS out of range");
-  static_assert(Policy::N_TABLE >= Policy::L + (1 << Policy::TAIL_BITS),
-                "N_TABLE >= L + 2^TAIL_BITS is needed for deadlock freedom");
-  static_assert(Policy::L >= 1, "look-back depth L must be at least 1");
-  static constexpr bool ok = true;
+struct arch_range<Policy, arch_policies<>> {
+  static constexpr bool found = false;
+  static constexpr int min = 0;
+  static constexpr int max = 1 << 30;
+};
+template <class Policy, class First>
+struct arch_range<Policy, arch_policies<First>> {
+  static constexpr bool found = std::is_same<Policy, typename First::policy>::value;
+  static constexpr int min = found ? First::arch : 0;
+  static constexpr int max = 1 << 30;
+};
+template <class Policy, class First, class Second, class... Rest>
+struct arch_range<Policy, arch_policies<First, Second, Rest...>> {
+  static_assert(First::arch < Second::arch, "arch_policies must be ordered by architecture");
+  using rest = arch_range<Policy, arch_policies<Second, Rest...>>;
+  static constexpr bool here = std::is_same<Policy, typename First::policy>::value;
+  static constexpr bool found = here || rest::found;
+  static constexpr int min = here ? First::arch : rest::min;
+  static constexpr int max = here ? Second::arch : rest::max;
 };
 
-/// `Policy::MIN_BLOCKS` where the policy names it, else 1.
-template <class Policy, class = void>
-struct policy_min_blocks {
-  static constexpr int value = 1;
-};
-template <class Policy>
-struct policy_min_blocks<Policy, typename std::enable_if<(Policy::MIN_BLOCKS > 0)>::type> {
-  static constexpr int value = Policy::MIN_BLOCKS;
-};
-
-/// Whether `Policy`'s kernels are compiled for device code of `__CUDA_ARCH__ == arch` (see
-/// `MIN_ARCH`, `MAX_ARCH`); policies that name neither serve every architecture.
-template <class Policy, class = void>
-struct policy_min_arch {
-  static constexpr int value = 0;
-};
-template <class Policy>
-struct policy_min_arch<Policy, typename std::enable_if<(Policy::MIN_ARCH >= 0)>::type> {
-  static constexpr int value = Policy::MIN_ARCH;
-};
-template <class Policy, class = void>
-struct policy_max_arch {
-  static constexpr int value = 1 << 30;
-};
-template <class Policy>
-struct policy_max_arch<Policy, typename std::enable_if<(Policy::MAX_ARCH > 0)>::type> {
-  static constexpr int value = Policy::MAX_ARCH;
-};
+/// Whether `Policy`'s kernels serve device code of `__CUDA_ARCH__ == arch`: a shipped policy for
+/// its own range, any other policy for every architecture.
 template <class Policy>
 __host__ __device__ constexpr bool policy_serves_arch(int arch) {
-  return arch >= policy_min_arch<Policy>::value && arch < policy_max_arch<Policy>::value;
+  return arch >= arch_range<Policy, shipped_policies>::min && arch < arch_range<Policy, shipped_policies>::max;
 }
 
 /// Whether the code being compiled may hold `Policy`'s kernel bodies: always in host code (and on
@@ -169,42 +195,44 @@ __host__ __device__ constexpr bool policy_compiled_here() {
 #endif
 }
 
-/// `Policy::RECOMPUTE_DIGITS` where the policy names it, else false.
-template <class Policy, class = void>
-struct policy_recompute_digits : std::false_type {};
-template <class Policy>
-struct policy_recompute_digits<Policy, typename std::enable_if<Policy::RECOMPUTE_DIGITS>::type> : std::true_type {};
+/// Calls `f(Policy{})` with the policy of `List` that serves `arch` (the last entry whose start is
+/// at or below it) and returns what `f` returns.
+template <class F, class First>
+__host__ auto with_arch_policy(int, F&& f, arch_policies<First>) {
+  return f(typename First::policy{});
+}
+template <class F, class First, class Second, class... Rest>
+__host__ auto with_arch_policy(int arch, F&& f, arch_policies<First, Second, Rest...>) {
+  if (arch < Second::arch) return f(typename First::policy{});
+  return with_arch_policy(arch, static_cast<F&&>(f), arch_policies<Second, Rest...>{});
+}
 
-/// `Policy::VECTOR_LOAD_ITEM_BYTES` where the policy names it, else 0.
-template <class Policy, class = void>
-struct policy_vector_load_item_bytes {
-  static constexpr int value = 0;
-};
+/// Checks a policy's invariants once, where it is used.
 template <class Policy>
-struct policy_vector_load_item_bytes<Policy, typename std::enable_if<(Policy::VECTOR_LOAD_ITEM_BYTES >= 0)>::type> {
-  static constexpr int value = Policy::VECTOR_LOAD_ITEM_BYTES;
-};
-
-/// `Policy::PAIRS_KEYS_PER_THREAD` where the policy names it, else `KEYS_PER_THREAD`.
-template <class Policy, class = void>
-struct policy_pairs_keys_per_thread {
-  static constexpr int value = Policy::KEYS_PER_THREAD;
-};
-template <class Policy>
-struct policy_pairs_keys_per_thread<Policy, typename std::enable_if<(Policy::PAIRS_KEYS_PER_THREAD > 0)>::type> {
-  static constexpr int value = Policy::PAIRS_KEYS_PER_THREAD;
+struct policy_check {
+  static_assert(std::is_base_of<policy_defaults, Policy>::value, "a policy derives from ringsweep::policy_defaults");
+  static_assert(Policy::HIST_THREADS % warp_threads == 0, "HIST_THREADS must be a multiple of 32");
+  static_assert(Policy::RADIX_BITS >= 1 && Policy::RADIX_BITS <= 12, "RADIX_BITS out of range");
+  static_assert(Policy::N_TABLE >= Policy::L + (1 << Policy::TAIL_BITS),
+                "N_TABLE >= L + 2^TAIL_BITS is needed for deadlock freedom");
+  static_assert(Policy::L >= 1, "look-back depth L must be at least 1");
+  static constexpr bool ok = true;
 };
 
-/// Tile shape of one (policy, key size, value size; 0 for keys only): items per thread shrink so that the
-/// shared-memory exchange (one unit = the wider of key and value) fits `EXCHANGE_BYTES`.
-template <class Policy, int KeyBytes, int ValueBytes>
+/// The onesweep (and single-tile) shape of one (policy, key size, value size; 0 for keys only,
+/// float key or not), as compile-time constants.
+template <class Policy, int KeyBytes, int ValueBytes, bool FloatKey = false>
 struct tile_shape {
-  static constexpr int UNIT = max_of(max_of(KeyBytes, ValueBytes), 4);
-  static constexpr int ITEMS = max_of(
-      1, min_of(ValueBytes > 0 ? policy_pairs_keys_per_thread<Policy>::value : Policy::KEYS_PER_THREAD,
-                Policy::EXCHANGE_BYTES / (Policy::THREADS * UNIT)));
-  static constexpr int THREADS = Policy::THREADS;
+  static constexpr onesweep_shape shape = Policy::onesweep(sort_types{KeyBytes, ValueBytes, FloatKey});
+  static constexpr int THREADS = shape.threads;
+  static constexpr int ITEMS = shape.items;
   static constexpr int TILE = THREADS * ITEMS;
+  static constexpr int MIN_BLOCKS = shape.min_blocks;
+  static constexpr bool RECOMPUTE_DIGITS = shape.recompute_digits;
+  static constexpr int VECTOR_LOAD_ITEM_BYTES = shape.vector_load_item_bytes;
+  static_assert(THREADS % warp_threads == 0 && THREADS <= 1024, "onesweep threads: whole warps, at most 1024");
+  static_assert(ITEMS >= 1, "at least one key per thread");
+  static_assert(MIN_BLOCKS >= 1, "blocks per SM: at least one");
   static_assert(static_cast<long long>(Policy::PORTION_TILES) * TILE < (1ll << 30),
                 "a portion must hold fewer than 2^30 keys (30-bit look-back counts)");
 };

@@ -147,7 +147,7 @@ TEST_CASE("captured in-place sorts: the temporary allocation lives with the grap
 }
 
 TEST_CASE("captured sorts with the tiny policy: many portion launches, buffer wraps", "[graph]") {
-  using tiny = ringsweep::policy_tiny;
+  using tiny = ringsweep_test::policy_tiny;
   stream_guard sg;
   const std::size_t n = 20 * 192 + 5;  // 21 tiles: three 8-tile portions per pass
   device_buffer<std::uint32_t> kin(n), kout(n), vin(n), vout(n);

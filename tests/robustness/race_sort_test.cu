@@ -18,9 +18,9 @@ namespace race_sort_test {
 /// ring_policy with 8 keys per thread loaded through vectors: two 4-key chunks per lane pass
 /// through each warp's stage (external linkage: nvcc warns about unread members otherwise).
 struct vector_ring : robustness::ring_policy<4, 2, 1> {
-  static constexpr int KEYS_PER_THREAD = 8;
-  static constexpr int EXCHANGE_BYTES = 64 * 8 * 4;
-  static constexpr int VECTOR_LOAD_ITEM_BYTES = 4;
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 64, 8, 8, 64 * 8 * 4).vector_loads(4);
+  }
 };
 }  // namespace race_sort_test
 

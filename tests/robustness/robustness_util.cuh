@@ -11,26 +11,14 @@
 #include <numeric>
 #include <vector>
 
-#include "../common/test_util.cuh"
+#include "test_policies.cuh"
+#include "test_util.cuh"
 
 namespace robustness {
 
-/// A tiny policy whose circular buffer has N_TABLE slots, look-back depth L and tail groups of
-/// 2^TAIL_BITS tiles: 128-key tiles, 6-tile portions, tiles that pause at random (FAULT_INJECTION).
+/// ringsweep_test::policy_ring under its older name.
 template <int N_TABLE_, int L_, int TAIL_BITS_>
-struct ring_policy {
-  static constexpr int THREADS = 64;
-  static constexpr int KEYS_PER_THREAD = 2;
-  static constexpr int EXCHANGE_BYTES = 2048;
-  static constexpr int RADIX_BITS = 8;
-  static constexpr int N_TABLE = N_TABLE_;
-  static constexpr int L = L_;
-  static constexpr int TAIL_BITS = TAIL_BITS_;
-  static constexpr int PORTION_TILES = 6;
-  static constexpr int HIST_THREADS = 32;
-  static constexpr int HIST_ITEMS = 2;
-  static constexpr int FAULT_INJECTION = 1;
-};
+using ring_policy = ringsweep_test::policy_ring<N_TABLE_, L_, TAIL_BITS_>;
 
 /// Sorts `keys` (with their indices as values when `pairs`) under `Policy` in the in/out form and
 /// checks keys and values against std::stable_sort. Returns false (and records why) on a mismatch.

@@ -13,7 +13,7 @@
 namespace {
 
 using u32 = std::uint32_t;
-using tiny = ringsweep::policy_tiny;
+using tiny = ringsweep_test::policy_tiny;
 using sort_test::distribution;
 
 constexpr unsigned char poison = 0xAB;
@@ -44,10 +44,12 @@ ringsweep::sort_options bits(int begin, int end) {
 
 /// Tile of the policy the public API picks on this device, for 4-byte keys and values.
 std::size_t device_tile() {
-  ringsweep::detail::policy_id id{};
-  REQUIRE_CUDA(ringsweep::detail::current_policy(id));
-  return id == ringsweep::detail::policy_id::sm90 ? ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 4>::TILE
-                                                  : ringsweep::detail::tile_shape<ringsweep::policy_sm80, 4, 4>::TILE;
+  std::size_t tile = 0;
+  REQUIRE_CUDA(ringsweep::detail::with_device_policy([&](auto policy) {
+    tile = ringsweep::detail::tile_shape<decltype(policy), 4, 4>::TILE;
+    return cudaSuccess;
+  }));
+  return tile;
 }
 
 /// Pair sort of `keys` whose four arrays start `shift` elements into their allocations (so they
@@ -299,7 +301,7 @@ TEMPLATE_TEST_CASE("pointers aligned only to their element size", "[sort][api]",
     // Vector loads where a segment is aligned, striped loads where not (keys and values can
     // differ: 1- and 2-byte keys shifted, their 4-byte values too, by different byte counts).
     const auto vkeys = sort_test::make_keys<TestType>(9 * 384 + 100, distribution::uniform, seed + shift);
-    check_shifted_pairs<sort_test::tiny_vector>(vkeys, shift, {});
+    check_shifted_pairs<ringsweep_test::policy_tiny_vector>(vkeys, shift, {});
     const std::size_t n = 2 * device_tile() + 333;
     const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + shift);
     check_shifted_pairs<void>(keys, shift, {});
@@ -308,4 +310,73 @@ TEMPLATE_TEST_CASE("pointers aligned only to their element size", "[sort][api]",
     desc.begin_bit = 1;
     check_shifted_pairs<void>(keys, shift, desc);
   }
+}
+
+namespace policy_list_test {
+// Three placeholder policies for an architecture list of three entries (external linkage: nvcc
+// warns about unread members of types in unnamed namespaces).
+struct old_policy : ringsweep::policy_defaults {};
+struct mid_policy : ringsweep::policy_defaults {};
+struct new_policy : ringsweep::policy_defaults {};
+using three = ringsweep::arch_policies<ringsweep::arch_policy<0, old_policy>, ringsweep::arch_policy<700, mid_policy>,
+                                       ringsweep::arch_policy<900, new_policy>>;
+
+/// Index (0, 1, 2) of the policy `with_arch_policy` picks from `three` for `arch`.
+int pick(int arch) {
+  return ringsweep::detail::with_arch_policy(arch, [](auto p) {
+    using P = decltype(p);
+    return std::is_same<P, old_policy>::value ? 0 : std::is_same<P, mid_policy>::value ? 1 : 2;
+  }, three{});
+}
+}  // namespace policy_list_test
+
+TEST_CASE("architecture policy lists: each boundary once, ranges follow from the order", "[sort][api][policy]") {
+  using namespace policy_list_test;
+  using ringsweep::detail::arch_range;
+  STATIC_REQUIRE(arch_range<old_policy, three>::found);
+  STATIC_REQUIRE(arch_range<old_policy, three>::min == 0);
+  STATIC_REQUIRE(arch_range<old_policy, three>::max == 700);
+  STATIC_REQUIRE(arch_range<mid_policy, three>::min == 700);
+  STATIC_REQUIRE(arch_range<mid_policy, three>::max == 900);
+  STATIC_REQUIRE(arch_range<new_policy, three>::min == 900);
+  STATIC_REQUIRE(arch_range<new_policy, three>::max > 100000);
+  STATIC_REQUIRE(!arch_range<tiny, three>::found);
+  CHECK(pick(0) == 0);
+  CHECK(pick(699) == 0);
+  CHECK(pick(700) == 1);
+  CHECK(pick(890) == 1);
+  CHECK(pick(900) == 2);
+  CHECK(pick(1200) == 2);
+
+  // The shipped list: policy_sm80 below 9.0, policy_sm90 from it; test policies serve everything.
+  STATIC_REQUIRE(ringsweep::detail::policy_serves_arch<ringsweep::policy_sm80>(750));
+  STATIC_REQUIRE(ringsweep::detail::policy_serves_arch<ringsweep::policy_sm80>(890));
+  STATIC_REQUIRE(!ringsweep::detail::policy_serves_arch<ringsweep::policy_sm80>(900));
+  STATIC_REQUIRE(!ringsweep::detail::policy_serves_arch<ringsweep::policy_sm90>(890));
+  STATIC_REQUIRE(ringsweep::detail::policy_serves_arch<ringsweep::policy_sm90>(1000));
+  STATIC_REQUIRE(ringsweep::detail::policy_serves_arch<tiny>(750));
+  STATIC_REQUIRE(ringsweep::detail::policy_serves_arch<tiny>(900));
+}
+
+TEST_CASE("shipped shapes: items per thread shrink to fit the exchange", "[sort][api][policy]") {
+  using ringsweep::detail::tile_shape;
+  using ringsweep::policy_sm80;
+  using ringsweep::policy_sm90;
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 0>::TILE == 384 * 22);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 4, true>::TILE == 384 * 22);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 8, 0>::ITEMS == 11);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 16>::ITEMS == 5);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 1, 1>::VECTOR_LOAD_ITEM_BYTES == 2);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 0>::MIN_BLOCKS == 2);
+  STATIC_REQUIRE(tile_shape<policy_sm80, 4, 0>::ITEMS == 20);
+  STATIC_REQUIRE(tile_shape<policy_sm80, 4, 4>::ITEMS == 18);
+  STATIC_REQUIRE(tile_shape<policy_sm80, 8, 8>::ITEMS == 10);
+  STATIC_REQUIRE(!tile_shape<policy_sm80, 4, 4>::RECOMPUTE_DIGITS);
+  // The device's policy on this backend or GPU answers the size query through the same table.
+  std::size_t tile = 0;
+  REQUIRE_CUDA(ringsweep::detail::with_device_policy([&](auto policy) {
+    tile = std::size_t(tile_shape<decltype(policy), 4, 0>::TILE);
+    return cudaSuccess;
+  }));
+  CHECK((tile == 384 * 22 || tile == 384 * 20));
 }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "test_policies.cuh"
 #include "test_util.cuh"
 
 namespace sort_test {
@@ -257,14 +258,5 @@ void check_sort_double_buffer(const std::vector<Key>& keys, const ringsweep::sor
     }
   }
 }
-
-/// The tiny policy with 6 items per thread (384-key tiles) and vector loads of items up to 8
-/// bytes: 4-byte items load one 4-item vector plus 2 striped items per lane, 1-byte items too,
-/// 8-byte items three 2-item vectors (16-byte items are loaded striped in any case).
-struct tiny_vector : ringsweep::policy_tiny {
-  static constexpr int KEYS_PER_THREAD = 6;
-  static constexpr int EXCHANGE_BYTES = 6 * 64 * 8;
-  static constexpr int VECTOR_LOAD_ITEM_BYTES = 8;
-};
 
 }  // namespace sort_test

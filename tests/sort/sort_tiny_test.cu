@@ -12,7 +12,7 @@
 
 namespace {
 
-using tiny = ringsweep::policy_tiny;
+using tiny = ringsweep_test::policy_tiny;
 using sort_test::distribution;
 
 constexpr int tile = 192;
@@ -187,7 +187,7 @@ TEST_CASE("tiny policy: double buffers and their selectors", "[sort][tiny]") {
 }
 
 TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sort][tiny]") {
-  using r5 = ringsweep::policy_tiny_radix5;
+  using r5 = ringsweep_test::policy_tiny_radix5;
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : {std::size_t(1), std::size_t(60), std::size_t(127), std::size_t(128), std::size_t(129),
                         std::size_t(1000), std::size_t(2100)}) {
@@ -202,19 +202,8 @@ TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sor
   }
 }
 
-namespace sort_tiny_test {
-/// The tiny policy with random sleeps at every synchronisation point of a onesweep tile (external
-/// linkage: nvcc warns about unreferenced members of types in unnamed namespaces).
-struct tiny_faulty : ringsweep::policy_tiny {
-  static constexpr int FAULT_INJECTION = 1;
-};
-/// The tiny policy with the ranking's digits recomputed at each use (RECOMPUTE_DIGITS).
-struct tiny_recompute : ringsweep::policy_tiny {
-  static constexpr bool RECOMPUTE_DIGITS = true;
-};
-}  // namespace sort_tiny_test
-using sort_tiny_test::tiny_faulty;
-using sort_tiny_test::tiny_recompute;
+using tiny_faulty = ringsweep_test::policy_tiny_faulty;
+using tiny_recompute = ringsweep_test::policy_tiny_recompute;
 
 TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uint32_t, std::int32_t, float,
                    std::uint64_t, std::uint16_t) {
@@ -234,7 +223,7 @@ TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_
                    std::uint8_t, std::int16_t, double) {
   // Whole segments load through vectors, the ragged tile's partial segments striped; small sizes
   // take the single-block path, which does not use them.
-  using sort_test::tiny_vector;
+  using tiny_vector = ringsweep_test::policy_tiny_vector;
   constexpr std::size_t vtile = std::size_t(ringsweep::detail::tile_shape<tiny_vector, 4, 4>::TILE);
   STATIC_REQUIRE(vtile == 384);
   const std::uint64_t seed = ringsweep_test::catch_seed();
@@ -252,7 +241,7 @@ TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_
 }
 
 TEST_CASE("tiny policy with vector loads: value types of 1 to 16 bytes", "[sort][tiny]") {
-  using sort_test::tiny_vector;
+  using tiny_vector = ringsweep_test::policy_tiny_vector;
   const std::uint64_t seed = ringsweep_test::catch_seed();
   const auto keys = sort_test::make_keys<std::uint32_t>(7 * 384 + 100, distribution::uniform, seed);
   const ringsweep::sort_options opts;
@@ -272,6 +261,29 @@ TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under sh
           sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
       sort_test::check_sort_keys<tiny_faulty>(sort_test::make_keys<float>(n, distribution::sorted, seed + n),
                                               with_order(o));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("a policy with a shape per key type", "[sort][tiny][policy]", std::uint32_t, float, std::uint64_t,
+                   double, std::uint16_t, std::int8_t) {
+  using per_type = ringsweep_test::policy_tiny_per_type;
+  using traits = ringsweep::key_traits<TestType>;
+  using keys_shape = ringsweep::detail::tile_shape<per_type, int(sizeof(TestType)), 0, !traits::image_is_xor>;
+  using pairs_shape = ringsweep::detail::tile_shape<per_type, int(sizeof(TestType)), 4, !traits::image_is_xor>;
+  // The table's entries reach the kernels: block size and items per thread differ by key type.
+  constexpr int want_threads = sizeof(TestType) == 8 ? 96 : sizeof(TestType) < 4 ? 32 : 64;
+  constexpr int want_items = sizeof(TestType) == 8 ? 2 : sizeof(TestType) < 4 ? 5 : traits::image_is_xor ? 3 : 2;
+  STATIC_REQUIRE(keys_shape::THREADS == want_threads);
+  STATIC_REQUIRE(keys_shape::ITEMS == want_items);
+  STATIC_REQUIRE(ringsweep::detail::onesweep_tile<per_type, TestType, std::uint32_t, false>::TILE == keys_shape::TILE);
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : {std::size_t(1), std::size_t(keys_shape::TILE), std::size_t(keys_shape::TILE) + 1,
+                          std::size_t(pairs_shape::TILE) * 9 + 7, std::size_t(keys_shape::TILE) * 37 + 3}) {
+      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      sort_test::check_sort_keys<per_type>(keys, with_order(o));
+      sort_test::check_sort_pairs<per_type, TestType, std::uint32_t>(keys, with_order(o));
     }
   }
 }

@@ -29,11 +29,6 @@ totals sum(const std::vector<simt::kernel_traffic>& traffic) {
   return t;
 }
 
-/// sort_test::tiny_vector with every item loaded striped.
-struct tiny_striped : sort_test::tiny_vector {
-  static constexpr int VECTOR_LOAD_ITEM_BYTES = 0;
-};
-
 /// Traffic of a whole-tile double-buffer sort (pairs when `Value` is not void) under `Policy`.
 template <class Policy, class Key, class Value>
 totals sort_traffic(std::size_t n) {
@@ -65,16 +60,16 @@ TEST_CASE("vector loads: fewer load requests for the same bytes and sectors", "[
   // two striped items per lane (3 requests) instead of 6 striped items (6 requests).
   const std::size_t tiles = 12, n = tiles * 384, warps = 2, saved_per_warp = 6 - 3;
   SECTION("u32 keys, 4 passes") {
-    const totals s = sort_traffic<tiny_striped, std::uint32_t, void>(n);
-    const totals v = sort_traffic<sort_test::tiny_vector, std::uint32_t, void>(n);
+    const totals s = sort_traffic<ringsweep_test::policy_tiny_striped, std::uint32_t, void>(n);
+    const totals v = sort_traffic<ringsweep_test::policy_tiny_vector, std::uint32_t, void>(n);
     CHECK(v.load_bytes == s.load_bytes);
     CHECK(v.load_sectors == s.load_sectors);
     CHECK(v.load_sectors == v.load_bytes / 32);
     CHECK(s.load_accesses - v.load_accesses == 4 * tiles * warps * saved_per_warp);
   }
   SECTION("u8 keys and u8 values, 1 pass") {
-    const totals s = sort_traffic<tiny_striped, std::uint8_t, std::uint8_t>(n);
-    const totals v = sort_traffic<sort_test::tiny_vector, std::uint8_t, std::uint8_t>(n);
+    const totals s = sort_traffic<ringsweep_test::policy_tiny_striped, std::uint8_t, std::uint8_t>(n);
+    const totals v = sort_traffic<ringsweep_test::policy_tiny_vector, std::uint8_t, std::uint8_t>(n);
     CHECK(v.load_bytes == s.load_bytes);
     CHECK(v.load_sectors == s.load_sectors);
     CHECK(s.load_accesses - v.load_accesses == 2 * tiles * warps * saved_per_warp);  // keys and values
@@ -88,11 +83,11 @@ TEST_CASE("a sort moves each key and value once per pass", "[sort][traffic]") {
   ringsweep_test::device_buffer<u32> k0(keys), k1(n), v0(n), v1(n);
   std::size_t bytes = 0;
   ringsweep::double_buffer<u32> kb(k0.data(), k1.data()), vb(v0.data(), v1.data());
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<ringsweep::policy_tiny>(nullptr, bytes, kb, vb, n));
+  REQUIRE_CUDA(ringsweep::detail::sort_pairs<ringsweep_test::policy_tiny>(nullptr, bytes, kb, vb, n));
   ringsweep_test::device_bytes temp(bytes);
 
   simt::traffic_begin();
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<ringsweep::policy_tiny>(temp.data(), bytes, kb, vb, n));
+  REQUIRE_CUDA(ringsweep::detail::sort_pairs<ringsweep_test::policy_tiny>(temp.data(), bytes, kb, vb, n));
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const totals t = sum(simt::traffic_end());
 

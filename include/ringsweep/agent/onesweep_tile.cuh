@@ -37,7 +37,10 @@ struct onesweep_params {
   digit_extractor<Key> digit;    // this pass's digit of a key (built on the host)
 };
 
-/// The per-block worker of the onesweep kernel.
+/// The per-block worker of the onesweep kernel. A tile goes through four phases, each a
+/// force-inlined member: `acquire` (ticket, status slot, key loads), `rank_and_publish` (ranks,
+/// digit counts published for the look-back), `look_back` (global digit offsets, retirement) and
+/// `scatter` (keys, then values, to the pass output).
 ///
 ///     __shared__ typename onesweep_tile<P, Key, V>::TempStorage temp;
 ///     onesweep_tile<P, Key, V>(temp, params).process();
@@ -45,10 +48,12 @@ template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
 class onesweep_tile {
  public:
   using bits_type = typename key_traits<Key>::bits_type;
-  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 0>;
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 0,
+                           !key_traits<Key>::image_is_xor>;
   static constexpr int THREADS = shape::THREADS;
   static constexpr int ITEMS = shape::ITEMS;
   static constexpr int TILE = shape::TILE;
+  static constexpr int MIN_BLOCKS = shape::MIN_BLOCKS;
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   using rank_t = block_radix_rank<THREADS, ITEMS, Policy::RADIX_BITS>;
   using scatter_t = block_scatter<THREADS, ITEMS>;
@@ -56,11 +61,10 @@ class onesweep_tile {
   using tail_t = tail_iterator<Policy::N_TABLE, Policy::L, Policy::TAIL_BITS>;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
   static constexpr int WARPS = THREADS / warp_threads;
-  static constexpr int VECTOR_ITEM_BYTES = policy_vector_load_item_bytes<Policy>::value;
   /// Whether items of type T load through warp_vector_load.
   template <class T>
   __host__ __device__ static constexpr bool vector_loaded() {
-    return int(sizeof(T)) <= VECTOR_ITEM_BYTES && warp_vector_load<T, ITEMS>::VEC > 1;
+    return int(sizeof(T)) <= shape::VECTOR_LOAD_ITEM_BYTES && warp_vector_load<T, ITEMS>::VEC > 1;
   }
   static constexpr bool STAGED = vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>());
   static_assert(policy_check<Policy>::ok, "");
@@ -89,15 +93,37 @@ class onesweep_tile {
       : temp_(temp), p_(p) {}
 
   __device__ __forceinline__ void process() {
-    // The tail and look-back handles are made where used (from kernel parameters), so that no
-    // pointer of theirs occupies registers through the tile.
-    const auto tail = [&] { return tail_t{p_.tails + (p_.launch & 1u)}; };
-    const auto lookback = [&] { return lookback_t{{p_.status}, p_.tile_base}; };
-    // Digits are read with a copy of the parameters' extractor made at each use: on the GPU its
-    // members come straight from the constant bank, so nothing is recomputed and no register
-    // holds them (calling p_.digit in place would take the address of a kernel parameter).
-    const auto digit_of = [&] { return digit_extractor<Key>(p_.digit); };
+    bits_type keys[ITEMS];
+    const u32 u = acquire(keys);
+    const int valid = valid_keys(u);
+    u32 ranks[ITEMS], counts[DPT], starts[DPT];
+    rank_and_publish(u, valid, keys, ranks, counts, starts);
+    look_back(u, counts, starts);
+    scatter(u, valid, keys, ranks);
+  }
 
+ private:
+  // The tail and look-back handles are made where used (from kernel parameters), so that no
+  // pointer of theirs occupies registers through the tile.
+  __device__ __forceinline__ tail_t tail() const { return tail_t{p_.tails + (p_.launch & 1u)}; }
+  __device__ __forceinline__ lookback_t lookback() const { return lookback_t{{p_.status}, p_.tile_base}; }
+  // Digits are read with a copy of the parameters' extractor made at each use: on the GPU its
+  // members come straight from the constant bank, so nothing is recomputed and no register holds
+  // them (calling p_.digit in place would take the address of a kernel parameter).
+  __device__ __forceinline__ digit_extractor<Key> digit_of() const { return digit_extractor<Key>(p_.digit); }
+
+  // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used, so
+  // no 64-bit offset stays in registers from the first load to the last.
+  __device__ __forceinline__ static u32 tile_first(u32 u) { return u * u32(TILE); }
+  __device__ __forceinline__ int valid_keys(u32 u) const {
+    return int(min_of<u32>(u32(TILE), p_.keys - tile_first(u)));
+  }
+  __device__ __forceinline__ static int warp() { return int(threadIdx.x) / warp_threads; }
+  __device__ __forceinline__ static u32 seg_first() { return u32(warp()) * u32(scatter_t::SEGMENT); }
+
+  /// Phase 1: takes the tile's ticket (local index `u`, returned), waits until its status slot
+  /// may be written, and loads this warp's keys warp-striped.
+  __device__ __forceinline__ u32 acquire(bits_type (&keys)[ITEMS]) {
     if (threadIdx.x == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
       const u32 u = t - p_.tile_base;
@@ -109,31 +135,28 @@ class onesweep_tile {
     }
     __syncthreads();
     const u32 u = temp_.ticket - p_.tile_base;
-    // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used,
-    // so no 64-bit offset stays in registers from the first load to the last.
-    const u32 tile_first = u * u32(TILE);
-    const int valid = int(min_of<u32>(u32(TILE), p_.keys - tile_first));
+    load_segment(p_.keys_in + (tile_first(u) + seg_first()), warp(), lane_id(), valid_keys(u) - int(seg_first()),
+                 keys);
+    return u;
+  }
 
-    const int warp = int(threadIdx.x) / warp_threads;
-    const u32 lane = lane_id();
-    const u32 seg_first = u32(warp) * u32(scatter_t::SEGMENT);
-    bits_type keys[ITEMS];
-    load_segment(p_.keys_in + (tile_first + seg_first), warp, lane, valid - int(seg_first), keys);
-
-    u32 ranks[ITEMS], counts[DPT], starts[DPT];
+  /// Phase 2: ranks the tile's keys; as soon as the digit counts are known they are published for
+  /// later tiles' look-back (and a digit that holds every key is noted). Keys only: the keys then
+  /// go to shared memory at their ranks.
+  __device__ __forceinline__ void rank_and_publish(u32 u, int valid, bits_type (&keys)[ITEMS], u32 (&ranks)[ITEMS],
+                                                   u32 (&counts)[DPT], u32 (&starts)[DPT]) {
     inject_delay<Policy>(temp_.ticket, 1);
     // With RECOMPUTE_DIGITS (see policy.cuh), and always for 1- and 2-byte keys, the digit is
     // recomputed from an opaque key at each use: otherwise the optimiser keeps every digit live
     // from the counting to the ranking, which costs ITEMS registers (u8 pairs spilled on sm_90).
     const auto digit_at = [&](int k) {
-      if constexpr (sizeof(bits_type) < 4 || policy_recompute_digits<Policy>::value) {
+      if constexpr (sizeof(bits_type) < 4 || shape::RECOMPUTE_DIGITS) {
         return digit_of()(opaque(keys[k]));
       } else {
         return digit_of()(keys[k]);
       }
     };
-    rank_t(temp_.u.rank).rank_by(digit_at, valid, ranks, counts, starts,
-                                 [&](const u32 (&c)[DPT]) {
+    rank_t(temp_.u.rank).rank_by(digit_at, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
         const int d = rank_t::first_digit() + i;
@@ -152,7 +175,12 @@ RINGSWEEP_UNROLL
       __syncthreads();  // every thread is done with the ranking's shared memory (a union with keys)
       scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
     }
+  }
 
+  /// Phase 3: each thread's digits find their exclusive prefix over the earlier tiles, publish
+  /// their inclusive count and set the digit's global base; then the tile retires from the
+  /// status buffer.
+  __device__ __forceinline__ void look_back(u32 u, const u32 (&counts)[DPT], const u32 (&starts)[DPT]) {
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
@@ -172,16 +200,21 @@ RINGSWEEP_UNROLL
       inject_delay<Policy>(p_.tile_base + u, 4);
       tail().retire(u);
     }
+  }
 
+  /// Phase 4: keys (and then values) to their global places: one run when the whole tile has one
+  /// digit, else through shared memory in rank order.
+  __device__ __forceinline__ void scatter(u32 u, int valid, const bits_type (&keys)[ITEMS], u32 (&ranks)[ITEMS]) {
+    const u32 lane = lane_id();
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
       const u64 base = temp_.digit_base[uniform];
       if constexpr (HAS_VALUES) {
-        store_warp_striped(p_.keys_out + base + seg_first, lane, valid - int(seg_first), keys);
+        store_warp_striped(p_.keys_out + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
-        load_segment(p_.values_in + (tile_first + seg_first), warp, lane, valid - int(seg_first), values);
-        store_warp_striped(p_.values_out + base + seg_first, lane, valid - int(seg_first), values);
+        load_segment(p_.values_in + (tile_first(u) + seg_first()), warp(), lane, valid - int(seg_first()), values);
+        store_warp_striped(p_.values_out + base + seg_first(), lane, valid - int(seg_first()), values);
       } else {
         scatter_t::shared_to_global(temp_.u.keys, valid,
                                     [&](int, int i, bits_type) { return p_.keys_out + (base + u64(i)); });
@@ -203,7 +236,7 @@ RINGSWEEP_UNROLL
     });
     if constexpr (HAS_VALUES) {
       ValueRaw values[ITEMS];
-      load_segment(p_.values_in + (tile_first + seg_first), warp, lane, valid - int(seg_first), values);
+      load_segment(p_.values_in + (tile_first(u) + seg_first()), warp(), lane, valid - int(seg_first()), values);
       __syncthreads();  // the keys have left shared memory
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
@@ -213,7 +246,6 @@ RINGSWEEP_UNROLL
     }
   }
 
- private:
   /// This warp's items of its segment, warp-striped: through vector loads where the policy asks
   /// for them and the segment is whole and aligned, else one striped load per item.
   template <class T>

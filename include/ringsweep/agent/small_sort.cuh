@@ -36,7 +36,8 @@ template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
 class small_sort {
  public:
   using bits_type = typename key_traits<Key>::bits_type;
-  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 0>;
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 0,
+                           !key_traits<Key>::image_is_xor>;
   static constexpr int THREADS = shape::THREADS;
   static constexpr int ITEMS = shape::ITEMS;
   static constexpr int TILE = shape::TILE;

@@ -80,7 +80,8 @@ struct sort_dispatch {
   using traits = key_traits<Key>;
   using bits_type = typename traits::bits_type;
   using value_raw_t = typename std::conditional<HAS_VALUES, value_raw<Value>, value_raw<null_value>>::type;
-  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(value_raw_t)) : 0>;
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(value_raw_t)) : 0,
+                           !traits::image_is_xor>;
   using buffers = sort_buffers<bits_type, value_raw_t>;
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   static constexpr int TILE = shape::TILE;
@@ -179,7 +180,7 @@ struct sort_dispatch {
     params.begin_bit = p.begin_bit;
     params.end_bit = p.end_bit;
     params.descending = p.descending;
-    return launch(small_sort_kernel<Policy, Key, value_raw_t, HAS_VALUES>, 1u, unsigned(Policy::THREADS), stream,
+    return launch(small_sort_kernel<Policy, Key, value_raw_t, HAS_VALUES>, 1u, unsigned(shape::THREADS), stream,
                   params);
   }
 
@@ -257,8 +258,8 @@ struct sort_dispatch {
         op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
         op.tile_base = tile_base;
         op.launch = launch_index;
-        e = launch(onesweep_kernel<Policy, Key, value_raw_t, HAS_VALUES>, op.tiles, unsigned(Policy::THREADS),
-                   stream, op);
+        e = launch(onesweep_kernel<Policy, Key, value_raw_t, HAS_VALUES>, op.tiles, unsigned(shape::THREADS), stream,
+                   op);
         if (e != cudaSuccess) return e;
         tile_base += op.tiles;
         ++launch_index;
@@ -393,18 +394,26 @@ __host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, cons
 template <int = 0>
 __global__ void ptx_version_probe() {}
 
-/// Tuning policy for the current device: the one whose kernels were compiled for the PTX version
-/// the device runs (policy_sm90 from compute_90 on, else policy_sm80; each policy's kernel bodies
-/// exist only for its own architectures, see policy.cuh). cudaFuncGetAttributes only: no
-/// synchronisation; a device with no usable kernel image reports that error here.
-enum class policy_id { sm80, sm90 };
-
-__host__ inline cudaError_t current_policy(policy_id& id) {
+/// PTX version (x 10, as `__CUDA_ARCH__`) of the kernels the current device runs; the shipped
+/// policy for it is the one whose kernel bodies were compiled for that version (see policy.cuh).
+/// cudaFuncGetAttributes only: no synchronisation; a device with no usable kernel image reports
+/// that error here.
+__host__ inline cudaError_t current_ptx_arch(int& arch) {
   cudaFuncAttributes attr;
   const cudaError_t e = cudaFuncGetAttributes(&attr, ptx_version_probe<0>);
   if (e != cudaSuccess) return e;
-  id = attr.ptxVersion >= 90 ? policy_id::sm90 : policy_id::sm80;
+  arch = attr.ptxVersion * 10;
   return cudaSuccess;
+}
+
+/// Calls `f(Policy{})` with the shipped policy for the current device; returns its error, or the
+/// error of finding the device's PTX version.
+template <class F>
+__host__ cudaError_t with_device_policy(F&& f) {
+  int arch = 0;
+  const cudaError_t e = current_ptx_arch(arch);
+  if (e != cudaSuccess) return e;
+  return with_arch_policy(arch, static_cast<F&&>(f), shipped_policies{});
 }
 
 // ---- detail-level entry points templated on a policy (tests use policy_tiny) -------------------

@@ -3,26 +3,18 @@
 // and status-buffer reuse hold up under any timing. Other policies compile it away.
 #pragma once
 
-#include <type_traits>
-
 #include "config.cuh"
 #include "intrinsics.cuh"
 
 namespace ringsweep {
 namespace detail {
 
-template <class Policy, class = void>
-struct fault_injection_enabled : std::false_type {};
-template <class Policy>
-struct fault_injection_enabled<Policy, typename std::enable_if<(Policy::FAULT_INJECTION != 0)>::type>
-    : std::true_type {};
-
 /// Sleeps 0..7 short pauses chosen by hashing (tile, site, thread) when `Policy` asks for it.
 ///
 ///     inject_delay<Policy>(ticket, 2);
 template <class Policy>
 __device__ __forceinline__ void inject_delay(u32 tile, u32 site) {
-  if constexpr (fault_injection_enabled<Policy>::value) {
+  if constexpr (Policy::FAULT_INJECTION != 0) {
     u32 x = tile * 0x9e3779b9u ^ (site + 1u) * 0x85ebca6bu ^ threadIdx.x * 0xc2b2ae35u;
     x ^= x >> 15;
     x *= 0x2c1b3c6du;

@@ -9,7 +9,8 @@ namespace detail {
 /// One launch per (pass, portion); the grid is the portion's tile count. Tiles take their index
 /// from the sort's ticket counter, not from blockIdx (see onesweep_tile).
 template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
-__global__ void __launch_bounds__(Policy::THREADS, policy_min_blocks<Policy>::value)
+__global__ void __launch_bounds__(onesweep_tile<Policy, Key, ValueRaw, HAS_VALUES>::THREADS,
+                                  onesweep_tile<Policy, Key, ValueRaw, HAS_VALUES>::MIN_BLOCKS)
     onesweep_kernel(onesweep_params<Key, ValueRaw> params) {
   if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = onesweep_tile<Policy, Key, ValueRaw, HAS_VALUES>;

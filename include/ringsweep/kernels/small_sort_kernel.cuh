@@ -8,7 +8,8 @@ namespace detail {
 
 /// Launched with one block (see small_sort).
 template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
-__global__ void __launch_bounds__(Policy::THREADS, 1) small_sort_kernel(small_sort_params<Key, ValueRaw> params) {
+__global__ void __launch_bounds__(small_sort<Policy, Key, ValueRaw, HAS_VALUES>::THREADS, 1)
+    small_sort_kernel(small_sort_params<Key, ValueRaw> params) {
   if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = small_sort<Policy, Key, ValueRaw, HAS_VALUES>;
     __shared__ typename agent_t::TempStorage temp;

@@ -1,0 +1,95 @@
+// Test-only tuning policies: tiny tiles, status buffers and portions, so that a few thousand keys
+// cross tile, portion and circular-buffer wrap boundaries many times. They derive from
+// ringsweep::policy_defaults like the shipped ones and serve every architecture (they are not in
+// ringsweep::shipped_policies).
+#pragma once
+
+#include <ringsweep/policy.cuh>
+
+namespace ringsweep_test {
+
+/// 192-key tiles (64 threads x 3 keys; fewer for wide keys or values), a 4-slot status buffer and
+/// 8-tile portions.
+struct policy_tiny : ringsweep::policy_defaults {
+  static constexpr int N_TABLE = 4;
+  static constexpr int L = 2;
+  static constexpr int TAIL_BITS = 1;
+  static constexpr int PORTION_TILES = 8;
+  static constexpr int HIST_THREADS = 64;
+  static constexpr int HIST_ITEMS = 2;
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 64, 3, 3, 3072);
+  }
+};
+
+/// A narrow radix (5 bits, fewer digits than threads) and deep look-back.
+struct policy_tiny_radix5 : ringsweep::policy_defaults {
+  static constexpr int RADIX_BITS = 5;
+  static constexpr int N_TABLE = 8;
+  static constexpr int L = 4;
+  static constexpr int TAIL_BITS = 2;
+  static constexpr int PORTION_TILES = 5;
+  static constexpr int HIST_THREADS = 32;
+  static constexpr int HIST_ITEMS = 3;
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 64, 2, 2, 2048);
+  }
+};
+
+/// policy_tiny with 6 items per thread (384-key tiles) and vector loads of items up to 8 bytes:
+/// 4-byte items load one 4-item vector plus 2 striped items per lane, 1-byte items too, 8-byte
+/// items three 2-item vectors (16-byte items are loaded striped in any case).
+struct policy_tiny_vector : policy_tiny {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 64, 6, 6, 6 * 64 * 8).vector_loads(8);
+  }
+};
+
+/// policy_tiny_vector with every item loaded striped.
+struct policy_tiny_striped : policy_tiny {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return policy_tiny_vector::onesweep(t).vector_loads(0);
+  }
+};
+
+/// policy_tiny with the ranking's digits recomputed at each use (RECOMPUTE_DIGITS).
+struct policy_tiny_recompute : policy_tiny {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return policy_tiny::onesweep(t).recompute();
+  }
+};
+
+/// policy_tiny with random sleeps at every synchronisation point of a onesweep tile.
+struct policy_tiny_faulty : policy_tiny {
+  static constexpr int FAULT_INJECTION = 1;
+};
+
+/// A tiny policy whose circular buffer has N_TABLE slots, look-back depth L and tail groups of
+/// 2^TAIL_BITS tiles: 128-key tiles, 6-tile portions, tiles that pause at random (FAULT_INJECTION).
+template <int N_TABLE_, int L_, int TAIL_BITS_>
+struct policy_ring : ringsweep::policy_defaults {
+  static constexpr int N_TABLE = N_TABLE_;
+  static constexpr int L = L_;
+  static constexpr int TAIL_BITS = TAIL_BITS_;
+  static constexpr int PORTION_TILES = 6;
+  static constexpr int HIST_THREADS = 32;
+  static constexpr int HIST_ITEMS = 2;
+  static constexpr int FAULT_INJECTION = 1;
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 64, 2, 2, 2048);
+  }
+};
+
+/// policy_tiny with a shape per key type, as a shipped policy's table may give: float keys 64 x 2,
+/// other 4-byte keys 64 x 3 (pairs 64 x 2), 8-byte keys 96 threads x 2, 1- and 2-byte keys 32 x 5
+/// with vector loads; so kernels of one policy differ in block size and items per thread.
+struct policy_tiny_per_type : policy_tiny {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return t.key_bytes == 8 ? ringsweep::onesweep_shape::fit(t, 96, 2, 2, 96 * 2 * 16)
+           : t.key_bytes < 4 ? ringsweep::onesweep_shape::fit(t, 32, 5, 5, 32 * 5 * 16).vector_loads(2)
+           : t.float_key     ? ringsweep::onesweep_shape::fit(t, 64, 2, 2, 64 * 2 * 16)
+                             : ringsweep::onesweep_shape::fit(t, 64, 3, 2, 64 * 3 * 16);
+  }
+};
+
+}  // namespace ringsweep_test
