@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "config.hpp"
@@ -23,6 +24,20 @@ constexpr std::size_t k_optin_smem_limit = 227 * 1024;
 
 std::mutex g_attr_mutex;
 std::unordered_map<const void*, int> g_max_dynamic_smem;
+
+// The grid-wide barrier of a cooperative launch: blocks arrive once per grid_group::sync().
+struct grid_barrier {
+  std::uint64_t blocks = 0;
+  std::atomic<std::uint64_t> arrived{0};
+  std::atomic<std::uint64_t> generation{0};
+};
+thread_local grid_barrier* t_grid = nullptr;  // set on the worker threads of a cooperative launch
+
+bool is_cooperative(const cudaLaunchConfig_t& c) {
+  for (unsigned i = 0; c.attrs != nullptr && i < c.numAttrs; ++i)
+    if (c.attrs[i].id == cudaLaunchAttributeCooperative && c.attrs[i].val.cooperative != 0) return true;
+  return false;
+}
 
 std::size_t dynamic_smem_limit(const void* kernel) {
   std::lock_guard<std::mutex> lock(g_attr_mutex);
@@ -43,12 +58,24 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   if (config().device_count == 0) return record_error(cudaErrorNoDevice);
 
   const std::uint64_t blocks = std::uint64_t{g.x} * g.y * g.z;
-  const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(config().workers, blocks));
+  unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(config().workers, blocks));
+  // A cooperative grid must be resident at once: every block gets an OS thread of its own.
+  const bool cooperative = is_cooperative(c);
+  grid_barrier barrier;
+  barrier.blocks = blocks;
+  if (cooperative) {
+    int per_sm = 0;
+    occupancy_blocks_per_sm(&per_sm, kernel, static_cast<int>(threads), c.dynamicSmemBytes);
+    if (blocks > std::uint64_t(per_sm) * static_cast<std::uint64_t>(config().sm_count))
+      return record_error(cudaErrorCooperativeLaunchTooLarge);
+    workers = static_cast<unsigned>(blocks);
+  }
   std::atomic<std::uint64_t> next{0};
   std::mutex traffic_mutex;
   kernel_traffic traffic;
   const bool tracing = g_trace_enabled;
   auto work = [&]() {
+    t_grid = cooperative ? &barrier : nullptr;
     block_runner runner;
     struct merge_on_exit {
       block_runner& r;
@@ -78,6 +105,26 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   for (std::thread& t : pool) t.join();
   if (tracing) record_launch_traffic(kernel, traffic);
   return cudaSuccess;
+}
+
+bool grid_is_cooperative() { return t_grid != nullptr; }
+
+void grid_sync() {
+  grid_barrier* g = t_grid;
+  if (g == nullptr)
+    fail("cooperative_groups::grid_group::sync() in a kernel that was not launched cooperatively "
+         "(cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");
+  block_barrier(barrier_op::sync, 1);
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    const std::uint64_t generation = g->generation.load();
+    if (g->arrived.fetch_add(1) + 1 == g->blocks) {
+      g->arrived.store(0);
+      g->generation.fetch_add(1);
+    } else {
+      while (g->generation.load() == generation) yield_fiber();
+    }
+  }
+  block_barrier(barrier_op::sync, 1);
 }
 
 cudaError_t set_function_attribute(const void* kernel, cudaFuncAttribute attr, int value) {
