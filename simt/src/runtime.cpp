@@ -1,5 +1,6 @@
 // ringsweep SIMT backend: runtime API backed by host memory. Every stream operation completes before
 // its call returns, which keeps operations on every stream in issue order.
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,8 @@
 #include <unordered_map>
 
 #include <cuda_runtime.h>
+
+#include <ringsweep_simt/control.hpp>
 
 #include "capture.hpp"
 #include "config.hpp"
@@ -23,6 +26,14 @@ std::mutex g_alloc_mutex;
 std::unordered_map<void*, std::size_t> g_allocations;
 std::size_t g_allocated = 0;
 constexpr std::size_t k_total_memory = std::size_t{16} << 30;
+
+std::atomic<unsigned long long> g_allocation_calls{0};
+
+// Counts an allocation call; true for the one RINGSWEEP_SIMT_FAIL_ALLOC / simt::fail_allocation names.
+bool allocation_fails_now() {
+  const unsigned long long call = g_allocation_calls.fetch_add(1) + 1;
+  return call == config().fail_alloc_at;
+}
 
 cudaError_t check_device() { return config().device_count == 0 ? record_error(cudaErrorNoDevice) : cudaSuccess; }
 
@@ -70,6 +81,12 @@ cudaError_t record_error(cudaError_t e) {
 }
 
 }  // namespace detail
+
+unsigned long long allocation_calls() { return detail::g_allocation_calls.load(); }
+void fail_allocation(unsigned long long k) {
+  detail::mutable_config().fail_alloc_at = k == 0 ? 0 : detail::g_allocation_calls.load() + k;
+}
+
 }  // namespace simt
 
 using simt::detail::config;
@@ -238,6 +255,7 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
 // ---- memory -----------------------------------------------------------------------------------
 
 cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   return simt::detail::allocate(ptr, bytes);
 }
@@ -249,6 +267,7 @@ cudaError_t cudaFree(void* ptr) {
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
 cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t s) {
+  if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);
   if (auto body = simt::detail::capture_body(s)) {
     // The graph's memory: allocated now, valid for every replay, released with the graph.
     if (cudaError_t e = simt::detail::allocate(ptr, bytes)) return e;
