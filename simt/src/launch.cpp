@@ -16,6 +16,15 @@
 
 namespace simt {
 namespace detail {
+
+// The grid-wide barrier of a cooperative launch: blocks arrive once per grid_group::sync().
+// (Reached through the running block, not a thread-local: shared-memory poison overwrites those.)
+struct grid_barrier {
+  std::uint64_t blocks = 0;
+  std::atomic<std::uint64_t> arrived{0};
+  std::atomic<std::uint64_t> generation{0};
+};
+
 namespace {
 
 constexpr int k_max_threads_per_block = 1024;
@@ -24,14 +33,6 @@ constexpr std::size_t k_optin_smem_limit = 227 * 1024;
 
 std::mutex g_attr_mutex;
 std::unordered_map<const void*, int> g_max_dynamic_smem;
-
-// The grid-wide barrier of a cooperative launch: blocks arrive once per grid_group::sync().
-struct grid_barrier {
-  std::uint64_t blocks = 0;
-  std::atomic<std::uint64_t> arrived{0};
-  std::atomic<std::uint64_t> generation{0};
-};
-thread_local grid_barrier* t_grid = nullptr;  // set on the worker threads of a cooperative launch
 
 bool is_cooperative(const cudaLaunchConfig_t& c) {
   for (unsigned i = 0; c.attrs != nullptr && i < c.numAttrs; ++i)
@@ -75,7 +76,6 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   kernel_traffic traffic;
   const bool tracing = g_trace_enabled;
   auto work = [&]() {
-    t_grid = cooperative ? &barrier : nullptr;
     block_runner runner;
     struct merge_on_exit {
       block_runner& r;
@@ -96,7 +96,7 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
       if (b >= blocks) break;
       const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
                       static_cast<unsigned>(b / (std::uint64_t{g.x} * g.y))};
-      runner.run(body, idx, bd, g, b);
+      runner.run(body, idx, bd, g, b, cooperative ? &barrier : nullptr);
     }
   };
   std::vector<std::thread> pool;
@@ -107,10 +107,10 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   return cudaSuccess;
 }
 
-bool grid_is_cooperative() { return t_grid != nullptr; }
+bool grid_is_cooperative() { return current_grid() != nullptr; }
 
 void grid_sync() {
-  grid_barrier* g = t_grid;
+  grid_barrier* g = current_grid();
   if (g == nullptr)
     fail("cooperative_groups::grid_group::sync() in a kernel that was not launched cooperatively "
          "(cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");

@@ -101,6 +101,7 @@ struct block_context {
   char* sync_objects = nullptr;  // 2 * k_sync_slots bytes
   std::uint32_t barrier_generation = 0, rendezvous_count = 0;
   void* scheduler_race_fiber = nullptr;
+  grid_barrier* grid = nullptr;
 };
 
 thread_local block_context* t_block = nullptr;
@@ -428,6 +429,8 @@ std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, in
   return f.result;
 }
 
+grid_barrier* current_grid() { return t_block != nullptr ? t_block->grid : nullptr; }
+
 unsigned active_lanes() {
   if (t_fiber == nullptr) return 0;
   return t_block->warp_present[t_fiber->warp] & ~t_block->warp_exited[t_fiber->warp];
@@ -556,7 +559,7 @@ block_runner::~block_runner() {
 }
 
 void block_runner::run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim,
-                       std::uint64_t block_linear) {
+                       std::uint64_t block_linear, grid_barrier* grid) {
   const backend_config& cfg = config();
   const unsigned n = block_dim.x * block_dim.y * block_dim.z;
   while (stacks_.size() < n) stacks_.push_back(acquire_stack(cfg.stack_bytes));
@@ -570,6 +573,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
   b.sync_objects = sync_objects_.data();
   b.scheduler_race_fiber = race::current_fiber();
   b.block = block;
+  b.grid = grid;
   b.fibers.resize(n);
   b.order.resize(n);
   const unsigned nwarps = (n + 31) / 32;
