@@ -10,7 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "config.hpp"
-#include "runtime_state.hpp"
+#include "device_memory.hpp"
 #include "scheduler.hpp"
 #include "traffic.hpp"
 
