@@ -11,5 +11,6 @@
 
 #include "ringsweep_simt/types.hpp"
 #include "ringsweep_simt/device.hpp"
+#include "ringsweep_simt/math.hpp"
 #include "ringsweep_simt/runtime_api.hpp"
 #include "ringsweep_simt/launch.hpp"

@@ -25,11 +25,6 @@ struct graph_body {
   bool owns(const void* p) const;
 };
 
-// Releases memory from the backend's allocator (runtime.cpp).
-cudaError_t release_memory(void* ptr);
-// Allocates like cudaMalloc, without the capture check (runtime.cpp).
-cudaError_t allocate_memory(void** ptr, std::size_t bytes);
-
 // The capture that a call which may synchronise would disturb: invalidates every such capture and
 // returns cudaErrorStreamCaptureUnsupported, or cudaSuccess when there is none.
 cudaError_t refuse_if_capturing();

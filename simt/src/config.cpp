@@ -41,6 +41,7 @@ backend_config read_config() {
   c.device_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICES", 1), 0, 1));
   c.delay_permille = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DELAY", 0), 0, 1000));
   c.poison_shared = env_int("RINGSWEEP_SIMT_POISON", 0) != 0;
+  c.fail_alloc_at = static_cast<unsigned long long>(std::max<long long>(0, env_int("RINGSWEEP_SIMT_FAIL_ALLOC", 0)));
   return c;
 }
 

@@ -17,9 +17,12 @@ struct backend_config {
   unsigned delay_permille;     // RINGSWEEP_SIMT_DELAY: fault injection, chance per mille of a delay at atomics,
                                // spin-waits and block start (default 0: off)
   bool poison_shared;          // RINGSWEEP_SIMT_POISON=1: fill shared memory with 0xA5 bytes at block start
+  unsigned long long fail_alloc_at;  // RINGSWEEP_SIMT_FAIL_ALLOC=k: allocation call number k of the process fails
+                                     // with cudaErrorMemoryAllocation (0: none)
 };
 
 const backend_config& config();
+backend_config& mutable_config();
 
 // Writes a diagnostic naming the current block and thread (when inside a kernel) and aborts.
 [[noreturn]] void fail(const char* format, ...) __attribute__((format(printf, 1, 2)));

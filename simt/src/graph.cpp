@@ -8,7 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "capture.hpp"
-#include "runtime_state.hpp"
+#include "device_memory.hpp"
 
 namespace simt {
 namespace detail {

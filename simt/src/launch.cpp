@@ -6,15 +6,25 @@
 #include <unordered_map>
 #include <vector>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "config.hpp"
-#include "runtime_state.hpp"
+#include "device_memory.hpp"
 #include "scheduler.hpp"
 #include "traffic.hpp"
 
 namespace simt {
 namespace detail {
+
+// The grid-wide barrier of a cooperative launch: blocks arrive once per grid_group::sync().
+// (Reached through the running block, not a thread-local: shared-memory poison overwrites those.)
+struct grid_barrier {
+  std::uint64_t blocks = 0;
+  std::atomic<std::uint64_t> arrived{0};
+  std::atomic<std::uint64_t> generation{0};
+};
+
 namespace {
 
 constexpr int k_max_threads_per_block = 1024;
@@ -23,6 +33,12 @@ constexpr std::size_t k_optin_smem_limit = 227 * 1024;
 
 std::mutex g_attr_mutex;
 std::unordered_map<const void*, int> g_max_dynamic_smem;
+
+bool is_cooperative(const cudaLaunchConfig_t& c) {
+  for (unsigned i = 0; c.attrs != nullptr && i < c.numAttrs; ++i)
+    if (c.attrs[i].id == cudaLaunchAttributeCooperative && c.attrs[i].val.cooperative != 0) return true;
+  return false;
+}
 
 std::size_t dynamic_smem_limit(const void* kernel) {
   std::lock_guard<std::mutex> lock(g_attr_mutex);
@@ -43,7 +59,18 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   if (config().device_count == 0) return record_error(cudaErrorNoDevice);
 
   const std::uint64_t blocks = std::uint64_t{g.x} * g.y * g.z;
-  const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(config().workers, blocks));
+  unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(config().workers, blocks));
+  // A cooperative grid must be resident at once: every block gets an OS thread of its own.
+  const bool cooperative = is_cooperative(c);
+  grid_barrier barrier;
+  barrier.blocks = blocks;
+  if (cooperative) {
+    int per_sm = 0;
+    occupancy_blocks_per_sm(&per_sm, kernel, static_cast<int>(threads), c.dynamicSmemBytes);
+    if (blocks > std::uint64_t(per_sm) * static_cast<std::uint64_t>(config().sm_count))
+      return record_error(cudaErrorCooperativeLaunchTooLarge);
+    workers = static_cast<unsigned>(blocks);
+  }
   std::atomic<std::uint64_t> next{0};
   std::mutex traffic_mutex;
   kernel_traffic traffic;
@@ -69,7 +96,7 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
       if (b >= blocks) break;
       const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
                       static_cast<unsigned>(b / (std::uint64_t{g.x} * g.y))};
-      runner.run(body, idx, bd, g, b);
+      runner.run(body, idx, bd, g, b, cooperative ? &barrier : nullptr);
     }
   };
   std::vector<std::thread> pool;
@@ -78,6 +105,26 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   for (std::thread& t : pool) t.join();
   if (tracing) record_launch_traffic(kernel, traffic);
   return cudaSuccess;
+}
+
+bool grid_is_cooperative() { return current_grid() != nullptr; }
+
+void grid_sync() {
+  grid_barrier* g = current_grid();
+  if (g == nullptr)
+    fail("cooperative_groups::grid_group::sync() in a kernel that was not launched cooperatively "
+         "(cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");
+  block_barrier(barrier_op::sync, 1);
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    const std::uint64_t generation = g->generation.load();
+    if (g->arrived.fetch_add(1) + 1 == g->blocks) {
+      g->arrived.store(0);
+      g->generation.fetch_add(1);
+    } else {
+      while (g->generation.load() == generation) yield_fiber();
+    }
+  }
+  block_barrier(barrier_op::sync, 1);
 }
 
 cudaError_t set_function_attribute(const void* kernel, cudaFuncAttribute attr, int value) {

@@ -1,58 +1,19 @@
 // ringsweep SIMT backend: runtime API backed by host memory. Every stream operation completes before
 // its call returns, which keeps operations on every stream in issue order.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <new>
-#include <unordered_map>
 
 #include <cuda_runtime.h>
 
 #include "capture.hpp"
 #include "config.hpp"
-#include "runtime_state.hpp"
+#include "device_memory.hpp"
 
 namespace simt {
 namespace detail {
 namespace {
-thread_local cudaError_t t_last_error = cudaSuccess;
-
-std::mutex g_alloc_mutex;
-std::unordered_map<void*, std::size_t> g_allocations;
-std::size_t g_allocated = 0;
-constexpr std::size_t k_total_memory = std::size_t{16} << 30;
-
-cudaError_t check_device() { return config().device_count == 0 ? record_error(cudaErrorNoDevice) : cudaSuccess; }
-
-cudaError_t allocate(void** ptr, std::size_t bytes) {
-  if (ptr == nullptr) return record_error(cudaErrorInvalidValue);
-  if (cudaError_t e = check_device()) return e;
-  *ptr = nullptr;
-  if (bytes == 0) return cudaSuccess;
-  const std::size_t rounded = (bytes + 255) / 256 * 256;
-  void* p = std::aligned_alloc(256, rounded);
-  if (p == nullptr) return record_error(cudaErrorMemoryAllocation);
-  std::lock_guard<std::mutex> lock(g_alloc_mutex);
-  g_allocations.emplace(p, rounded);
-  g_allocated += rounded;
-  *ptr = p;
-  return cudaSuccess;
-}
-
-cudaError_t release(void* ptr) {
-  if (ptr == nullptr) return cudaSuccess;
-  {
-    std::lock_guard<std::mutex> lock(g_alloc_mutex);
-    auto it = g_allocations.find(ptr);
-    if (it == g_allocations.end()) return record_error(cudaErrorInvalidValue);
-    g_allocated -= it->second;
-    g_allocations.erase(it);
-  }
-  std::free(ptr);
-  return cudaSuccess;
-}
 void copy_now(void* dst, const void* src, std::size_t bytes) {
   if (bytes != 0) std::memmove(dst, src, bytes);
 }
@@ -60,27 +21,11 @@ void set_now(void* ptr, int value, std::size_t bytes) {
   if (bytes != 0) std::memset(ptr, value, bytes);
 }
 }  // namespace
-
-cudaError_t release_memory(void* ptr) { return release(ptr); }
-cudaError_t allocate_memory(void** ptr, std::size_t bytes) { return allocate(ptr, bytes); }
-
-cudaError_t record_error(cudaError_t e) {
-  if (e != cudaSuccess) t_last_error = e;
-  return e;
-}
-
 }  // namespace detail
 }  // namespace simt
 
 using simt::detail::config;
 using simt::detail::record_error;
-
-cudaError_t cudaGetLastError() {
-  const cudaError_t e = simt::detail::t_last_error;
-  simt::detail::t_last_error = cudaSuccess;
-  return e;
-}
-cudaError_t cudaPeekAtLastError() { return simt::detail::t_last_error; }
 
 const char* cudaGetErrorName(cudaError_t e) {
   switch (e) {
@@ -98,6 +43,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
     case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
     case cudaErrorStreamCaptureInvalidated: return "cudaErrorStreamCaptureInvalidated";
@@ -123,6 +69,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
     case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
@@ -227,42 +174,43 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   if (free_bytes == nullptr || total_bytes == nullptr) return record_error(cudaErrorInvalidValue);
-  std::lock_guard<std::mutex> lock(simt::detail::g_alloc_mutex);
   *total_bytes = simt::detail::k_total_memory;
-  *free_bytes = simt::detail::k_total_memory - std::min(simt::detail::k_total_memory, simt::detail::g_allocated);
+  *free_bytes = simt::detail::k_total_memory - std::min(simt::detail::k_total_memory, simt::detail::allocated_bytes());
   return cudaSuccess;
 }
 
 // ---- memory -----------------------------------------------------------------------------------
 
 cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
-  return simt::detail::allocate(ptr, bytes);
+  return simt::detail::allocate_memory(ptr, bytes);
 }
 cudaError_t cudaFree(void* ptr) {
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
-  return simt::detail::release(ptr);
+  return simt::detail::release_memory(ptr);
 }
 // Host memory is the same host memory here.
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
 cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t s) {
+  if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);
   if (auto body = simt::detail::capture_body(s)) {
     // The graph's memory: allocated now, valid for every replay, released with the graph.
-    if (cudaError_t e = simt::detail::allocate(ptr, bytes)) return e;
+    if (cudaError_t e = simt::detail::allocate_memory(ptr, bytes)) return e;
     if (*ptr != nullptr) body->owned.push_back(*ptr);
     return cudaSuccess;
   }
   if (cudaError_t e = simt::detail::stream_usable(s)) return e;
-  return simt::detail::allocate(ptr, bytes);
+  return simt::detail::allocate_memory(ptr, bytes);
 }
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t s) {
   if (auto body = simt::detail::capture_body(s)) {
     if (ptr == nullptr || body->owns(ptr)) return cudaSuccess;
-    return simt::detail::capture_record(s, [ptr]() { return simt::detail::release(ptr); });
+    return simt::detail::capture_record(s, [ptr]() { return simt::detail::release_memory(ptr); });
   }
   if (cudaError_t e = simt::detail::stream_usable(s)) return e;
-  return simt::detail::release(ptr);
+  return simt::detail::release_memory(ptr);
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {

@@ -9,25 +9,24 @@
 #include "scheduler.hpp"
 
 #include <boost/context/detail/fcontext.hpp>
-#include <link.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <mutex>
-#include <string>
 #include <thread>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include "block_context.hpp"
 #include "config.hpp"
+#include "fiber_stacks.hpp"
 #include "race_annotations.hpp"
+#include "shared_poison.hpp"
 #include "traffic.hpp"
+#include "wait_states.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define RINGSWEEP_SIMT_ASAN 1
@@ -47,62 +46,6 @@ namespace simt {
 namespace detail {
 namespace {
 
-enum class fiber_state { ready, barrier, warp, done };
-
-struct fiber {
-  ctx::fcontext_t context = nullptr;
-  unsigned char* stack = nullptr;  // lowest usable address
-  uint3 tid{};
-  unsigned linear = 0, warp = 0, lane = 0;
-  fiber_state state = fiber_state::ready;
-  bool yielded = false;
-  // barrier
-  int predicate = 0;
-  int barrier_result = 0;
-  // warp collective
-  warp_op op = warp_op::syncwarp;
-  unsigned mask = 0;
-  std::uint64_t value = 0;
-  int arg = 0;
-  int width = 32;
-  std::uint64_t result = 0;
-  void* asan_fake_stack = nullptr;
-  std::uint32_t traced_loads = 0, traced_stores = 0;
-  void* race_fiber = nullptr;    // the TSan fiber (race-detection build)
-  std::uint32_t sync_slot = 0;   // sync object of the rendezvous it waits in
-};
-
-struct warp_group {
-  warp_op op;
-  unsigned mask;
-  unsigned arrived;
-  std::uint32_t sync_slot;
-};
-
-// Sync objects for the race-detection build: barrier generation g uses slot g % k_sync_slots,
-// warp rendezvous r uses k_sync_slots + r % k_sync_slots.
-constexpr std::uint32_t k_sync_slots = 4096;
-
-struct block_context {
-  const std::function<void()>* body = nullptr;
-  std::vector<fiber> fibers;
-  std::vector<unsigned> order;
-  std::vector<unsigned> warp_present, warp_exited;
-  std::vector<std::vector<warp_group>> groups;
-  unsigned live = 0;
-  unsigned barrier_arrived = 0, barrier_true = 0;
-  barrier_op barrier_kind = barrier_op::sync;
-  ctx::fcontext_t scheduler = nullptr;
-  const void* scheduler_stack_bottom = nullptr;
-  std::size_t scheduler_stack_size = 0;
-  std::uint64_t rng = 0;
-  uint3 block{};
-  std::vector<traced_access>* trace = nullptr;
-  char* sync_objects = nullptr;  // 2 * k_sync_slots bytes
-  std::uint32_t barrier_generation = 0, rendezvous_count = 0;
-  void* scheduler_race_fiber = nullptr;
-};
-
 thread_local block_context* t_block = nullptr;
 thread_local fiber* t_fiber = nullptr;
 
@@ -111,61 +54,6 @@ std::uint64_t next_random(std::uint64_t& s) {  // splitmix64
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
-}
-
-const char* op_name(warp_op op) {
-  switch (op) {
-    case warp_op::syncwarp: return "__syncwarp";
-    case warp_op::shfl_idx: return "__shfl_sync";
-    case warp_op::shfl_up: return "__shfl_up_sync";
-    case warp_op::shfl_down: return "__shfl_down_sync";
-    case warp_op::shfl_xor: return "__shfl_xor_sync";
-    case warp_op::ballot: return "__ballot_sync/__any_sync/__all_sync";
-    case warp_op::match_any: return "__match_any_sync";
-    case warp_op::reduce_add: return "__reduce_add_sync";
-    case warp_op::reduce_min: return "__reduce_min_sync";
-    case warp_op::reduce_max: return "__reduce_max_sync";
-    case warp_op::reduce_and: return "__reduce_and_sync";
-    case warp_op::reduce_or: return "__reduce_or_sync";
-    case warp_op::reduce_xor: return "__reduce_xor_sync";
-  }
-  return "?";
-}
-
-const char* barrier_name(barrier_op op) {
-  switch (op) {
-    case barrier_op::sync: return "__syncthreads";
-    case barrier_op::count: return "__syncthreads_count";
-    case barrier_op::all: return "__syncthreads_and";
-    case barrier_op::any: return "__syncthreads_or";
-  }
-  return "?";
-}
-
-// Prints every unfinished fiber's wait state, one line per warp and state.
-void print_wait_states(const block_context& b) {
-  const unsigned nwarps = static_cast<unsigned>(b.warp_present.size());
-  for (unsigned w = 0; w < nwarps; ++w) {
-    unsigned in_barrier = 0, ready = 0;
-    std::vector<std::pair<std::string, unsigned>> in_ops;
-    for (unsigned l = 0; l < 32; ++l) {
-      const unsigned i = w * 32 + l;
-      if (i >= b.fibers.size()) break;
-      const fiber& f = b.fibers[i];
-      if (f.state == fiber_state::barrier) in_barrier |= 1u << l;
-      if (f.state == fiber_state::ready) ready |= 1u << l;
-      if (f.state == fiber_state::warp) {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "%s(mask=0x%08x)", op_name(f.op), f.mask);
-        auto it = std::find_if(in_ops.begin(), in_ops.end(), [&](auto& p) { return p.first == buf; });
-        if (it == in_ops.end()) in_ops.emplace_back(buf, 1u << l); else it->second |= 1u << l;
-      }
-    }
-    if (in_barrier) std::fprintf(stderr, "  warp %u lanes 0x%08x: waiting in %s (%u of %u live threads arrived)\n", w, in_barrier, barrier_name(b.barrier_kind), b.barrier_arrived, b.live);
-    for (auto& p : in_ops) std::fprintf(stderr, "  warp %u lanes 0x%08x: waiting in %s\n", w, p.second, p.first.c_str());
-    if (ready) std::fprintf(stderr, "  warp %u lanes 0x%08x: runnable (spinning)\n", w, ready);
-    if (b.warp_exited[w]) std::fprintf(stderr, "  warp %u lanes 0x%08x: exited\n", w, b.warp_exited[w]);
-  }
 }
 
 [[noreturn]] void vfail(const char* format, va_list args) {
@@ -428,6 +316,8 @@ std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, in
   return f.result;
 }
 
+grid_barrier* current_grid() { return t_block != nullptr ? t_block->grid : nullptr; }
+
 unsigned active_lanes() {
   if (t_fiber == nullptr) return 0;
   return t_block->warp_present[t_fiber->warp] & ~t_block->warp_exited[t_fiber->warp];
@@ -478,75 +368,12 @@ void trace_global_access(const void* address, unsigned bytes, bool is_store) {
   t_block->trace->push_back(traced_access{f->warp, index, is_store ? 1u : 0u, bytes, a / 32, (a + bytes - 1) / 32});
 }
 
-// ---- shared-memory poison ---------------------------------------------------------------------
 namespace {
-// __shared__ variables are thread_local in the module (executable or shared object) that holds the
-// backend, so they lie in this worker's instance of that module's TLS segment. Poison overwrites
-// the whole segment: every kernel's shared memory, and the backend's own thread-locals of that
-// module, which are saved around it (blocks do not start inside a kernel, so none holds more).
-struct tls_segment {
-  void* data = nullptr;
-  std::size_t bytes = 0;
-};
-
-int find_own_tls(struct dl_phdr_info* info, size_t, void* arg) {
-  auto* seg = static_cast<tls_segment*>(arg);
-  const auto own = reinterpret_cast<std::uintptr_t>(&t_block);
-  if (info->dlpi_tls_data == nullptr) return 0;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_TLS) continue;
-    const auto begin = reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data);
-    if (own >= begin && own < begin + ph.p_memsz) {
-      seg->data = info->dlpi_tls_data;
-      seg->bytes = ph.p_memsz;
-      return 1;
-    }
-  }
-  return 0;
-}
-
+// Poisons shared memory (and this module's thread-locals, which hold nothing between blocks).
 void poison_shared_memory() {
-  tls_segment seg;
-  dl_iterate_phdr(&find_own_tls, &seg);
-  if (seg.data == nullptr) fail("RINGSWEEP_SIMT_POISON: cannot find this thread's TLS segment");
-  const uint3 saved_tid = threadIdx, saved_bid = blockIdx;
-  const dim3 saved_bdim = blockDim, saved_gdim = gridDim;
-  std::memset(seg.data, 0xA5, seg.bytes);
+  poison_thread_locals(&t_block);
   t_block = nullptr;
   t_fiber = nullptr;
-  threadIdx = saved_tid;
-  blockIdx = saved_bid;
-  blockDim = saved_bdim;
-  gridDim = saved_gdim;
-}
-}  // namespace
-
-// ---- stacks -----------------------------------------------------------------------------------
-
-namespace {
-std::mutex g_stack_mutex;
-std::vector<unsigned char*> g_free_stacks;
-constexpr std::size_t k_guard = 4096;
-
-unsigned char* acquire_stack(std::size_t bytes) {
-  {
-    std::lock_guard<std::mutex> lock(g_stack_mutex);
-    if (!g_free_stacks.empty()) {
-      unsigned char* s = g_free_stacks.back();
-      g_free_stacks.pop_back();
-      return s;
-    }
-  }
-  void* p = mmap(nullptr, bytes + k_guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) fail("cannot map a fiber stack of %zu bytes", bytes);
-  mprotect(p, k_guard, PROT_NONE);  // overflow hits the guard page instead of another stack
-  return static_cast<unsigned char*>(p) + k_guard;
-}
-
-void release_stack(unsigned char* s) {
-  std::lock_guard<std::mutex> lock(g_stack_mutex);
-  g_free_stacks.push_back(s);
 }
 }  // namespace
 
@@ -556,7 +383,7 @@ block_runner::~block_runner() {
 }
 
 void block_runner::run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim,
-                       std::uint64_t block_linear) {
+                       std::uint64_t block_linear, grid_barrier* grid) {
   const backend_config& cfg = config();
   const unsigned n = block_dim.x * block_dim.y * block_dim.z;
   while (stacks_.size() < n) stacks_.push_back(acquire_stack(cfg.stack_bytes));
@@ -570,6 +397,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
   b.sync_objects = sync_objects_.data();
   b.scheduler_race_fiber = race::current_fiber();
   b.block = block;
+  b.grid = grid;
   b.fibers.resize(n);
   b.order.resize(n);
   const unsigned nwarps = (n + 31) / 32;
@@ -616,16 +444,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
       resume(b, f, cfg.stack_bytes);
       if (!f.yielded) progress = true;
     }
-    if (!resumed) {
-      std::fflush(stdout);
-      std::fprintf(stderr,
-                   "ringsweep SIMT backend: deadlock in block (%u,%u,%u): every unfinished thread waits and no "
-                   "barrier or warp collective can complete\n",
-                   block.x, block.y, block.z);
-      print_wait_states(b);
-      std::fflush(stderr);
-      std::abort();
-    }
+    if (!resumed) report_deadlock(b);
     if (progress) {
       spinning = false;
       continue;
@@ -638,14 +457,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
       spinning = true;
       spin_start = now;
     } else if (std::chrono::duration<double>(now - spin_start).count() > cfg.watchdog_seconds) {
-      std::fflush(stdout);
-      std::fprintf(stderr,
-                   "ringsweep SIMT backend: watchdog: block (%u,%u,%u) has only spun for %.0f s "
-                   "(RINGSWEEP_SIMT_WATCHDOG_S); wait states:\n",
-                   block.x, block.y, block.z, cfg.watchdog_seconds);
-      print_wait_states(b);
-      std::fflush(stderr);
-      std::abort();
+      report_watchdog(b, cfg.watchdog_seconds);
     }
   }
   t_block = nullptr;

@@ -12,6 +12,10 @@
 namespace simt {
 namespace detail {
 
+struct grid_barrier;  // of a cooperative launch (launch.cpp)
+// The grid barrier of the running block's launch; nullptr outside a cooperative launch.
+grid_barrier* current_grid();
+
 // Runs blocks one at a time on the calling OS thread; keeps its fiber stacks between blocks.
 class block_runner {
  public:
@@ -20,7 +24,9 @@ class block_runner {
   block_runner(const block_runner&) = delete;
   block_runner& operator=(const block_runner&) = delete;
 
-  void run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim, std::uint64_t block_linear);
+  // `grid`: the launch's grid barrier when it is cooperative, else nullptr.
+  void run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim, std::uint64_t block_linear,
+           grid_barrier* grid);
 
   kernel_traffic traffic;  // traced global accesses of the blocks this runner ran
 

@@ -3,6 +3,7 @@
 // schedule permutation. SIMT backend only.
 #include <catch2/catch.hpp>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <ringsweep_simt/control.hpp>
 
@@ -64,6 +65,8 @@ __global__ void foreign_mask_kernel(int* out) { out[threadIdx.x] = __shfl_sync(0
 
 __global__ void disagreeing_masks_kernel() { __syncwarp(threadIdx.x < 16 ? 0x0000ffffu : 0xffffffffu); }
 
+__global__ void grid_sync_kernel() { cooperative_groups::this_grid().sync(); }
+
 __global__ void endless_spin_kernel(const unsigned* flag) {
   while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) __nanosleep(100);
 }
@@ -117,6 +120,13 @@ TEST_CASE("lanes meeting with different masks are an error", "[simt][diagnostics
   CHECK(r.aborted);
   CHECK(r.stderr_text.find("exited while lanes 0xffff0000 wait for it in __syncwarp(mask=0xffffffff)") != std::string::npos);
   CHECK(r.stderr_text.find("masks that disagree") != std::string::npos);
+}
+
+TEST_CASE("grid_group::sync() outside a cooperative launch is an error", "[simt][diagnostics]") {
+  const child_result r = run_in_child([] { (void)launch(dim3(2), dim3(32), grid_sync_kernel); });
+  INFO(r.stderr_text);
+  CHECK(r.aborted);
+  CHECK(r.stderr_text.find("grid_group::sync() in a kernel that was not launched cooperatively") != std::string::npos);
 }
 
 TEST_CASE("a block that only spins is stopped by the watchdog", "[simt][diagnostics]") {

@@ -1,7 +1,7 @@
 // ringsweep SIMT backend: controls a test or report may use at run time (not part of the CUDA
 // shadow). Everything else is set through the environment: RINGSWEEP_SIMT_WORKERS,
 // RINGSWEEP_SIMT_SEED, RINGSWEEP_SIMT_WATCHDOG_S, RINGSWEEP_SIMT_STACK_KB, RINGSWEEP_SIMT_SMS,
-// RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_DELAY, RINGSWEEP_SIMT_POISON.
+// RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_DELAY, RINGSWEEP_SIMT_POISON, RINGSWEEP_SIMT_FAIL_ALLOC.
 #pragma once
 
 #include <string>
@@ -23,6 +23,16 @@ unsigned workers();
 // RINGSWEEP_SIMT_POISON: at every block start, fill shared memory with 0xA5 bytes, so that a read
 // before the block's own write shows up as garbage rather than as a previous block's data.
 void set_poison_shared(bool on);
+
+// Allocation failure (RINGSWEEP_SIMT_FAIL_ALLOC=k: the k-th allocation call of the process fails).
+// Allocation calls are cudaMalloc, cudaMallocAsync and cudaMallocHost, counted from 1 over the whole
+// process (every call counts, whatever it returns); the failing one returns
+// cudaErrorMemoryAllocation and allocates nothing. Once, not from then on.
+//
+//   simt::fail_allocation(1);                              // the next allocation call fails
+//   assert(ringsweep::sort_keys(d_keys, n) == cudaErrorMemoryAllocation);
+unsigned long long allocation_calls();            // allocation calls so far
+void fail_allocation(unsigned long long k);       // call allocation_calls() + k fails; 0 disarms
 
 // Global-memory traffic reported through __simt_trace_global, per kernel.
 struct kernel_traffic {

@@ -1,0 +1,40 @@
+// ringsweep SIMT backend: fiber stacks (see fiber_stacks.hpp).
+#include "fiber_stacks.hpp"
+
+#include <sys/mman.h>
+
+#include <mutex>
+#include <vector>
+
+#include "config.hpp"
+
+namespace simt {
+namespace detail {
+namespace {
+std::mutex g_stack_mutex;
+std::vector<unsigned char*> g_free_stacks;
+constexpr std::size_t k_guard = 4096;
+}  // namespace
+
+unsigned char* acquire_stack(std::size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(g_stack_mutex);
+    if (!g_free_stacks.empty()) {
+      unsigned char* s = g_free_stacks.back();
+      g_free_stacks.pop_back();
+      return s;
+    }
+  }
+  void* p = mmap(nullptr, bytes + k_guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) fail("cannot map a fiber stack of %zu bytes", bytes);
+  mprotect(p, k_guard, PROT_NONE);  // overflow hits the guard page instead of another stack
+  return static_cast<unsigned char*>(p) + k_guard;
+}
+
+void release_stack(unsigned char* s) {
+  std::lock_guard<std::mutex> lock(g_stack_mutex);
+  g_free_stacks.push_back(s);
+}
+
+}  // namespace detail
+}  // namespace simt
