@@ -8,7 +8,7 @@
 #                             examples/consumer/CMakeLists.txt, in order: the README shows what is tested
 #
 #   -DCUDA=OFF|ON|LATE        the consumer's CONSUMER_CUDA: C++ only, a CUDA project, CUDA enabled
-#                             after ringsweep. ON and LATE need CUDA_COMPILER; without one the test
+#                             after ringsweep, in gpu/. ON and LATE need CUDA_COMPILER; without one the test
 #                             prints "consumer: skipped" (ctest SKIP_REGULAR_EXPRESSION).
 #
 # sort_floats_cpu (SIMT backend) must run and check its sort. sort_floats (nvcc) must build; it
@@ -155,7 +155,10 @@ run_step("${CMAKE_COMMAND}" ${configure_args})
 run_step("${CMAKE_COMMAND}" --build "${CONSUMER_BINARY_DIR}" --config "${config}")
 
 function(built_program out name)
-  foreach(candidate "${CONSUMER_BINARY_DIR}/${name}" "${CONSUMER_BINARY_DIR}/${config}/${name}")
+  foreach(dir "${CONSUMER_BINARY_DIR}" "${CONSUMER_BINARY_DIR}/gpu")  # gpu/: CONSUMER_CUDA=LATE
+    list(APPEND candidates "${dir}/${name}" "${dir}/${config}/${name}")
+  endforeach()
+  foreach(candidate IN LISTS candidates)
     if(EXISTS "${candidate}" AND NOT IS_DIRECTORY "${candidate}")
       set(${out} "${candidate}" PARENT_SCOPE)
       return()
