@@ -5,19 +5,21 @@
 #   -DMODE=add_subdirectory   configure, build and run examples/consumer with -DRINGSWEEP_SOURCE_DIR
 #   -DMODE=find_package       the same with -DCMAKE_PREFIX_PATH=PREFIX (after MODE=install)
 #   -DMODE=readme             check that every line of the README's CMake snippets is a line of
-#                             examples/consumer/CMakeLists.txt, in order: the README shows what is tested
+#                             examples/consumer/CMakeLists.txt, in order: the README shows what
+#                             is tested
 #
 #   -DCUDA=OFF|ON|LATE        the consumer's CONSUMER_CUDA: C++ only, a CUDA project, CUDA enabled
-#                             after ringsweep, in gpu/. ON and LATE need CUDA_COMPILER; without one the test
-#                             prints "consumer: skipped" (ctest SKIP_REGULAR_EXPRESSION).
+#                             after ringsweep, in gpu/. ON and LATE need CUDA_COMPILER; without
+#                             one the test prints "consumer: skipped" (SKIP_REGULAR_EXPRESSION).
 #
 # sort_floats_cpu (SIMT backend) must run and check its sort. sort_floats (nvcc) must build; it
 # runs too, and its exit code 77 ("no CUDA device") is accepted.
 #
-# Other inputs: CONSUMER_SOURCE_DIR, CONSUMER_BINARY_DIR, RINGSWEEP_SOURCE_DIR, RINGSWEEP_BINARY_DIR,
-# README, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CUDA_COMPILER, CUDA_HOST_COMPILER,
-# CUDA_ARCHITECTURES (one architecture keeps the nvcc build short), LAUNCHER (e.g. ccache; may be
-# empty), CONFIG (the configuration of ringsweep's build, for the install; may be empty).
+# Other inputs: CONSUMER_SOURCE_DIR, CONSUMER_BINARY_DIR, RINGSWEEP_SOURCE_DIR,
+# RINGSWEEP_BINARY_DIR, README, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CUDA_COMPILER,
+# CUDA_HOST_COMPILER, CUDA_ARCHITECTURES (one architecture keeps the nvcc build short), LAUNCHER
+# (e.g. ccache; may be empty), CONFIG (the configuration of ringsweep's build, for the install;
+# may be empty).
 
 cmake_minimum_required(VERSION 3.25)
 
@@ -29,8 +31,8 @@ function(run_step)
 endfunction()
 
 # ---- the README's snippets against the consumer project ------------------------------------------
-# A file's lines as a list. ';', '[', ']' and '\' would split or join list elements: they are replaced
-# by placeholders in both files compared.
+# A file's lines as a list. ';', '[', ']' and '\' would split or join list elements: they are
+# replaced by placeholders in both files compared.
 function(read_lines out path)
   file(READ "${path}" text)
   string(REPLACE "\\" "<backslash>" text "${text}")
@@ -87,13 +89,15 @@ if(MODE STREQUAL "readme")
     endif()
   endforeach()
   if(n_blocks EQUAL 0)
-    message(FATAL_ERROR "consumer: no ```cmake snippets in the README section \"Using ringsweep from CMake\"")
+    message(FATAL_ERROR "consumer: no ```cmake snippets in the README section "
+                        "\"Using ringsweep from CMake\"")
   endif()
-  message(STATUS "consumer: the README's ${n_blocks} CMake snippets are lines of examples/consumer/CMakeLists.txt")
+  message(STATUS "consumer: the README's ${n_blocks} CMake snippets are lines of "
+                 "examples/consumer/CMakeLists.txt")
   return()
 endif()
 
-# ---- install ---------------------------------------------------------------------------------------
+# ---- install --------------------------------------------------------------------------------------
 if(MODE STREQUAL "install")
   file(REMOVE_RECURSE "${PREFIX}")
   # --config only when the build has one: a single-config build without CMAKE_BUILD_TYPE exports
@@ -109,7 +113,7 @@ if(MODE STREQUAL "install")
   return()
 endif()
 
-# ---- build and run the consumer --------------------------------------------------------------------
+# ---- build and run the consumer -------------------------------------------------------------------
 if(MODE STREQUAL "add_subdirectory")
   set(how "-DRINGSWEEP_SOURCE_DIR=${RINGSWEEP_SOURCE_DIR}")
 elseif(MODE STREQUAL "find_package")
