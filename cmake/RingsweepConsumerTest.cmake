@@ -1,68 +1,184 @@
-# Script (cmake -P) behind the `consumer` ctest tests. It checks that an outside project can use
-# ringsweep, the way a user would.
+# Script (cmake -P) behind every `consumer` ctest test (tests/CMakeLists.txt): it uses ringsweep
+# from an outside project, examples/consumer, the way a user would.
 #
-#   -DMODE=install         cmake --install RINGSWEEP_BINARY_DIR into a fresh PREFIX
-#   -DMODE=add_subdirectory configure, build and run tests/consumer with -DRINGSWEEP_SOURCE_DIR
-#   -DMODE=find_package     configure, build and run tests/consumer with -DCMAKE_PREFIX_PATH=PREFIX
+#   -DMODE=install            cmake --install RINGSWEEP_BINARY_DIR into a fresh PREFIX
+#   -DMODE=add_subdirectory   configure, build and run examples/consumer with -DRINGSWEEP_SOURCE_DIR
+#   -DMODE=find_package       the same with -DCMAKE_PREFIX_PATH=PREFIX (after MODE=install)
+#   -DMODE=readme             check that every line of the README's CMake snippets is a line of
+#                             examples/consumer/CMakeLists.txt, in order: the README shows what
+#                             is tested
 #
-# Other inputs: CONSUMER_SOURCE_DIR, CONSUMER_BINARY_DIR, RINGSWEEP_SOURCE_DIR, RINGSWEEP_BINARY_DIR,
-# PREFIX, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CONFIG (may be empty: Release is used).
+#   -DCUDA=OFF|ON|LATE        the consumer's CONSUMER_CUDA: C++ only, a CUDA project, CUDA enabled
+#                             after ringsweep, in gpu/. ON and LATE need CUDA_COMPILER; without
+#                             one the test prints "consumer: skipped" (SKIP_REGULAR_EXPRESSION).
+#
+# sort_floats_cpu (SIMT backend) must run and check its sort. sort_floats (nvcc) must build; it
+# runs too, and its exit code 77 ("no CUDA device") is accepted.
+#
+# Other inputs: CONSUMER_SOURCE_DIR, CONSUMER_BINARY_DIR, RINGSWEEP_SOURCE_DIR,
+# RINGSWEEP_BINARY_DIR, README, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CUDA_COMPILER,
+# CUDA_HOST_COMPILER, CUDA_ARCHITECTURES (one architecture keeps the nvcc build short), LAUNCHER
+# (e.g. ccache; may be empty), CONFIG (the configuration of ringsweep's build, for the install;
+# may be empty).
 
 cmake_minimum_required(VERSION 3.25)
 
 function(run_step)
   execute_process(COMMAND ${ARGN} COMMAND_ECHO STDOUT RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "consumer test: step failed (${rc})")
+    message(FATAL_ERROR "consumer: step failed (${rc})")
   endif()
 endfunction()
 
-set(config "${CONFIG}")
-if(NOT config)
-  set(config Release)
+# ---- the README's snippets against the consumer project ------------------------------------------
+# A file's lines as a list. ';', '[', ']' and '\' would split or join list elements: they are
+# replaced by placeholders in both files compared.
+function(read_lines out path)
+  file(READ "${path}" text)
+  string(REPLACE "\\" "<backslash>" text "${text}")
+  string(REPLACE ";" "<semicolon>" text "${text}")
+  string(REPLACE "[" "<lbracket>" text "${text}")
+  string(REPLACE "]" "<rbracket>" text "${text}")
+  string(REPLACE "\n" ";" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+if(MODE STREQUAL "readme")
+  read_lines(readme_lines "${README}")
+  read_lines(consumer_lines "${CONSUMER_SOURCE_DIR}/CMakeLists.txt")
+  set(consumer)
+  foreach(line IN LISTS consumer_lines)
+    string(STRIP "${line}" line)
+    list(APPEND consumer "${line}")
+  endforeach()
+  list(LENGTH consumer n_consumer)
+  # Snippets: the ```cmake blocks of the section "## Using ringsweep from CMake".
+  set(in_section OFF)
+  set(in_block OFF)
+  set(n_blocks 0)
+  foreach(line IN LISTS readme_lines)
+    if(line MATCHES "^## ")
+      set(in_section OFF)
+      if(line STREQUAL "## Using ringsweep from CMake")
+        set(in_section ON)
+      endif()
+    elseif(in_section AND line STREQUAL "```cmake")
+      set(in_block ON)
+      set(next 0)  # each snippet is matched from the consumer's first line
+      math(EXPR n_blocks "${n_blocks} + 1")
+    elseif(in_block AND line STREQUAL "```")
+      set(in_block OFF)
+    elseif(in_block)
+      string(STRIP "${line}" want)
+      if(want STREQUAL "")
+        continue()
+      endif()
+      set(found OFF)
+      while(next LESS n_consumer)
+        list(GET consumer ${next} have)
+        math(EXPR next "${next} + 1")
+        if(have STREQUAL want)
+          set(found ON)
+          break()
+        endif()
+      endwhile()
+      if(NOT found)
+        message(FATAL_ERROR "consumer: README snippet ${n_blocks}: line not found (in this order) "
+                            "in examples/consumer/CMakeLists.txt:\n  ${want}")
+      endif()
+    endif()
+  endforeach()
+  if(n_blocks EQUAL 0)
+    message(FATAL_ERROR "consumer: no ```cmake snippets in the README section "
+                        "\"Using ringsweep from CMake\"")
+  endif()
+  message(STATUS "consumer: the README's ${n_blocks} CMake snippets are lines of "
+                 "examples/consumer/CMakeLists.txt")
+  return()
 endif()
 
+# ---- install --------------------------------------------------------------------------------------
 if(MODE STREQUAL "install")
   file(REMOVE_RECURSE "${PREFIX}")
-  # Pass --config only when the build has one: a single-config build without CMAKE_BUILD_TYPE
-  # exports its targets for the empty configuration, which `--config Release` would skip.
-  set(install_config)
+  # --config only when the build has one: a single-config build without CMAKE_BUILD_TYPE exports
+  # its targets for the empty configuration, which `--config Release` would skip.
+  set(config_arg)
   if(CONFIG)
-    set(install_config --config "${CONFIG}")
+    set(config_arg --config "${CONFIG}")
   endif()
-  run_step("${CMAKE_COMMAND}" --install "${RINGSWEEP_BINARY_DIR}" --prefix "${PREFIX}" ${install_config})
+  run_step("${CMAKE_COMMAND}" --install "${RINGSWEEP_BINARY_DIR}" --prefix "${PREFIX}" ${config_arg})
   if(NOT EXISTS "${PREFIX}/include/ringsweep/version.hpp")
-    message(FATAL_ERROR "consumer test: install did not produce include/ringsweep/version.hpp")
+    message(FATAL_ERROR "consumer: install did not produce include/ringsweep/version.hpp")
   endif()
   return()
 endif()
 
+# ---- build and run the consumer -------------------------------------------------------------------
 if(MODE STREQUAL "add_subdirectory")
-  # The consumer builds ringsweep itself: keep that quick, no nvcc.
-  set(how "-DRINGSWEEP_SOURCE_DIR=${RINGSWEEP_SOURCE_DIR}" -DRINGSWEEP_ENABLE_CUDA=OFF)
+  set(how "-DRINGSWEEP_SOURCE_DIR=${RINGSWEEP_SOURCE_DIR}")
 elseif(MODE STREQUAL "find_package")
   set(how "-DCMAKE_PREFIX_PATH=${PREFIX}")
 else()
-  message(FATAL_ERROR "consumer test: unknown MODE '${MODE}'")
+  message(FATAL_ERROR "consumer: unknown MODE '${MODE}'")
+endif()
+if(NOT CUDA MATCHES "^(OFF|ON|LATE)$")
+  message(FATAL_ERROR "consumer: CUDA must be OFF, ON or LATE, not '${CUDA}'")
+endif()
+if(NOT CUDA STREQUAL "OFF" AND NOT CUDA_COMPILER)
+  message("consumer: skipped: no CUDA compiler (ringsweep configured without CUDA)")
+  return()
 endif()
 
-set(configure_args -S "${CONSUMER_SOURCE_DIR}" -B "${CONSUMER_BINARY_DIR}" -G "${GENERATOR}"
-    ${how} "-DCMAKE_BUILD_TYPE=${config}")
+# The consumer is always built as Release, whatever ringsweep's build is: quick, and without debug
+# information ccache finds one shape's compilations for the next (in another build directory).
+set(config Release)
+set(configure_args -S "${CONSUMER_SOURCE_DIR}" -B "${CONSUMER_BINARY_DIR}" -G "${GENERATOR}" ${how}
+    "-DCONSUMER_CUDA=${CUDA}" "-DCMAKE_BUILD_TYPE=${config}")
 if(MAKE_PROGRAM)
   list(APPEND configure_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
 endif()
 if(CXX_COMPILER)
   list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
 endif()
+if(LAUNCHER)
+  list(APPEND configure_args "-DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}")
+endif()
+if(NOT CUDA STREQUAL "OFF")
+  list(APPEND configure_args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}"
+                             "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}")
+  if(CUDA_HOST_COMPILER)
+    list(APPEND configure_args "-DCMAKE_CUDA_HOST_COMPILER=${CUDA_HOST_COMPILER}")
+  endif()
+  if(LAUNCHER)
+    list(APPEND configure_args "-DCMAKE_CUDA_COMPILER_LAUNCHER=${LAUNCHER}")
+  endif()
+endif()
 
 file(REMOVE_RECURSE "${CONSUMER_BINARY_DIR}")
 run_step("${CMAKE_COMMAND}" ${configure_args})
 run_step("${CMAKE_COMMAND}" --build "${CONSUMER_BINARY_DIR}" --config "${config}")
 
-foreach(candidate "${CONSUMER_BINARY_DIR}/ringsweep_consumer" "${CONSUMER_BINARY_DIR}/${config}/ringsweep_consumer")
-  if(EXISTS "${candidate}")
-    run_step("${candidate}")
-    return()
+function(built_program out name)
+  foreach(dir "${CONSUMER_BINARY_DIR}" "${CONSUMER_BINARY_DIR}/gpu")  # gpu/: CONSUMER_CUDA=LATE
+    list(APPEND candidates "${dir}/${name}" "${dir}/${config}/${name}")
+  endforeach()
+  foreach(candidate IN LISTS candidates)
+    if(EXISTS "${candidate}" AND NOT IS_DIRECTORY "${candidate}")
+      set(${out} "${candidate}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "consumer: ${name} was not built")
+endfunction()
+
+built_program(cpu_program sort_floats_cpu)
+run_step("${cpu_program}")
+if(NOT CUDA STREQUAL "OFF")
+  built_program(gpu_program sort_floats)
+  execute_process(COMMAND "${gpu_program}" COMMAND_ECHO STDOUT RESULT_VARIABLE rc)
+  if(rc EQUAL 77)
+    message(STATUS "consumer: sort_floats built; not run for lack of a CUDA device")
+  elseif(NOT rc EQUAL 0)
+    message(FATAL_ERROR "consumer: sort_floats failed (${rc})")
   endif()
-endforeach()
-message(FATAL_ERROR "consumer test: ringsweep_consumer was not built")
+endif()
