@@ -47,6 +47,14 @@ void sweep(const char* name) {
   CHECK(failures == 0u);
 }
 
+/// Ring shapes whose free window (N_TABLE - L tiles) is wider than a tail group, so that later
+/// groups can complete before earlier ones and the tail's carry runs over several groups at
+/// once; 16-tile portions, so that launches exceed the free window and retire.
+template <int N_TABLE_, int L_, int TAIL_BITS_>
+struct chain_ring : ringsweep_test::policy_ring<N_TABLE_, L_, TAIL_BITS_> {
+  static constexpr int PORTION_TILES = 16;
+};
+
 }  // namespace
 
 TEST_CASE("fault sweep: N_TABLE = 2, L = 1", "[faults]") { sweep<robustness::ring_policy<2, 1, 0>>("2/1/0"); }
@@ -56,4 +64,10 @@ TEST_CASE("fault sweep: N_TABLE = 4, L = 2, tail groups of 2", "[faults]") {
 }
 TEST_CASE("fault sweep: N_TABLE = 4, L = 1, tail groups of 2", "[faults]") {
   sweep<robustness::ring_policy<4, 1, 1>>("4/1/1");
+}
+TEST_CASE("fault sweep: N_TABLE = 8, L = 2, tail groups of 2 (carries over groups)", "[faults]") {
+  sweep<chain_ring<8, 2, 1>>("8/2/1");
+}
+TEST_CASE("fault sweep: N_TABLE = 6, L = 1, tail groups of 1 (carries over groups)", "[faults]") {
+  sweep<chain_ring<6, 1, 0>>("6/1/0");
 }

@@ -30,6 +30,7 @@ constexpr int RADIX = 4, N_TABLE = 2, L = 1, TAIL_BITS = 0;
 /// The broken rule: no wait before reusing a slot; retiring is bookkeeping only.
 struct no_wait_tail {
   u32* tail;
+  __device__ no_wait_tail(u32* words, u32) : tail(words) {}
   __device__ void wait_slot_free(u32) const {}
   __device__ void retire(u32) const { atomicAdd(tail, 1u); }
 };
@@ -39,7 +40,7 @@ template <class Tail>
 __global__ void harness_kernel(const u32* counts, u32* exclusive_out, u64* status, u32* ticket, u32* tail_counter) {
   using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, N_TABLE, L>;
   __shared__ u32 s_tile;
-  const Tail tail{tail_counter};
+  const Tail tail(tail_counter, 0u);
   const lookback_t lookback{{status}, 0u};
   if (threadIdx.x == 0) {
     s_tile = atomicAdd(ticket, 1u);
@@ -64,7 +65,8 @@ template <class Tail>
 bool run_harness(u32 tiles, unsigned long long seed) {
   simt::set_schedule_seed(seed);
   const std::vector<u32> counts = ringsweep_test::random_ints<u32>(std::size_t(tiles) * RADIX, seed, 0u, 100u);
-  ringsweep_test::device_buffer<u32> d_counts(counts), d_exclusive(counts.size()), counters(2);
+  ringsweep_test::device_buffer<u32> d_counts(counts), d_exclusive(counts.size());
+  ringsweep_test::device_buffer<u32> counters(1 + std::size_t(library_tail::WORDS_PER_SORT));
   ringsweep_test::device_buffer<u64> status(std::size_t(N_TABLE) * RADIX);
   counters.fill_bytes(0);
   status.fill_bytes(0);

@@ -35,12 +35,12 @@ __global__ void lookback_kernel(const u32* counts, u32* exclusive_out, u64* stat
   using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, N_TABLE, L>;
   using tail_t = ringsweep::detail::tail_iterator<N_TABLE, L, TAIL_BITS>;
   __shared__ u32 s_ticket;
-  const tail_t tail{tails + (launch_index & 1u)};
+  const tail_t tail(tails, launch_index);
   const lookback_t lookback{{status}, tile_base};
   if (threadIdx.x == 0) {
     const u32 t = atomicAdd(ticket, 1u);
     const u32 u = t - tile_base;
-    if (u == 0) tails[(launch_index + 1u) & 1u] = 0;
+    if (u == 0) tail.clear_next();
     tail.wait_slot_free(u);
     s_ticket = t;
   }
@@ -68,7 +68,8 @@ void check_lookback(const std::vector<u32>& launch_tiles, u32 max_count, std::ui
   INFO("RADIX " << RADIX << " N_TABLE " << N_TABLE << " L " << L << " TAIL_BITS " << TAIL_BITS << " max_count "
                 << max_count << " seed " << seed);
   ringsweep_test::device_buffer<u64> status(static_cast<std::size_t>(N_TABLE * RADIX));
-  ringsweep_test::device_buffer<u32> counters(3);
+  ringsweep_test::device_buffer<u32> counters(
+      1 + std::size_t(ringsweep::detail::tail_iterator<N_TABLE, L, TAIL_BITS>::WORDS_PER_SORT));
   status.fill_bytes(0);
   counters.fill_bytes(0);
   u32 tile_base = 0;
@@ -110,4 +111,6 @@ TEST_CASE("decoupled look-back with more digits than threads and deeper look-bac
   const std::uint64_t seed = ringsweep_test::catch_seed();
   check_lookback<40, 8, 4, 2>({5, 30, 1, 17}, 50, seed + 3);
   check_lookback<8, 6, 4, 1>({25, 9}, 3, seed + 4);
+  // A free window of 6 tiles over groups of 2: the tail's carry runs over several groups.
+  check_lookback<4, 8, 2, 1>({40, 3, 21}, 100, seed + 5);
 }

@@ -31,7 +31,7 @@ struct onesweep_params {
   u64* bins_out;                 // per digit: the same for the next portion (null: last portion)
   u64* status;                   // circular status buffer
   u32* ticket;                   // the sort's tile ticket, continued across launches
-  u32* tails;                    // two tail counters, used alternately by launches
+  u32* tails;                    // the sort's tail words (tail_iterator::WORDS_PER_SORT)
   u32 tile_base;                 // first ticket of this launch
   u32 launch;                    // index of this launch within the sort
   digit_extractor<Key> digit;    // this pass's digit of a key (built on the host)
@@ -105,7 +105,7 @@ class onesweep_tile {
  private:
   // The tail and look-back handles are made where used (from kernel parameters), so that no
   // pointer of theirs occupies registers through the tile.
-  __device__ __forceinline__ tail_t tail() const { return tail_t{p_.tails + (p_.launch & 1u)}; }
+  __device__ __forceinline__ tail_t tail() const { return tail_t(p_.tails, p_.launch); }
   __device__ __forceinline__ lookback_t lookback() const { return lookback_t{{p_.status}, p_.tile_base}; }
   // Digits are read with a copy of the parameters' extractor made at each use: on the GPU its
   // members come straight from the constant bank, so nothing is recomputed and no register holds
@@ -121,15 +121,14 @@ class onesweep_tile {
   __device__ __forceinline__ static int warp() { return int(threadIdx.x) / warp_threads; }
   __device__ __forceinline__ static u32 seg_first() { return u32(warp()) * u32(scatter_t::SEGMENT); }
 
-  /// Phase 1: takes the tile's ticket (local index `u`, returned), waits until its status slot
-  /// may be written, and loads this warp's keys warp-striped.
+  /// Phase 1: takes the tile's ticket (local index `u`, returned), loads this warp's keys
+  /// warp-striped and, while they are in flight, waits until the tile's status slot may be
+  /// written. The wait is thread 0's; the ranking's barriers order it before every publish.
   __device__ __forceinline__ u32 acquire(bits_type (&keys)[ITEMS]) {
     if (threadIdx.x == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
-      const u32 u = t - p_.tile_base;
       inject_delay<Policy>(t, 0);
-      if (u == 0) p_.tails[(p_.launch + 1u) & 1u] = 0;  // the previous launch is done with it
-      tail().wait_slot_free(u);
+      if (t == p_.tile_base) tail().clear_next();  // the previous launch is done with those words
       temp_.ticket = t;
       temp_.uniform_digit = -1;
     }
@@ -137,6 +136,7 @@ class onesweep_tile {
     const u32 u = temp_.ticket - p_.tile_base;
     load_segment(p_.keys_in + (tile_first(u) + seg_first()), warp(), lane_id(), valid_keys(u) - int(seg_first()),
                  keys);
+    if (threadIdx.x == 0) tail().wait_slot_free(u);
     return u;
   }
 
@@ -179,7 +179,7 @@ RINGSWEEP_UNROLL
 
   /// Phase 3: each thread's digits find their exclusive prefix over the earlier tiles, publish
   /// their inclusive count and set the digit's global base; then the tile retires from the
-  /// status buffer.
+  /// status buffer (an atomic add, never a wait: see tail_iterator).
   __device__ __forceinline__ void look_back(u32 u, const u32 (&counts)[DPT], const u32 (&starts)[DPT]) {
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
@@ -196,7 +196,8 @@ RINGSWEEP_UNROLL
       }
     }
     __syncthreads();  // look-back reads done; digit_base complete (keys only: keys in shared)
-    if (threadIdx.x == 0) {
+    // A launch whose tiles all fit the ring's free window never waits for a slot: nothing to retire.
+    if (threadIdx.x == 0 && p_.tiles > tail_t::FREE_TILES) {
       inject_delay<Policy>(p_.tile_base + u, 4);
       tail().retire(u);
     }

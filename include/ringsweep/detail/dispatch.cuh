@@ -64,7 +64,7 @@ struct temp_layout {
   std::size_t status = 0;    // circular look-back status buffer
   std::size_t counts = 0;    // passes x RADIX digit counts, scanned in place into bins
   std::size_t pingpong = 0;  // passes x 2 x RADIX bins of the next portion
-  std::size_t counters = 0;  // ticket, two tails
+  std::size_t counters = 0;  // ticket, then the tail iterator's words (from word 32)
   std::size_t cleared = 0;   // bytes from the base zeroed by the sort's one memset
   std::size_t keys_alt = 0;  // in/out forms: scratch keys
   std::size_t values_alt = 0;
@@ -86,6 +86,7 @@ struct sort_dispatch {
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   static constexpr int TILE = shape::TILE;
   static constexpr int PORTION_KEYS = Policy::PORTION_TILES * TILE;
+  static constexpr int tail_words = tail_iterator<Policy::N_TABLE, Policy::L, Policy::TAIL_BITS>::WORDS_PER_SORT;
   static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value, "values must be trivially copyable");
   static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 || sizeof(Value) == 8 ||
                     sizeof(Value) == 16,
@@ -134,7 +135,7 @@ struct sort_dispatch {
       l.pingpong = at;
       at += align_up(std::size_t(p.passes) * 2 * RADIX * sizeof(u64));
       l.counters = at;
-      at += temp_alignment;
+      at += align_up(sizeof(u32) * (32 + tail_words));
       l.cleared = at;
       if (in_out && p.passes >= 2) {
         l.keys_alt = at;

@@ -90,6 +90,28 @@ __device__ __forceinline__ void store_relaxed(u32* p, u32 v) {
 #endif
 }
 
+/// Release store (GPU scope) of a 32-bit word other blocks read with acquire loads.
+__device__ __forceinline__ void store_release(u32* p, u32 v) {
+#ifdef __CUDA_ARCH__
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+/// Atomic add (GPU scope) with acquire and release ordering; returns the old value. Where
+/// several blocks hand a role on through one counter, the block that sees the count complete
+/// also sees everything the others did before their adds.
+__device__ __forceinline__ u32 atomic_add_acq_rel(u32* p, u32 v) {
+#ifdef __CUDA_ARCH__
+  u32 old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+#else
+  return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
+#endif
+}
+
 /// One step of match_any by ballots: keeps in `peers` the lanes of the full warp whose `value`
 /// agrees with this lane's in the bit `bit` (a power of two). The PTX form tests the bit straight
 /// into a predicate and votes on it (three instructions where the compiler made five).

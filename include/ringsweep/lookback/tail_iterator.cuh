@@ -8,42 +8,80 @@
 namespace ringsweep {
 namespace detail {
 
-/// One 32-bit counter per launch. Tiles retire in groups of `2^TAIL_BITS` local tile indices: the
-/// high bits advance in order (a tile may retire once its group is current), the low bits count
-/// the group's retirements in any order, and the group's last retirement carries into the high
-/// bits. So `(tail >> TAIL_BITS) << TAIL_BITS` tiles have all finished their look-back.
+/// Tiles retire in groups of `GROUP = 2^TAIL_BITS` local tile indices. The tail, the number of
+/// groups every tile of which has retired, advances in order; retiring never waits:
+///
+/// - a tile adds 1 to its group's counter (one of `GROUPS`, reused round-robin) and leaves;
+/// - a group's counter also receives one *token* when the tail reaches the group (group 0 needs
+///   none), so it completes at `GROUP + 1` (`GROUP`) adds, made by whichever arrives last: the
+///   group's last tile or the carry of the previous group;
+/// - whoever completes group g clears its counter, stores tail = g + 1 (release) and hands the
+///   token to group g + 1, whose completion it may be again, and so on. The carry role passes by
+///   acquire-release atomics, so exactly one block carries at a time and the tail only grows.
 ///
 /// Local tile `u` reads slots of tiles `u-1 .. u-L` only, and shares its slot with tile
 /// `u + N_TABLE`. Before writing, tile `u` waits until every tile below `u - N_TABLE + L + 1` has
-/// retired; that wait is on smaller tickets only when `N_TABLE >= L + 2^TAIL_BITS`.
+/// retired (`wait_slot_free`): on smaller tickets only when `N_TABLE >= L + GROUP`, and a group's
+/// counter is clear before any tile of the group that reuses it can pass that wait, because
+/// `GROUPS * GROUP >= N_TABLE - L`. Tiles below `N_TABLE - L` never wait, so a launch of at most
+/// `N_TABLE - L` tiles need not retire at all.
 ///
-///     tail_iterator<1024, 512, 8> tail{d_tail};
+/// Two sets of words, used by alternate launches of a sort; the first tile of a launch clears the
+/// other set for the next launch (the previous one, which used it, has finished).
+///
+///     tail_iterator<1024, 512, 8> tail{d_words, launch};   // d_words: WORDS_PER_SORT zeroed words
+///     if (u == 0) tail.clear_next();
 ///     tail.wait_slot_free(u);   // before the first publish
 ///     ...look-back, then a block barrier...
-///     tail.retire(u);           // one thread
+///     tail.retire(u);           // one thread; never waits
 template <int N_TABLE, int L, int TAIL_BITS>
 struct tail_iterator {
   static_assert(N_TABLE >= L + (1 << TAIL_BITS), "tail_iterator needs N_TABLE >= L + 2^TAIL_BITS");
-  u32* tail;
+  static constexpr u32 GROUP = 1u << TAIL_BITS;
+  static constexpr u32 FREE_TILES = u32(N_TABLE - L);  // tiles that never wait for a slot
+  static constexpr u32 GROUPS = max_of(1u, ceil_div(FREE_TILES, GROUP));
+  static constexpr int WORDS = 1 + int(GROUPS);  // the tail, then the group counters
+  static constexpr int WORDS_PER_SORT = 2 * WORDS;
+
+  u32* words;   // this launch's set: [0] tail, [1 + g % GROUPS] group g's counter
+  u32* next;    // the other set
+
+  __device__ __forceinline__ tail_iterator(u32* sort_words, u32 launch)
+      : words(sort_words + (launch & 1u) * u32(WORDS)), next(sort_words + ((launch + 1u) & 1u) * u32(WORDS)) {}
+
+  /// Clears the other set of words for the next launch (one thread of the launch's first tile).
+  __device__ __forceinline__ void clear_next() const {
+    for (int i = 0; i < WORDS; ++i) next[i] = 0;
+  }
 
   /// Blocks until local tile `u` may write its status slot.
   __device__ __forceinline__ void wait_slot_free(u32 u) const {
-    if (u < u32(N_TABLE - L)) return;
+    if (u < FREE_TILES) return;
     u32 pause = 0;
     for (;;) {
-      const u32 done = (load_acquire(tail) >> TAIL_BITS) << TAIL_BITS;
-      if (done + u32(N_TABLE - L) > u) return;
+      const u32 done = load_acquire(words) * GROUP;
+      if (done + FREE_TILES > u) return;
       backoff(pause);
     }
   }
 
-  /// Records that local tile `u` has finished every look-back read (call after a block barrier).
+  /// Records that local tile `u` has finished every look-back read (one thread, after a block
+  /// barrier); carries the tail over every group this completes. Never waits.
   __device__ __forceinline__ void retire(u32 u) const {
-    u32 pause = 0;
-    while ((load_acquire(tail) >> TAIL_BITS) != (u >> TAIL_BITS)) backoff(pause);
-    __threadfence();
-    atomicAdd(tail, 1u);
+    u32 g = u >> TAIL_BITS;
+    if (atomic_add_acq_rel(counter(g), 1u) + 1u != GROUP + (g != 0 ? 1u : 0u)) return;
+    for (;;) {
+      // Group g is complete and the tail stands at g: clear its counter for the group that
+      // reuses it, move the tail past it, and hand the token to group g + 1.
+      store_relaxed(counter(g), 0u);
+      store_release(words, g + 1u);
+      ++g;
+      if (atomic_add_acq_rel(counter(g), 1u) + 1u != GROUP + 1u) return;
+    }
   }
+
+ private:
+  __device__ __forceinline__ u32* counter(u32 g) const { return words + 1 + g % GROUPS; }
 };
 
 }  // namespace detail
