@@ -36,6 +36,8 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 
 #include "sort.cuh"
 

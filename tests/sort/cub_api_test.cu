@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "sort_test_util.cuh"
@@ -43,9 +44,9 @@ using pairs_db_fn = cudaError_t (*)(void*, std::size_t&, ringsweep::DoubleBuffer
 [[maybe_unused]] constexpr pairs_db_fn sort_pairs_db_fn = &DeviceRadixSort::SortPairs<u64, u32, int>;
 [[maybe_unused]] constexpr pairs_db_fn sort_pairs_db_desc_fn = &DeviceRadixSort::SortPairsDescending<u64, u32, int>;
 
-static_assert(std::is_same<decltype(ringsweep::DoubleBuffer<float>{}.d_buffers), float* [2]>::value,
+static_assert(std::is_same<decltype(std::declval<ringsweep::DoubleBuffer<float>&>().d_buffers), float* [2]>::value,
               "DoubleBuffer::d_buffers is CUB's");
-static_assert(std::is_same<decltype(ringsweep::DoubleBuffer<float>{}.selector), int>::value,
+static_assert(std::is_same<decltype(std::declval<ringsweep::DoubleBuffer<float>&>().selector), int>::value,
               "DoubleBuffer::selector is CUB's");
 
 /// A double buffer of another library with CUB's layout (what cub::DoubleBuffer is).
