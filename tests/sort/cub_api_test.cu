@@ -122,7 +122,7 @@ void check_pairs(const std::vector<Key>& keys, int begin_bit, int end_bit, bool 
 
 /// The double-buffer forms with a buffer type `Buffers` (ringsweep::DoubleBuffer, cub::DoubleBuffer
 /// or another one with CUB's layout), data starting in d_buffers[first].
-template <template <class> class Buffers, class Key>
+template <template <class> class Buffers, template <class> class ValueBuffers = Buffers, class Key>
 void check_double_buffer(const std::vector<Key>& keys, int first, int begin_bit, int end_bit, bool descending,
                          bool with_values) {
   const std::size_t n = keys.size();
@@ -139,7 +139,7 @@ void check_double_buffer(const std::vector<Key>& keys, int first, int begin_bit,
   kb.d_buffers[0] = k0.data();
   kb.d_buffers[1] = k1.data();
   kb.selector = first;
-  Buffers<u32> vb{};
+  ValueBuffers<u32> vb{};
   vb.d_buffers[0] = v0.data();
   vb.d_buffers[1] = v1.data();
   vb.selector = first;
@@ -281,11 +281,25 @@ TEST_CASE("DeviceRadixSort takes double buffers of CUB's layout (cub::DoubleBuff
     check_double_buffer<other_double_buffer>(keys, 1, 0, 45, false, values != 0);
     check_double_buffer<other_double_buffer>(keys, 0, 0, 45, true, values != 0);
     check_double_buffer<other_double_buffer>(keys, 0, 8, 40, values != 0, values != 0);
+    check_double_buffer<ringsweep::DoubleBuffer, other_double_buffer>(keys, 1, 0, 64, false, values != 0);
+    check_double_buffer<other_double_buffer, ringsweep::DoubleBuffer>(keys, 0, 0, 64, true, values != 0);
 #if defined(RINGSWEEP_VARIANT_GPU)
     check_double_buffer<cub::DoubleBuffer>(keys, 0, 0, 45, false, values != 0);
     check_double_buffer<cub::DoubleBuffer>(keys, 1, 3, 64, true, values != 0);
 #endif
   }
+}
+
+TEST_CASE("DeviceRadixSort takes ringsweep::double_buffer too", "[cub]") {
+  const auto keys = sort_test::make_keys<int>(9000, distribution::uniform, ringsweep_test::catch_seed());
+  const std::size_t n = keys.size();
+  ringsweep_test::device_buffer<int> a(keys), b(n);
+  ringsweep::double_buffer<int> db(a.data(), b.data());
+  std::size_t bytes = 0;
+  two_phase(bytes, [&](void* temp) { return DeviceRadixSort::SortKeysDescending(temp, bytes, db, n, 0, 24); });
+  REQUIRE(db.current() == (db.selector == 0 ? a.data() : b.data()));
+  const auto got = (db.selector == 0 ? a : b).download();
+  REQUIRE(sort_test::first_key_mismatch(got, keys, sort_test::reference_order(keys, window(0, 24, true))) == -1);
 }
 
 TEST_CASE("DeviceRadixSort: negative and overflowing counts are invalid, nothing written", "[cub][errors]") {
