@@ -25,10 +25,33 @@ namespace ringsweep {
 ///
 ///     using T = ringsweep::key_traits<float>;
 ///     T::bits_type b = T::to_ordered(T::to_bits(-1.5f));  // b < T::to_ordered(T::to_bits(2.0f))
+///
+/// Any other key type (bool, enums, classes, 128-bit integers, long double) is rejected by one
+/// static assertion, "ringsweep: unsupported key type", where a sort is instantiated with it.
 template <class Key, class Enable = void>
 struct key_traits;
 
 namespace detail {
+
+template <class Key>
+struct unsupported_key_type : std::false_type {};
+
+/// What key_traits of an unsupported type is: the one static assertion, plus placeholder members
+/// so that the rest of the instantiation compiles and that assertion is the only diagnostic.
+template <class Key>
+struct rejected_key_traits {
+  static_assert(unsupported_key_type<Key>::value,
+                "ringsweep: unsupported key type; keys must be 8/16/32/64-bit integers (not bool), float, double, "
+                "__half or __nv_bfloat16");
+  using bits_type = u32;
+  static constexpr int bits = 32;
+  static constexpr bits_type high_bit = 0x80000000u;
+  static constexpr bool image_is_xor = true;
+  static constexpr bits_type image_xor = 0;
+  __host__ __device__ static bits_type to_bits(const Key&) { return 0; }
+  __host__ __device__ static bits_type to_ordered(bits_type b) { return b; }
+  __host__ __device__ static bits_type from_ordered(bits_type o) { return o; }
+};
 
 /// Raw-bit conversions shared by every key_traits specialisation.
 template <class Key>
@@ -79,7 +102,7 @@ struct float_key_traits : key_bits_base<Key> {
 /// Unsigned integers are their own image.
 template <class Key>
 struct key_traits<Key, typename std::enable_if<std::is_integral<Key>::value && std::is_unsigned<Key>::value &&
-                                               !std::is_same<Key, bool>::value>::type>
+                                               !std::is_same<Key, bool>::value && sizeof(Key) <= 8>::type>
     : detail::key_bits_base<Key> {
   using typename detail::key_bits_base<Key>::bits_type;
   static constexpr bool image_is_xor = true;
@@ -90,7 +113,8 @@ struct key_traits<Key, typename std::enable_if<std::is_integral<Key>::value && s
 
 /// Signed integers: flipping the sign bit turns two's complement order into unsigned order.
 template <class Key>
-struct key_traits<Key, typename std::enable_if<std::is_integral<Key>::value && std::is_signed<Key>::value>::type>
+struct key_traits<Key, typename std::enable_if<std::is_integral<Key>::value && std::is_signed<Key>::value &&
+                                               sizeof(Key) <= 8>::type>
     : detail::key_bits_base<Key> {
   using base = detail::key_bits_base<Key>;
   using typename base::bits_type;
@@ -99,6 +123,10 @@ struct key_traits<Key, typename std::enable_if<std::is_integral<Key>::value && s
   __host__ __device__ static bits_type to_ordered(bits_type b) { return bits_type(b ^ base::high_bit); }
   __host__ __device__ static bits_type from_ordered(bits_type o) { return bits_type(o ^ base::high_bit); }
 };
+
+/// Everything else: one static assertion (see detail::rejected_key_traits).
+template <class Key, class Enable>
+struct key_traits : detail::rejected_key_traits<Key> {};
 
 template <> struct key_traits<float> : detail::float_key_traits<float> {};
 template <> struct key_traits<double> : detail::float_key_traits<double> {};

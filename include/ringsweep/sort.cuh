@@ -16,7 +16,9 @@
 // never synchronise the host. Invalid arguments return cudaErrorInvalidValue with nothing written
 // and nothing launched: a null data pointer with n > 0, `temp_bytes` smaller than the query's
 // answer, `begin_bit < 0`, `end_bit` beyond the key's width, `begin_bit > end_bit`, or (in/out
-// forms) an output range overlapping its input range. Errors are returned, never printed.
+// forms) an output range overlapping its input range, or an `n` whose byte size overflows
+// std::size_t. Errors are returned, never printed. Unsupported key types (e.g. bool) fail to
+// compile with one static assertion, "ringsweep: unsupported key type".
 //
 // In place: the double-buffer and in-place overloads sort in place (the latter allocate on the
 // stream); the in/out overloads reject an output that overlaps its input.

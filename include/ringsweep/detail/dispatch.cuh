@@ -111,6 +111,9 @@ struct sort_dispatch {
     const int end = opts.end_bit == -1 ? key_bits : opts.end_bit;
     if (opts.begin_bit < 0 || end > key_bits || opts.begin_bit > end) return cudaErrorInvalidValue;
     if (opts.order != sort_order::ascending && opts.order != sort_order::descending) return cudaErrorInvalidValue;
+    // A count whose bytes (keys, values and the fixed pieces of any layout) overflow std::size_t.
+    constexpr std::size_t item_bytes = sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0);
+    if (n > (~std::size_t(0) - (std::size_t(1) << 26)) / item_bytes) return cudaErrorInvalidValue;
     p.n = n;
     p.begin_bit = opts.begin_bit;
     p.end_bit = end;
