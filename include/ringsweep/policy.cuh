@@ -96,6 +96,10 @@ struct onesweep_shape {
 ///   Deadlock freedom needs `N_TABLE >= L + (1 << TAIL_BITS)`.
 /// - `PORTION_TILES`: tiles per onesweep launch (per-tile counts stay below 2^30).
 /// - `HIST_THREADS`, `HIST_ITEMS`: block shape of the upfront histogram.
+/// - `LOOKBACK_WINDOW`: predecessor words each digit's look-back loads at once (1: one dependent
+///   load per predecessor, the classic walk).
+/// - `PREFETCH_BINS`: when a onesweep tile reads its digits' offsets at the portion's start
+///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start.
 /// - `FAULT_INJECTION`: tests only; onesweep tiles pause at random at their synchronisation points.
 struct policy_defaults {
   static constexpr int RADIX_BITS = 8;
@@ -105,6 +109,8 @@ struct policy_defaults {
   static constexpr int PORTION_TILES = 32768;
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
+  static constexpr int LOOKBACK_WINDOW = 1;
+  static constexpr int PREFETCH_BINS = 0;
   static constexpr int FAULT_INJECTION = 0;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
@@ -216,6 +222,8 @@ struct policy_check {
   static_assert(Policy::N_TABLE >= Policy::L + (1 << Policy::TAIL_BITS),
                 "N_TABLE >= L + 2^TAIL_BITS is needed for deadlock freedom");
   static_assert(Policy::L >= 1, "look-back depth L must be at least 1");
+  static_assert(Policy::LOOKBACK_WINDOW >= 1 && Policy::LOOKBACK_WINDOW <= 32, "LOOKBACK_WINDOW: 1 to 32");
+  static_assert(Policy::PREFETCH_BINS >= 0 && Policy::PREFETCH_BINS <= 2, "PREFETCH_BINS: 0, 1 or 2");
   static constexpr bool ok = true;
 };
 

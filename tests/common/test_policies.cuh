@@ -80,6 +80,16 @@ struct policy_ring : ringsweep::policy_defaults {
   }
 };
 
+/// A deeper ring read through a look-back window of 3 words (not a divisor of L = 5, so windows
+/// are cut at the depth cap) with the digits' bins prefetched at the tile's start.
+struct policy_tiny_window : policy_tiny {
+  static constexpr int N_TABLE = 8;
+  static constexpr int L = 5;
+  static constexpr int TAIL_BITS = 1;
+  static constexpr int LOOKBACK_WINDOW = 3;
+  static constexpr int PREFETCH_BINS = 2;
+};
+
 /// policy_tiny with a shape per key type, as a shipped policy's table may give: float keys 64 x 2,
 /// other 4-byte keys 64 x 3 (pairs 64 x 2), 8-byte keys 96 threads x 2, 1- and 2-byte keys 32 x 5
 /// with vector loads; so kernels of one policy differ in block size and items per thread.

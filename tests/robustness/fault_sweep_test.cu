@@ -55,6 +55,13 @@ struct chain_ring : ringsweep_test::policy_ring<N_TABLE_, L_, TAIL_BITS_> {
   static constexpr int PORTION_TILES = 16;
 };
 
+/// chain_ring read through a look-back window of W words, bins prefetched before the look-back.
+template <int N_TABLE_, int L_, int TAIL_BITS_, int W_>
+struct window_ring : chain_ring<N_TABLE_, L_, TAIL_BITS_> {
+  static constexpr int LOOKBACK_WINDOW = W_;
+  static constexpr int PREFETCH_BINS = 1;
+};
+
 }  // namespace
 
 TEST_CASE("fault sweep: N_TABLE = 2, L = 1", "[faults]") { sweep<robustness::ring_policy<2, 1, 0>>("2/1/0"); }
@@ -70,4 +77,7 @@ TEST_CASE("fault sweep: N_TABLE = 8, L = 2, tail groups of 2 (carries over group
 }
 TEST_CASE("fault sweep: N_TABLE = 6, L = 1, tail groups of 1 (carries over groups)", "[faults]") {
   sweep<chain_ring<6, 1, 0>>("6/1/0");
+}
+TEST_CASE("fault sweep: N_TABLE = 8, L = 3, look-back window of 2", "[faults]") {
+  sweep<window_ring<8, 3, 1, 2>>("8/3/1 W2");
 }

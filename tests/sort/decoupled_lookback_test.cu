@@ -29,10 +29,10 @@ __device__ void random_delay(u32 seed, u32 a, u32 b) {
   for (u32 i = 0; i < n; ++i) __nanosleep(200);
 }
 
-template <int RADIX, int N_TABLE, int L, int TAIL_BITS>
+template <int RADIX, int N_TABLE, int L, int TAIL_BITS, int W>
 __global__ void lookback_kernel(const u32* counts, u32* exclusive_out, u64* status, u32* ticket, u32* tails,
                                 u32 tile_base, u32 launch_index, u32 delay_seed) {
-  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, N_TABLE, L>;
+  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, N_TABLE, L, W>;
   using tail_t = ringsweep::detail::tail_iterator<N_TABLE, L, TAIL_BITS>;
   __shared__ u32 s_ticket;
   const tail_t tail(tails, launch_index);
@@ -63,9 +63,10 @@ __global__ void lookback_kernel(const u32* counts, u32* exclusive_out, u64* stat
   }
 }
 
-template <int RADIX, int N_TABLE, int L, int TAIL_BITS>
+template <int RADIX, int N_TABLE, int L, int TAIL_BITS, int W = 1>
 void check_lookback(const std::vector<u32>& launch_tiles, u32 max_count, std::uint64_t seed) {
-  INFO("RADIX " << RADIX << " N_TABLE " << N_TABLE << " L " << L << " TAIL_BITS " << TAIL_BITS << " max_count "
+  INFO("RADIX " << RADIX << " N_TABLE " << N_TABLE << " L " << L << " TAIL_BITS " << TAIL_BITS << " W " << W
+                << " max_count "
                 << max_count << " seed " << seed);
   ringsweep_test::device_buffer<u64> status(static_cast<std::size_t>(N_TABLE * RADIX));
   ringsweep_test::device_buffer<u32> counters(
@@ -79,7 +80,7 @@ void check_lookback(const std::vector<u32>& launch_tiles, u32 max_count, std::ui
     std::vector<u32> counts =
         ringsweep_test::random_ints<u32>(std::size_t(tiles) * RADIX, seed + 17 * k, 0u, max_count);
     ringsweep_test::device_buffer<u32> d_counts(counts), d_exclusive(counts.size());
-    REQUIRE_CUDA(sort_test::launch(lookback_kernel<RADIX, N_TABLE, L, TAIL_BITS>, tiles, 32, d_counts.data(),
+    REQUIRE_CUDA(sort_test::launch(lookback_kernel<RADIX, N_TABLE, L, TAIL_BITS, W>, tiles, 32, d_counts.data(),
                                    d_exclusive.data(), status.data(), counters.data(), counters.data() + 1,
                                    tile_base, u32(k), u32(seed + k)));
     REQUIRE_CUDA_LAUNCH();
@@ -113,4 +114,11 @@ TEST_CASE("decoupled look-back with more digits than threads and deeper look-bac
   check_lookback<8, 6, 4, 1>({25, 9}, 3, seed + 4);
   // A free window of 6 tiles over groups of 2: the tail's carry runs over several groups.
   check_lookback<4, 8, 2, 1>({40, 3, 21}, 100, seed + 5);
+}
+
+TEST_CASE("decoupled look-back reading a window of predecessors at once", "[lookback]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  check_lookback<4, 8, 5, 1, 3>({1, 13, 40, 7}, 1000, seed + 6);  // windows cut at depth L
+  check_lookback<8, 16, 8, 2, 4>({60, 5}, 50, seed + 7);
+  check_lookback<4, 4, 2, 1, 2>({30}, 0, seed + 8);               // all zero counts
 }

@@ -287,3 +287,18 @@ TEMPLATE_TEST_CASE("a policy with a shape per key type", "[sort][tiny][policy]",
     }
   }
 }
+
+TEMPLATE_TEST_CASE("a look-back window of 3 words and bins prefetched at the tile's start", "[sort][tiny][lookback]",
+                   std::uint32_t, float, std::uint64_t) {
+  using windowed = ringsweep_test::policy_tiny_window;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : sizes) {
+      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      sort_test::check_sort_keys<windowed>(keys, with_order(o));
+      sort_test::check_sort_pairs<windowed, TestType, std::uint32_t>(keys, with_order(o));
+    }
+    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
+    sort_test::check_sort_pairs<windowed, TestType, std::uint64_t>(few, with_order(o));
+  }
+}

@@ -57,7 +57,7 @@ class onesweep_tile {
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   using rank_t = block_radix_rank<THREADS, ITEMS, Policy::RADIX_BITS>;
   using scatter_t = block_scatter<THREADS, ITEMS>;
-  using lookback_t = decoupled_lookback<RADIX, Policy::N_TABLE, Policy::L>;
+  using lookback_t = decoupled_lookback<RADIX, Policy::N_TABLE, Policy::L, Policy::LOOKBACK_WINDOW>;
   using tail_t = tail_iterator<Policy::N_TABLE, Policy::L, Policy::TAIL_BITS>;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
   static constexpr int WARPS = THREADS / warp_threads;
@@ -96,9 +96,12 @@ class onesweep_tile {
     bits_type keys[ITEMS];
     const u32 u = acquire(keys);
     const int valid = valid_keys(u);
+    u64 bins[DPT];  // this thread's digits' bins_in, when the policy prefetches them
+    if constexpr (Policy::PREFETCH_BINS == 2) load_bins(bins);
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     rank_and_publish(u, valid, keys, ranks, counts, starts);
-    look_back(u, counts, starts);
+    if constexpr (Policy::PREFETCH_BINS == 1) load_bins(bins);
+    look_back(u, counts, starts, bins);
     scatter(u, valid, keys, ranks);
   }
 
@@ -120,6 +123,16 @@ class onesweep_tile {
   }
   __device__ __forceinline__ static int warp() { return int(threadIdx.x) / warp_threads; }
   __device__ __forceinline__ static u32 seg_first() { return u32(warp()) * u32(scatter_t::SEGMENT); }
+
+  /// This thread's digits' global offsets at the portion's start (PREFETCH_BINS): loaded before
+  /// they are needed, off the look-back's critical path, for 2 registers per digit.
+  __device__ __forceinline__ void load_bins(u64 (&bins)[DPT]) const {
+RINGSWEEP_UNROLL
+    for (int i = 0; i < DPT; ++i) {
+      const int d = rank_t::first_digit() + i;
+      bins[i] = d < RADIX ? p_.bins_in[d] : 0;
+    }
+  }
 
   /// Phase 1: takes the tile's ticket (local index `u`, returned), loads this warp's keys
   /// warp-striped and, while they are in flight, waits until the tile's status slot may be
@@ -180,7 +193,8 @@ RINGSWEEP_UNROLL
   /// Phase 3: each thread's digits find their exclusive prefix over the earlier tiles, publish
   /// their inclusive count and set the digit's global base; then the tile retires from the
   /// status buffer (an atomic add, never a wait: see tail_iterator).
-  __device__ __forceinline__ void look_back(u32 u, const u32 (&counts)[DPT], const u32 (&starts)[DPT]) {
+  __device__ __forceinline__ void look_back(u32 u, const u32 (&counts)[DPT], const u32 (&starts)[DPT],
+                                            const u64 (&bins)[DPT]) {
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
@@ -190,7 +204,7 @@ RINGSWEEP_UNROLL
         inject_delay<Policy>(p_.tile_base + u, 3);
         const u32 inclusive = exclusive + counts[i];
         lookback().publish_inclusive(u, d, inclusive);
-        const u64 bin = p_.bins_in[d];
+        const u64 bin = Policy::PREFETCH_BINS != 0 ? bins[i] : p_.bins_in[d];
         temp_.digit_base[d] = bin + exclusive - starts[i];
         if (p_.bins_out != nullptr && u == p_.tiles - 1) p_.bins_out[d] = bin + inclusive;
       }

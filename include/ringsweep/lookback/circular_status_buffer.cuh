@@ -33,6 +33,14 @@ struct circular_status_buffer {
     store_relaxed(entry(tile, digit), status_word::pack(flag, count, tile));
   }
 
+  /// One relaxed read of the word `tile` publishes for `digit` (possibly stale or unpublished).
+  __device__ __forceinline__ u64 peek(u32 tile, int digit) const { return load_relaxed(entry(tile, digit)); }
+
+  /// Whether `w`, read from the slot of `tile`, is `tile`'s published word (either flag).
+  __device__ __forceinline__ static bool published(u64 w, u32 tile) {
+    return status_word::tile(w) == tile && status_word::flag(w) != status_word::invalid;
+  }
+
   /// Spins until `tile` has published `digit` (either flag) and returns the word.
   __device__ __forceinline__ u64 wait(u32 tile, int digit) const {
     const u64* p = entry(tile, digit);

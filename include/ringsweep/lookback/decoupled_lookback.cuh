@@ -19,9 +19,13 @@ namespace detail {
 ///
 /// Tile 0 of a launch publishes its count as inclusive at once. Any other tile sums the aggregates
 /// of tiles `u-1, u-2, ...` until it meets an inclusive one; at depth `L` it waits for that tile to
-/// become inclusive. The caller keeps slots from being overwritten too early (tail_iterator).
-template <int RADIX, int N_TABLE, int L>
+/// become inclusive. With a window `W > 1` it loads the words of W predecessors at once (W
+/// independent loads in flight instead of one dependent round trip each) and walks them nearest
+/// first, waiting only on a word not yet published. The caller keeps slots from being overwritten
+/// too early (tail_iterator).
+template <int RADIX, int N_TABLE, int L, int W = 1>
 struct decoupled_lookback {
+  static_assert(W >= 1 && W <= 32, "look-back window: 1 to 32 words");
   circular_status_buffer<RADIX, N_TABLE> status;
   u32 tile_base;
 
@@ -33,13 +37,33 @@ struct decoupled_lookback {
     if (u == 0) return 0;
     const u32 last = u > u32(L) ? u - u32(L) : 0u;
     u32 sum = 0;
-    for (u32 j = u - 1;; --j) {
-      u64 w = status.wait(tile_base + j, digit);
-      if (status_word::flag(w) != status_word::inclusive && j == last) {
-        w = status.wait_inclusive(tile_base + j, digit);
+    if constexpr (W == 1) {
+      for (u32 j = u - 1;; --j) {
+        u64 w = status.wait(tile_base + j, digit);
+        if (status_word::flag(w) != status_word::inclusive && j == last) {
+          w = status.wait_inclusive(tile_base + j, digit);
+        }
+        sum += status_word::count(w);
+        if (status_word::flag(w) == status_word::inclusive) return sum;
       }
-      sum += status_word::count(w);
-      if (status_word::flag(w) == status_word::inclusive) return sum;
+    } else {
+      for (u32 j = u - 1;; j -= u32(W)) {
+        // Predecessors j, j-1, ..., j-W+1, none below `last`: every load issued before any is used.
+        u64 words[W];
+RINGSWEEP_UNROLL
+        for (int i = 0; i < W; ++i) words[i] = j >= last + u32(i) ? status.peek(tile_base + j - u32(i), digit) : 0;
+RINGSWEEP_UNROLL
+        for (int i = 0; i < W; ++i) {
+          const u32 t = j - u32(i);
+          u64 w = words[i];
+          if (!status.published(w, tile_base + t)) w = status.wait(tile_base + t, digit);
+          if (status_word::flag(w) != status_word::inclusive && t == last) {
+            w = status.wait_inclusive(tile_base + t, digit);
+          }
+          sum += status_word::count(w);
+          if (status_word::flag(w) == status_word::inclusive) return sum;
+        }
+      }
     }
   }
 
