@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "detail/config.cuh"
+#include "detail/tile_trace.cuh"
 
 namespace ringsweep {
 
@@ -76,6 +77,17 @@ struct onesweep_shape {
   }
 };
 
+/// Status slots (`N_TABLE`) of a ring in which `resident_tiles` onesweep tiles in flight never
+/// wait for a slot: tile u may write once every tile below u - (N_TABLE - L) + 1 has retired, and
+/// the tail counts whole groups of 2^tail_bits tiles, so the free window N_TABLE - L holds the
+/// resident tiles rounded up to whole groups, plus one group. Each slot costs RADIX x 8 bytes
+/// (2 KiB at 8-bit digits).
+///
+///     static constexpr int N_TABLE = ring_slots(3 * 132, L, TAIL_BITS);  // three blocks per SM, 132 SMs
+__host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int tail_bits) {
+  return depth + (resident_tiles + (1 << tail_bits) - 1) / (1 << tail_bits) * (1 << tail_bits) + (1 << tail_bits);
+}
+
 /// What every policy starts from. A policy derives from it and hides the members it changes:
 ///
 ///     struct my_policy : ringsweep::policy_defaults {
@@ -100,18 +112,25 @@ struct onesweep_shape {
 ///   load per predecessor, the classic walk).
 /// - `PREFETCH_BINS`: when a onesweep tile reads its digits' offsets at the portion's start
 ///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start.
+/// - `INSTRUMENT`, `trace_sink()`: tuning builds only; every onesweep tile writes its timeline
+///   (`detail::tile_trace`) to `trace_sink()[ticket]`, a device array the tuning program sizes for
+///   every tile of the sort (passes x tiles) and returns from its policy's `trace_sink`.
 /// - `FAULT_INJECTION`: tests only; onesweep tiles pause at random at their synchronisation points.
 struct policy_defaults {
   static constexpr int RADIX_BITS = 8;
-  static constexpr int N_TABLE = 1024;
   static constexpr int L = 512;
   static constexpr int TAIL_BITS = 8;
+  // 1024 slots, 2 MiB: sized for 256 tiles in flight (two blocks per SM on 128 SMs).
+  static constexpr int N_TABLE = ring_slots(256, L, TAIL_BITS);
   static constexpr int PORTION_TILES = 32768;
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
   static constexpr int LOOKBACK_WINDOW = 1;
   static constexpr int PREFETCH_BINS = 0;
+  static constexpr bool INSTRUMENT = false;
   static constexpr int FAULT_INJECTION = 0;
+
+  __host__ static detail::tile_trace* trace_sink() { return nullptr; }
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
     return onesweep_shape::fit(t, 384, 16, 16, 384 * 16 * 4);
@@ -222,6 +241,8 @@ struct policy_check {
   static_assert(Policy::N_TABLE >= Policy::L + (1 << Policy::TAIL_BITS),
                 "N_TABLE >= L + 2^TAIL_BITS is needed for deadlock freedom");
   static_assert(Policy::L >= 1, "look-back depth L must be at least 1");
+  static_assert(static_cast<long long>(Policy::N_TABLE) * (8 << Policy::RADIX_BITS) <= (7ll << 19),
+                "the status ring must stay within 3.5 MiB (temporary storage at most 4 MiB for every n)");
   static_assert(Policy::LOOKBACK_WINDOW >= 1 && Policy::LOOKBACK_WINDOW <= 32, "LOOKBACK_WINDOW: 1 to 32");
   static_assert(Policy::PREFETCH_BINS >= 0 && Policy::PREFETCH_BINS <= 2, "PREFETCH_BINS: 0, 1 or 2");
   static constexpr bool ok = true;

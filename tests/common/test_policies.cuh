@@ -90,6 +90,14 @@ struct policy_tiny_window : policy_tiny {
   static constexpr int PREFETCH_BINS = 2;
 };
 
+/// policy_tiny with every onesweep tile writing its timeline (INSTRUMENT) to `sink`, a device
+/// array with a record per ticket of the sort that the test allocates.
+struct policy_tiny_traced : policy_tiny {
+  static constexpr bool INSTRUMENT = true;
+  static inline ringsweep::detail::tile_trace* sink = nullptr;
+  __host__ static ringsweep::detail::tile_trace* trace_sink() { return sink; }
+};
+
 /// policy_tiny with a shape per key type, as a shipped policy's table may give: float keys 64 x 2,
 /// other 4-byte keys 64 x 3 (pairs 64 x 2), 8-byte keys 96 threads x 2, 1- and 2-byte keys 32 x 5
 /// with vector loads; so kernels of one policy differ in block size and items per thread.

@@ -302,3 +302,33 @@ TEMPLATE_TEST_CASE("a look-back window of 3 words and bins prefetched at the til
     sort_test::check_sort_pairs<windowed, TestType, std::uint64_t>(few, with_order(o));
   }
 }
+
+TEST_CASE("an instrumented policy records every tile's timeline, look-back depth and polls", "[sort][tiny][trace]") {
+  using traced = ringsweep_test::policy_tiny_traced;
+  using ringsweep::detail::tile_trace;
+  const std::size_t n = 20 * tile + 5;  // 21 tiles a pass: portions of 8, 8 and 5 tiles
+  constexpr int passes = 4;
+  const std::size_t tiles = passes * 21;
+  constexpr std::size_t launches = passes * 3;
+  ringsweep_test::device_buffer<tile_trace> records(tiles);
+  records.fill_bytes(0);
+  traced::sink = records.data();
+  const auto keys = sort_test::make_keys<std::uint32_t>(n, distribution::uniform, ringsweep_test::catch_seed());
+  sort_test::check_sort_keys<traced>(keys, {});
+  traced::sink = nullptr;
+  const std::vector<tile_trace> got = records.download();
+  std::size_t first_tiles = 0;
+  for (std::size_t t = 0; t < tiles; ++t) {
+    INFO("ticket " << t);
+    const tile_trace& r = got[t];
+    CHECK(r.ticket != 0u);
+    CHECK(r.ticket <= r.counts);
+    CHECK(r.counts <= r.lookback_start);
+    CHECK(r.lookback_start <= r.lookback_end);
+    CHECK(r.lookback_end <= r.retired);
+    CHECK(r.retired <= r.exit);
+    CHECK(r.depth <= unsigned(traced::L));
+    first_tiles += r.depth == 0 ? 1 : 0;
+  }
+  CHECK(first_tiles == launches);  // only a launch's first tile has no predecessor to read
+}

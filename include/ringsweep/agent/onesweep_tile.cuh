@@ -35,6 +35,7 @@ struct onesweep_params {
   u32 tile_base;                 // first ticket of this launch
   u32 launch;                    // index of this launch within the sort
   digit_extractor<Key> digit;    // this pass's digit of a key (built on the host)
+  tile_trace* trace;             // instrumented policies: the sort's tile timelines, by ticket
 };
 
 /// The per-block worker of the onesweep kernel. A tile goes through four phases, each a
@@ -103,6 +104,10 @@ class onesweep_tile {
     if constexpr (Policy::PREFETCH_BINS == 1) load_bins(bins);
     look_back(u, counts, starts, bins);
     scatter(u, valid, keys, ranks);
+    if constexpr (Policy::INSTRUMENT) {
+      __syncthreads();
+      stamp(&tile_trace::exit);
+    }
   }
 
  private:
@@ -114,6 +119,15 @@ class onesweep_tile {
   // members come straight from the constant bank, so nothing is recomputed and no register holds
   // them (calling p_.digit in place would take the address of a kernel parameter).
   __device__ __forceinline__ digit_extractor<Key> digit_of() const { return digit_extractor<Key>(p_.digit); }
+
+  /// Instrumented policies: thread 0 writes the time to `field` of the tile's trace record.
+  __device__ __forceinline__ void stamp(u64 tile_trace::*field) const {
+    if constexpr (Policy::INSTRUMENT) {
+      if (threadIdx.x == 0) p_.trace[temp_.ticket].*field = global_timer_ns();
+    } else {
+      (void)field;
+    }
+  }
 
   // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used, so
   // no 64-bit offset stays in registers from the first load to the last.
@@ -146,6 +160,7 @@ RINGSWEEP_UNROLL
       temp_.uniform_digit = -1;
     }
     __syncthreads();
+    stamp(&tile_trace::ticket);
     const u32 u = temp_.ticket - p_.tile_base;
     load_segment(p_.keys_in + (tile_first(u) + seg_first()), warp(), lane_id(), valid_keys(u) - int(seg_first()),
                  keys);
@@ -178,6 +193,7 @@ RINGSWEEP_UNROLL
           if (int(c[i]) == valid) temp_.uniform_digit = d;
         }
       }
+      stamp(&tile_trace::counts);
     });
 
     // Keys only: the keys go to shared memory at their ranks before the look-back, as in CUB, so
@@ -195,12 +211,18 @@ RINGSWEEP_UNROLL
   /// status buffer (an atomic add, never a wait: see tail_iterator).
   __device__ __forceinline__ void look_back(u32 u, const u32 (&counts)[DPT], const u32 (&starts)[DPT],
                                             const u64 (&bins)[DPT]) {
+    stamp(&tile_trace::lookback_start);
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
       if (d < RADIX) {
         inject_delay<Policy>(p_.tile_base + u, 2);
-        const u32 exclusive = lookback().exclusive_prefix(u, d);
+        lookback_stats stats;
+        const u32 exclusive = lookback().exclusive_prefix(u, d, Policy::INSTRUMENT ? &stats : nullptr);
+        if constexpr (Policy::INSTRUMENT) {
+          atomicMax(&p_.trace[temp_.ticket].depth, stats.depth);
+          atomicAdd(&p_.trace[temp_.ticket].polls, stats.polls);
+        }
         inject_delay<Policy>(p_.tile_base + u, 3);
         const u32 inclusive = exclusive + counts[i];
         lookback().publish_inclusive(u, d, inclusive);
@@ -210,11 +232,13 @@ RINGSWEEP_UNROLL
       }
     }
     __syncthreads();  // look-back reads done; digit_base complete (keys only: keys in shared)
+    stamp(&tile_trace::lookback_end);
     // A launch whose tiles all fit the ring's free window never waits for a slot: nothing to retire.
     if (threadIdx.x == 0 && p_.tiles > tail_t::FREE_TILES) {
       inject_delay<Policy>(p_.tile_base + u, 4);
       tail().retire(u);
     }
+    stamp(&tile_trace::retired);
   }
 
   /// Phase 4: keys (and then values) to their global places: one run when the whole tile has one

@@ -248,6 +248,7 @@ struct sort_dispatch {
       op.status = status;
       op.ticket = counters;
       op.tails = counters + 32;
+      op.trace = Policy::INSTRUMENT ? Policy::trace_sink() : nullptr;
       const int shift = p.begin_bit + pass * Policy::RADIX_BITS;
       op.digit = digit_extractor<Key>(p.descending, shift, min_of(Policy::RADIX_BITS, p.end_bit - shift));
       for (std::size_t portion = 0; portion < portions; ++portion) {

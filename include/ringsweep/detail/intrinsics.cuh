@@ -3,6 +3,8 @@
 // __atomic builtins.
 #pragma once
 
+#include <chrono>
+
 #include "config.cuh"
 
 namespace ringsweep {
@@ -158,6 +160,19 @@ __device__ __forceinline__ T opaque(T v) {
   }
 #endif
   return v;
+}
+
+/// Nanoseconds of the GPU's global timer (`%globaltimer`); the host's steady clock on the SIMT
+/// backend. For instrumented tuning builds only.
+__device__ __forceinline__ u64 global_timer_ns() {
+#ifdef __CUDA_ARCH__
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return u64(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+                 .count());
+#endif
 }
 
 /// Calls a spin-wait makes to `backoff` before it starts to sleep on the GPU.

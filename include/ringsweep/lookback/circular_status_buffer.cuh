@@ -41,24 +41,32 @@ struct circular_status_buffer {
     return status_word::tile(w) == tile && status_word::flag(w) != status_word::invalid;
   }
 
-  /// Spins until `tile` has published `digit` (either flag) and returns the word.
-  __device__ __forceinline__ u64 wait(u32 tile, int digit) const {
+  /// Spins until `tile` has published `digit` (either flag) and returns the word; adds the polls
+  /// that found nothing (at most 64) to `*polls` when given.
+  __device__ __forceinline__ u64 wait(u32 tile, int digit, u32* polls = nullptr) const {
     const u64* p = entry(tile, digit);
     u32 pause = 0;
     for (;;) {
       const u64 w = load_relaxed(p);
-      if (status_word::tile(w) == tile && status_word::flag(w) != status_word::invalid) return w;
+      if (status_word::tile(w) == tile && status_word::flag(w) != status_word::invalid) {
+        if (polls != nullptr) *polls += pause;
+        return w;
+      }
       backoff(pause);
     }
   }
 
-  /// Spins until `tile` has published its inclusive count of `digit` and returns the word.
-  __device__ __forceinline__ u64 wait_inclusive(u32 tile, int digit) const {
+  /// Spins until `tile` has published its inclusive count of `digit` and returns the word; adds
+  /// the polls that found nothing (at most 64) to `*polls` when given.
+  __device__ __forceinline__ u64 wait_inclusive(u32 tile, int digit, u32* polls = nullptr) const {
     const u64* p = entry(tile, digit);
     u32 pause = 0;
     for (;;) {
       const u64 w = load_relaxed(p);
-      if (status_word::tile(w) == tile && status_word::flag(w) == status_word::inclusive) return w;
+      if (status_word::tile(w) == tile && status_word::flag(w) == status_word::inclusive) {
+        if (polls != nullptr) *polls += pause;
+        return w;
+      }
       backoff(pause);
     }
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../detail/config.cuh"
+#include "../detail/tile_trace.cuh"
 #include "circular_status_buffer.cuh"
 #include "status_word.cuh"
 
@@ -33,18 +34,24 @@ struct decoupled_lookback {
     status.publish(tile_base + u, digit, u == 0 ? status_word::inclusive : status_word::aggregate, count);
   }
 
-  __device__ __forceinline__ u32 exclusive_prefix(u32 u, int digit) const {
+  /// The sum of `digit`'s counts over tiles before `u`; `stats` (instrumented builds) gets the
+  /// depth of the predecessor that ended the walk and the polls that found nothing.
+  __device__ __forceinline__ u32 exclusive_prefix(u32 u, int digit, lookback_stats* stats = nullptr) const {
     if (u == 0) return 0;
+    u32* polls = stats != nullptr ? &stats->polls : nullptr;
     const u32 last = u > u32(L) ? u - u32(L) : 0u;
     u32 sum = 0;
     if constexpr (W == 1) {
       for (u32 j = u - 1;; --j) {
-        u64 w = status.wait(tile_base + j, digit);
+        u64 w = status.wait(tile_base + j, digit, polls);
         if (status_word::flag(w) != status_word::inclusive && j == last) {
-          w = status.wait_inclusive(tile_base + j, digit);
+          w = status.wait_inclusive(tile_base + j, digit, polls);
         }
         sum += status_word::count(w);
-        if (status_word::flag(w) == status_word::inclusive) return sum;
+        if (status_word::flag(w) == status_word::inclusive) {
+          if (stats != nullptr) stats->depth = u - j;
+          return sum;
+        }
       }
     } else {
       for (u32 j = u - 1;; j -= u32(W)) {
@@ -56,12 +63,15 @@ RINGSWEEP_UNROLL
         for (int i = 0; i < W; ++i) {
           const u32 t = j - u32(i);
           u64 w = words[i];
-          if (!status.published(w, tile_base + t)) w = status.wait(tile_base + t, digit);
+          if (!status.published(w, tile_base + t)) w = status.wait(tile_base + t, digit, polls);
           if (status_word::flag(w) != status_word::inclusive && t == last) {
-            w = status.wait_inclusive(tile_base + t, digit);
+            w = status.wait_inclusive(tile_base + t, digit, polls);
           }
           sum += status_word::count(w);
-          if (status_word::flag(w) == status_word::inclusive) return sum;
+          if (status_word::flag(w) == status_word::inclusive) {
+            if (stats != nullptr) stats->depth = u - t;
+            return sum;
+          }
         }
       }
     }
