@@ -1,85 +1,194 @@
 #!/usr/bin/env bash
-# On a machine with a GPU: run the GPU test binaries, the demo and the benchmark against CUB from
-# binaries built elsewhere (nvcc needs no GPU), and leave logs and JSON in an output folder.
+# On a machine with a GPU: run the GPU tests, the differential stress test, compute-sanitizer, the
+# sort tests built from compute_80 PTX only, and the benchmark against CUB, from binaries built
+# elsewhere (nvcc needs no GPU), leaving logs and JSON in an output folder.
 #
-#   scripts/gpu_session.sh stage            # here: build the sm_90 GPU binaries into .gpu/
-#   scripts/gpu_session.sh run OUT [FILTER] # there: tests, demo, then benchmarks matching FILTER
+#   scripts/gpu_session.sh stage               # here: build the GPU binaries into .gpu/
+#   scripts/gpu_session.sh run OUT [FILTER]    # there: every part below, then benchmarks matching FILTER
+#   scripts/gpu_session.sh sanitize OUT        # there: the compute-sanitizer part alone
+#   scripts/gpu_session.sh stress OUT          # there: the stress part alone
 #
-# `stage` builds build-gpu/ (Release, sm_90 only, no SIMT) and copies the executables, and the
-# Google Benchmark shared library they need, into .gpu/ (ignored by git), so that the folder can be
-# carried to a lent GPU machine, which has no Catch2 or Google Benchmark of its own.
+# `stage` configures build-gpu/ (Release, sm_90 only) and takes the test list from
+# `ctest -N -L gpu` (every test nvcc builds: the library's, the SIMT backend's own
+# simt_*_gpu, the examples, large_n_test, graph_capture_test; the stress test runs as its own
+# part), so the list is never typed by hand. It builds those and the benchmarks, then the sort
+# tests once more from compute_80 PTX only (build-gpu80/: the driver JIT-compiles it for the GPU
+# and the dispatcher must pick policy_sm80), strips them and packs everything into .gpu/
+# (ignored by git) with the Google Benchmark shared library, to be carried to a lent GPU machine
+# (64 MiB at most), which has no Catch2 or Google Benchmark of its own.
+#
+# `run` fits one 10-minute call: the parts run in this order, each within its own budget, and the
+# benchmark gets what is left of RS_TOTAL_S (default 570 s):
+#   1. GPU tests        one after another, RS_TEST_TIMEOUT s each (default 150)   RS_SKIP_TESTS=1
+#   2. stress           RS_STRESS_SECONDS of random sorts vs CUB (default 90)     RS_SKIP_STRESS=1
+#   3. sanitizers       memcheck, racecheck, synccheck, initcheck over the sort tests at small
+#                       sizes (tiny policies, then the shipped one), RS_SANITIZE_S s per tool
+#                       (default 30; rc 124: the budget ended a run, what ran was checked); the
+#                       summary counts each tool's reports, which must be 0       RS_SKIP_SANITIZE=1
+#   4. compute_80 PTX   the sort tests from .gpu/bin80 with RINGSWEEP_EXPECT_PTX_ARCH=800
+#                                                                                 RS_SKIP_PTX80=1
+#   5. benchmark        only with FILTER; compared with bench/results/gpu/h100_sort_bench.json
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mode="${1:-}"
 
+# Sort-test binaries also built from compute_80 PTX (each one adds a few MiB to the carry).
+ptx80_targets=(smoke_gpu sort_tiny_test_gpu sort_api_test_gpu)
+
 if [[ "${mode}" == stage ]]; then
   set -e
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DRINGSWEEP_BUILD_SIMT=OFF >/dev/null
-  targets=(smoke_gpu key_traits_test_gpu warp_vector_load_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu
-           sort_tiny_test_gpu sort_api_test_gpu sort_large_test_gpu concurrency_test_gpu
-           bad_input_test_gpu large_n_test_gpu graph_capture_test_gpu ringsweep_demo_gpu ringsweep_sort_bench ringsweep_tune
-           example_sort_keys_gpu example_argsort_gpu example_two_phase_gpu example_descending_bits_gpu
-           example_thrust_interop_gpu)
+  launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${launcher[@]}" >/dev/null
+  # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test.
+  # ctest names the tests; their commands come from the CTestTestfile.cmake files (ctest's JSON
+  # leaves out the command of an executable not built yet).
+  ctest --test-dir build-gpu -N -L gpu --show-only=json-v1 | python3 -c '
+import json, os, re, shlex, sys
+commands = {}
+for root, _, files in os.walk("build-gpu"):
+    if "CTestTestfile.cmake" in files:
+        for line in open(os.path.join(root, "CTestTestfile.cmake")):
+            m = re.match(r"add_test\(\[=\[(.*?)\]=\] (.*)\)$", line.strip())
+            if m:
+                commands[m.group(1)] = shlex.split(m.group(2))
+for t in json.load(sys.stdin)["tests"]:
+    labels = [p["value"] for p in t.get("properties", []) if p["name"] == "LABELS"]
+    if "stress" in (labels[0] if labels else []):
+        continue
+    cmd = commands[t["name"]]
+    print("\t".join([t["name"], os.path.basename(cmd[0]), " ".join(cmd[1:])]))
+' >build-gpu/gpu_tests.tsv
+  mapfile -t test_targets < <(cut -f2 build-gpu/gpu_tests.tsv | sort -u)
+  targets=("${test_targets[@]}" stress_test_gpu ringsweep_sort_bench ringsweep_tune)
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
-  rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib
+  cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
+    -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
+  cmake --build build-gpu80 -j "${RINGSWEEP_JOBS:-2}" --target "${ptx80_targets[@]}"
+  rm -rf .gpu && mkdir -p .gpu/pack/bin .gpu/pack/bin80 .gpu/pack/lib
   for t in "${targets[@]}"; do
-    find build-gpu -type f -name "${t}" -perm -u+x -exec cp {} .gpu/bin/ \;
+    find build-gpu -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin/ \;
   done
-  lib=$(ldd .gpu/bin/ringsweep_sort_bench | awk '/libbenchmark/ {print $3}')
-  [[ -n "${lib}" ]] && cp "${lib}" .gpu/lib/
-  grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || { mkdir -p .git/info; echo '/.gpu/' >>.git/info/exclude; }
+  for t in "${ptx80_targets[@]}"; do
+    find build-gpu80 -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin80/ \;
+  done
+  cp build-gpu/gpu_tests.tsv .gpu/pack/
+  lib=$(ldd .gpu/pack/bin/ringsweep_sort_bench | awk '/libbenchmark/ {print $3}')
+  [[ -n "${lib}" ]] && cp "${lib}" .gpu/pack/lib/
+  strip .gpu/pack/bin/* .gpu/pack/bin80/* 2>/dev/null || true  # host symbols only; fatbins stay
+  tar -C .gpu/pack -czf .gpu/pack.tar.gz . && rm -rf .gpu/pack
   du -sh .gpu
+  bytes=$(du -sb .gpu | cut -f1)
+  if ((bytes > 62 * 1024 * 1024)); then
+    echo "gpu_session: .gpu is ${bytes} bytes, over what the device tool carries (64 MiB)" >&2
+    exit 1
+  fi
   exit 0
 fi
 
-if [[ "${mode}" != run || $# -lt 2 ]]; then
-  echo "usage: $0 stage | run OUT [BENCH_FILTER]" >&2
+if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress ]] || [[ $# -lt 2 ]]; then
+  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT" >&2
   exit 2
 fi
 out="$2"
 filter="${3:-}"
 mkdir -p "${out}"
+t0=$(date +%s)
+if [[ -f .gpu/pack.tar.gz && ! -d .gpu/bin ]]; then
+  tar -C .gpu -xzf .gpu/pack.tar.gz
+fi
 export LD_LIBRARY_PATH="${PWD}/.gpu/lib:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "${out}/gpu.txt"
 
 summary=()
-if [[ "${RS_SKIP_TESTS:-0}" != 1 ]]; then
-  for t in smoke_gpu key_traits_test_gpu warp_vector_load_test_gpu block_radix_rank_test_gpu decoupled_lookback_test_gpu \
-           sort_tiny_test_gpu sort_api_test_gpu sort_large_test_gpu concurrency_test_gpu \
-           bad_input_test_gpu large_n_test_gpu graph_capture_test_gpu; do
-    start=$(date +%s.%N)
-    timeout "${RS_TEST_TIMEOUT:-150}" ".gpu/bin/${t}" >"${out}/test_${t}.log" 2>&1
-    rc=$?
-    secs=$(awk "BEGIN {print $(date +%s.%N) - ${start}}")
-    summary+=("$(printf '%-30s rc=%-3s %6.1f s  %s' "${t}" "${rc}" "${secs}" "$(tail -n 2 "${out}/test_${t}.log" | tr '\n' ' ' | cut -c1-90)")")
-  done
-  # One file back for all the test logs.
-  tail -n 30 "${out}"/test_*.log >"${out}/tests.log" 2>&1
-  rm -f "${out}"/test_*.log
-  timeout 120 .gpu/bin/ringsweep_demo_gpu >>"${out}/tests.log" 2>&1
-  summary+=("demo rc=$?: $(tail -n 3 "${out}/tests.log" | tr '\n' ' ' | cut -c1-200)")
-  # The examples check their own results; two_phase captures a sort in a CUDA graph and replays it.
-  for e in example_sort_keys_gpu example_argsort_gpu example_two_phase_gpu example_descending_bits_gpu \
-           example_thrust_interop_gpu; do
-    echo "== ${e}" >>"${out}/tests.log"
-    timeout 60 ".gpu/bin/${e}" >>"${out}/tests.log" 2>&1
-    summary+=("${e} rc=$?")
-  done
-fi
+# timed NAME LOG TIMEOUT CMD...: runs CMD with a timeout, appends its output to LOG, adds a line.
+timed() {
+  local name="$1" log="$2" limit="$3"
+  shift 3
+  local start rc secs
+  start=$(date +%s.%N)
+  echo "== ${name}: $*" >>"${log}"
+  timeout "${limit}" "$@" >>"${log}" 2>&1
+  rc=$?
+  secs=$(awk "BEGIN {print $(date +%s.%N) - ${start}}")
+  summary+=("$(printf '%-34s rc=%-3s %6.1f s  %s' "${name}" "${rc}" "${secs}" "$(tail -n 2 "${log}" | tr '\n' ' ' | cut -c1-90)")")
+  return ${rc}
+}
 
-if [[ -n "${filter}" ]]; then
-  timeout "${RS_BENCH_TIMEOUT:-400}" .gpu/bin/ringsweep_sort_bench --benchmark_filter="${filter}" \
-    --benchmark_min_time="${RS_MIN_TIME:-0.05}" ${RS_BENCH_ARGS:-} \
-    --benchmark_out="${out}/bench.json" --benchmark_out_format=json >"${out}/bench.txt" 2>&1
-  summary+=("bench rc=$?")
-  grep -E "ringsweep|cub" "${out}/bench.txt" | awk '{print $1, $2, $NF}' | tail -n 60
-  # Against the committed baseline (same GPU model: the ringsweep / CUB ratio is comparable).
-  baseline=bench/results/gpu/h100_sort_bench.json
-  if [[ -f "${baseline}" ]] && command -v python3 >/dev/null; then
-    python3 bench/compare.py "${baseline}" "${out}/bench.json" >"${out}/compare.txt" 2>&1
-    summary+=("vs ${baseline}: $(tail -n 1 "${out}/compare.txt")")
+run_tests() {
+  local name exe args
+  while IFS=$'\t' read -r name exe args; do
+    # shellcheck disable=SC2086  # the arguments are ctest's, split as ctest would
+    timed "${name}" "${out}/tests.log" "${RS_TEST_TIMEOUT:-150}" ".gpu/bin/${exe}" ${args}
+  done <.gpu/gpu_tests.tsv
+}
+
+run_stress() {
+  local secs="${RS_STRESS_SECONDS:-90}"
+  RINGSWEEP_STRESS_SECONDS="${secs}" timed stress "${out}/stress.log" "$((secs + 60))" .gpu/bin/stress_test_gpu
+  grep -E "^stress:|FAILED" "${out}/stress.log" | head -n 12
+}
+
+# Sanitizer reports are lines "========= <Message>" (details are indented further).
+sanitizer_reports() {
+  grep -E '^========= [A-Z]' "$1" | grep -vcE 'COMPUTE-SANITIZER|ERROR SUMMARY|RACECHECK SUMMARY|Saved host backtrace|Target application'
+}
+
+run_sanitize() {
+  local budget="${RS_SANITIZE_S:-30}" tool log reports
+  # Small sizes: the tiny test policies (tiles of 128 to 384 keys), then the shipped policy's
+  # public-API tests (up to 50,000 keys); each tool gets the budget, split between the two.
+  for tool in memcheck racecheck synccheck initcheck; do
+    log="${out}/sanitize_${tool}.log"
+    : >"${log}"
+    timed "sanitize ${tool} (tiny)" "${log}" "$((budget / 2))" compute-sanitizer --tool "${tool}" \
+      --error-exitcode 99 .gpu/bin/sort_tiny_test_gpu "[tiny]"
+    timed "sanitize ${tool} (api)" "${log}" "$((budget / 2))" compute-sanitizer --tool "${tool}" \
+      --error-exitcode 99 .gpu/bin/sort_api_test_gpu "[api]"
+    reports=$(sanitizer_reports "${log}")
+    summary+=("sanitize ${tool}: ${reports} reports")
+    grep -E '^========= [A-Z]' "${log}" | head -n 5
+  done
+}
+
+run_ptx80() {
+  local t
+  for t in "${ptx80_targets[@]}"; do
+    RINGSWEEP_EXPECT_PTX_ARCH=800 timed "compute_80 ${t}" "${out}/ptx80.log" "${RS_TEST_TIMEOUT:-150}" ".gpu/bin80/${t}"
+  done
+}
+
+case "${mode}" in
+  sanitize) run_sanitize ;;
+  stress) run_stress ;;
+  run)
+    [[ "${RS_SKIP_TESTS:-0}" == 1 ]] || run_tests
+    [[ "${RS_SKIP_STRESS:-0}" == 1 ]] || run_stress
+    [[ "${RS_SKIP_SANITIZE:-0}" == 1 ]] || run_sanitize
+    [[ "${RS_SKIP_PTX80:-0}" == 1 ]] || run_ptx80
+    ;;
+esac
+# One file back for the test logs: the tail of each run.
+[[ -f "${out}/tests.log" ]] && { tail -c 200000 "${out}/tests.log" >"${out}/tests.tail"; mv "${out}/tests.tail" "${out}/tests.log"; }
+
+if [[ "${mode}" == run && -n "${filter}" ]]; then
+  left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) ))
+  bench_limit="${RS_BENCH_TIMEOUT:-${left}}"
+  if ((bench_limit < 30)); then
+    summary+=("bench skipped: ${left} s left of RS_TOTAL_S")
+  else
+    timeout "${bench_limit}" .gpu/bin/ringsweep_sort_bench --benchmark_filter="${filter}" \
+      --benchmark_min_time="${RS_MIN_TIME:-0.05}" ${RS_BENCH_ARGS:-} \
+      --benchmark_out="${out}/bench.json" --benchmark_out_format=json >"${out}/bench.txt" 2>&1
+    summary+=("bench rc=$? (limit ${bench_limit} s)")
+    grep -E "ringsweep|cub" "${out}/bench.txt" | awk '{print $1, $2, $NF}' | tail -n 60
+    # Against the committed baseline (same GPU model: the ringsweep / CUB ratio is comparable).
+    baseline=bench/results/gpu/h100_sort_bench.json
+    if [[ -f "${baseline}" ]] && command -v python3 >/dev/null; then
+      python3 bench/compare.py "${baseline}" "${out}/bench.json" >"${out}/compare.txt" 2>&1
+      summary+=("vs ${baseline}: $(tail -n 1 "${out}/compare.txt")")
+    fi
   fi
 fi
-printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" | tee "${out}/summary.txt"

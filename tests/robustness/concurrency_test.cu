@@ -97,3 +97,73 @@ TEST_CASE("one temp buffer reused back to back on one stream", "[concurrency]") 
   }
   REQUIRE_CUDA(cudaStreamDestroy(s));
 }
+
+namespace {
+
+/// A bounded kernel that holds its blocks for `rounds` sleeps per thread, then ends on its own.
+__global__ void occupy_kernel(unsigned rounds, unsigned* done) {
+  for (unsigned i = 0; i < rounds; ++i) __nanosleep(1000);
+  if (threadIdx.x == 0) atomicAdd(done, 1u);
+}
+
+}  // namespace
+
+TEST_CASE("sorts make progress beside a kernel that occupies most SMs", "[concurrency][progress]") {
+  // Forward progress: onesweep tiles take tickets in launch order and wait only for smaller
+  // tickets, so a sort must finish on the few SMs another stream's kernel leaves free, and several
+  // sorts on their own streams (their own temporary storage) must all finish beside it too.
+  int device = 0, sms = 0, per_sm = 0;
+  REQUIRE_CUDA(cudaGetDevice(&device));
+  REQUIRE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  constexpr int occupy_threads = 256;
+  REQUIRE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, occupy_kernel, occupy_threads, 0));
+  const unsigned occupy_blocks = unsigned(std::max(1, per_sm * std::max(1, sms - 2)));  // all but two SMs
+#if defined(RINGSWEEP_SIMT_BACKEND)
+  const unsigned rounds = 20;  // each sleep yields the fiber
+  const std::size_t sizes[] = {70000, 5000, 12345, 1};
+#else
+  const unsigned rounds = 100000;  // about 0.1 s or more
+  const std::size_t sizes[] = {std::size_t(1) << 22, 300000, 8448 * 3 + 1, 1};
+#endif
+  constexpr int k_sorts = 4;
+  cudaStream_t other, s[k_sorts];
+  REQUIRE_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+  for (auto& st : s) REQUIRE_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  device_buffer<unsigned> done(1);
+  done.fill_bytes(0);
+  std::vector<std::vector<std::uint32_t>> hosts;
+  std::vector<device_buffer<std::uint32_t>> ins, outs;
+  std::vector<device_buffer<unsigned char>> temps;
+  for (int i = 0; i < k_sorts; ++i) {
+    hosts.push_back(ringsweep_test::random_keys<std::uint32_t>(sizes[i], 700 + i, 1 + i % 2));
+    ins.emplace_back(hosts.back());
+    outs.emplace_back(sizes[i]);
+    temps.emplace_back(temp_for(sizes[i]));
+  }
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+
+  for (bool several : {false, true}) {
+    INFO((several ? "four sorts on four streams" : "one sort") << " beside " << occupy_blocks << " blocks of "
+                                                               << occupy_threads << " threads on " << sms << " SMs");
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(occupy_blocks, 1, 1);
+    config.blockDim = dim3(occupy_threads, 1, 1);
+    config.stream = other;
+    REQUIRE_CUDA(cudaLaunchKernelEx(&config, occupy_kernel, rounds, done.data()));
+    for (int i = 0; i < (several ? k_sorts : 1); ++i) {
+      std::size_t b = temps[std::size_t(i)].size();
+      REQUIRE_CUDA(sort_on(s[i], temps[std::size_t(i)].data(), b, ins[std::size_t(i)].data(),
+                           outs[std::size_t(i)].data(), sizes[i]));
+    }
+    for (auto& st : s) REQUIRE_CUDA(cudaStreamSynchronize(st));
+    REQUIRE_CUDA(cudaStreamSynchronize(other));
+    for (int i = 0; i < (several ? k_sorts : 1); ++i) {
+      INFO("sort " << i << " n " << sizes[i]);
+      CHECK(outs[std::size_t(i)].download() == sorted(hosts[std::size_t(i)]));
+      outs[std::size_t(i)].fill_bytes(0);
+    }
+  }
+  CHECK(done.download()[0] == 2 * occupy_blocks);
+  for (auto& st : s) REQUIRE_CUDA(cudaStreamDestroy(st));
+  REQUIRE_CUDA(cudaStreamDestroy(other));
+}

@@ -5,6 +5,7 @@
 #include <ringsweep/ringsweep.cuh>
 
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 #include <vector>
 
@@ -379,4 +380,125 @@ TEST_CASE("shipped shapes: items per thread shrink to fit the exchange", "[sort]
     return cudaSuccess;
   }));
   CHECK((tile == 384 * 22 || tile == 384 * 20));
+}
+
+namespace temp_size_test {
+
+std::size_t a256(std::size_t x) { return (x + 255) / 256 * 256; }
+
+/// Temporary storage the README promises for an input larger than one tile (sort.cuh's formula),
+/// written out here independently of the dispatcher: RADIX = 2^RADIX_BITS digits per pass.
+template <class Policy>
+std::size_t promised_bytes(std::size_t n, std::size_t key_bytes, std::size_t value_bytes, int passes, bool in_out) {
+  const std::size_t radix = std::size_t(1) << Policy::RADIX_BITS;
+  const std::size_t p = std::size_t(passes);
+  std::size_t bytes = 256 + a256(std::size_t(Policy::N_TABLE) * radix * 8) + a256(p * radix * 8) +
+                      a256(2 * p * radix * 8) + 256;
+  if (in_out && passes >= 2) bytes += a256(n * key_bytes) + (value_bytes != 0 ? a256(n * value_bytes) : 0);
+  return bytes;
+}
+
+/// Size queries of every form at n = TILE (one block: 256 bytes) and TILE + 1 (onesweep: the
+/// formula), for keys only and pairs of `Policy` (void: the public API, the device's policy).
+template <class Policy, class Key, class Value>
+void check_tile_edge() {
+  using traits = ringsweep::key_traits<Key>;
+  constexpr int kb = int(sizeof(Key));
+  std::size_t keys_tile = 0, pairs_tile = 0;
+  int radix_bits = 8;
+  const auto tiles = [&](auto policy) {
+    using P = decltype(policy);
+    keys_tile = ringsweep::detail::tile_shape<P, kb, 0, !traits::image_is_xor>::TILE;
+    pairs_tile = ringsweep::detail::tile_shape<P, kb, int(sizeof(Value)), !traits::image_is_xor>::TILE;
+    radix_bits = P::RADIX_BITS;
+    return cudaSuccess;
+  };
+  if constexpr (std::is_void<Policy>::value) {
+    REQUIRE_CUDA(ringsweep::detail::with_device_policy(tiles));
+  } else {
+    tiles(Policy{});
+  }
+  const int passes = (kb * 8 + radix_bits - 1) / radix_bits;
+  const auto keys_query = [&](std::size_t n, bool in_out) {
+    std::size_t bytes = 0;
+    ringsweep::double_buffer<Key> db(nullptr, nullptr);
+    if constexpr (std::is_void<Policy>::value) {
+      REQUIRE_CUDA(in_out ? ringsweep::sort_keys<Key>(nullptr, bytes, nullptr, nullptr, n)
+                          : ringsweep::sort_keys(nullptr, bytes, db, n));
+    } else {
+      REQUIRE_CUDA(in_out ? ringsweep::detail::sort_keys<Policy, Key>(nullptr, bytes, nullptr, nullptr, n)
+                          : ringsweep::detail::sort_keys<Policy>(nullptr, bytes, db, n));
+    }
+    return bytes;
+  };
+  const auto pairs_query = [&](std::size_t n, bool in_out) {
+    std::size_t bytes = 0;
+    ringsweep::double_buffer<Key> db(nullptr, nullptr);
+    ringsweep::double_buffer<Value> vb(nullptr, nullptr);
+    if constexpr (std::is_void<Policy>::value) {
+      REQUIRE_CUDA(in_out ? ringsweep::sort_pairs<Key, Value>(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n)
+                          : ringsweep::sort_pairs(nullptr, bytes, db, vb, n));
+    } else {
+      REQUIRE_CUDA(in_out ? ringsweep::detail::sort_pairs<Policy, Key, Value>(nullptr, bytes, nullptr, nullptr,
+                                                                              nullptr, nullptr, n)
+                          : ringsweep::detail::sort_pairs<Policy>(nullptr, bytes, db, vb, n));
+    }
+    return bytes;
+  };
+  using P = typename std::conditional<std::is_void<Policy>::value, ringsweep::policy_defaults, Policy>::type;
+  for (bool in_out : {true, false}) {
+    INFO((in_out ? "in/out" : "double buffer") << " form, key " << kb << " bytes, value " << sizeof(Value)
+                                                << " bytes, keys tile " << keys_tile << ", pairs tile " << pairs_tile);
+    CHECK(keys_query(1, in_out) == 256);
+    CHECK(keys_query(keys_tile, in_out) == 256);
+    CHECK(keys_query(keys_tile + 1, in_out) == promised_bytes<P>(keys_tile + 1, kb, 0, passes, in_out));
+    CHECK(pairs_query(pairs_tile, in_out) == 256);
+    CHECK(pairs_query(pairs_tile + 1, in_out) ==
+          promised_bytes<P>(pairs_tile + 1, kb, sizeof(Value), passes, in_out));
+  }
+}
+
+}  // namespace temp_size_test
+
+TEST_CASE("temporary storage at the tile edge is what the README promises", "[sort][api][temp]") {
+  // n == TILE is one block's sort and needs 256 bytes; one more key takes the onesweep path and its
+  // exact formula. A dispatcher that sent a full tile down the onesweep path would still sort
+  // correctly, so only the size shows it.
+  using namespace temp_size_test;
+  check_tile_edge<tiny, u32, u32>();
+  check_tile_edge<tiny, float, std::uint64_t>();
+  check_tile_edge<tiny, std::uint64_t, std::uint8_t>();
+  check_tile_edge<tiny, std::uint8_t, double>();
+  check_tile_edge<ringsweep_test::policy_tiny_radix5, std::uint16_t, u32>();
+  check_tile_edge<ringsweep_test::policy_tiny_per_type, double, u32>();
+  // The shipped policies (their N_TABLE and RADIX_BITS are policy_defaults'); the README names
+  // the four-byte-key tiles: 7680 (policy_sm80) or 8448 (policy_sm90).
+  check_tile_edge<void, u32, u32>();
+  check_tile_edge<void, float, double>();
+  check_tile_edge<void, std::uint64_t, u32>();
+  check_tile_edge<void, __half, std::uint16_t>();
+  STATIC_REQUIRE(ringsweep::detail::tile_shape<ringsweep::policy_sm80, 4, 0>::TILE == 7680);
+  STATIC_REQUIRE(ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 0>::TILE == 8448);
+  STATIC_REQUIRE(ringsweep::policy_sm80::N_TABLE == ringsweep::policy_defaults::N_TABLE);
+  STATIC_REQUIRE(ringsweep::policy_sm90::RADIX_BITS == ringsweep::policy_defaults::RADIX_BITS);
+}
+
+TEST_CASE("the device's policy follows the PTX version its kernels were built from", "[sort][api][policy]") {
+  // gpu_session.sh builds these tests once more with PTX for compute_80 only and sets
+  // RINGSWEEP_EXPECT_PTX_ARCH=800: the driver compiles that PTX for a newer GPU, and the
+  // dispatcher must then pick policy_sm80 (whose kernels are the only ones with bodies).
+  int arch = 0;
+  REQUIRE_CUDA(ringsweep::detail::current_ptx_arch(arch));
+  bool sm80 = false;
+  REQUIRE_CUDA(ringsweep::detail::with_device_policy([&](auto policy) {
+    sm80 = std::is_same<decltype(policy), ringsweep::policy_sm80>::value;
+    return cudaSuccess;
+  }));
+  CHECK(sm80 == (arch < 900));
+  const char* expect = std::getenv("RINGSWEEP_EXPECT_PTX_ARCH");
+  if (expect != nullptr && *expect != 0) {
+    CHECK(arch == std::atoi(expect));
+    CHECK(sm80 == (std::atoi(expect) < 900));
+    CHECK(device_tile() == (sm80 ? std::size_t(384 * 18) : std::size_t(384 * 22)));
+  }
 }

@@ -5,7 +5,10 @@
 
 #include <ringsweep/ringsweep.cuh>
 
+#include <algorithm>
 #include <cstdint>
+#include <random>
+#include <type_traits>
 #include <vector>
 
 #include "sort_test_util.cuh"
@@ -130,6 +133,82 @@ TEMPLATE_TEST_CASE("tiny policy: floats with zeros of both signs, infinities, Na
   std::vector<TestType> zeros;
   for (int i = 0; i < 300; ++i) zeros.push_back(T::from_bits(i % 3 == 0 ? T::high_bit : 0));
   sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(zeros, ringsweep::sort_options{});
+}
+
+namespace {
+
+/// Raw bits of 1.0 in each floating-point key type.
+template <class Key>
+std::uint64_t one_bits() {
+  return sizeof(Key) == 8 ? 0x3FF0000000000000ull
+         : sizeof(Key) == 4 ? 0x3F800000ull
+         : std::is_same<Key, __half>::value ? 0x3C00ull
+                                             : 0x3F80ull;  // __nv_bfloat16
+}
+
+/// Sorts `n` keys drawn from {-1.0, -0.0, +0.0, +1.0} as pairs with their input indices, through
+/// `Policy` (void: the public API and the device's policy), and checks the result against an order
+/// derived here from the bits alone, not from key_traits (which the sort's digits come from too):
+/// the two zeros are one key, so they leave in input order, each with its own sign bit.
+template <class Policy, class Key>
+void check_signed_zeros(std::size_t n, ringsweep::sort_order o, std::uint64_t seed) {
+  using T = ringsweep::key_traits<Key>;
+  using bits = typename T::bits_type;
+  const bits one = bits(one_bits<Key>());
+  const bits candidates[4] = {bits(T::high_bit | one), T::high_bit, bits(0), one};  // -1, -0, +0, +1
+  std::mt19937_64 rng(seed);
+  std::vector<Key> keys(n);
+  std::vector<std::uint32_t> values(n);
+  std::vector<int> rank(n);  // -1.0: 0, either zero: 1, +1.0: 2
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned c = rng() % 8 < 6 ? 1u + unsigned(rng() % 2) : unsigned(rng() % 2) * 3u;  // mostly zeros
+    keys[i] = T::from_bits(candidates[c]);
+    values[i] = std::uint32_t(i);
+    rank[i] = c == 0 ? 0 : c == 3 ? 2 : 1;
+    if (o == ringsweep::sort_order::descending) rank[i] = 2 - rank[i];
+  }
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+  ringsweep::sort_options opts;
+  opts.order = o;
+  INFO("signed zeros, n " << n << ", " << sort_test::order_name(opts) << ", key " << sizeof(Key) << " bytes");
+  ringsweep_test::device_buffer<Key> kin(keys), kout(n);
+  ringsweep_test::device_buffer<std::uint32_t> vin(values), vout(n);
+  std::size_t bytes = 0;
+  const auto sort = [&](void* temp) {
+    if constexpr (std::is_void<Policy>::value) {
+      return ringsweep::sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, opts);
+    } else {
+      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
+                                                   opts);
+    }
+  };
+  REQUIRE_CUDA(sort(nullptr));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(sort(temp.data()));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto got_keys = kout.download();
+  const auto got_values = vout.download();
+  std::size_t bad = n;
+  for (std::size_t i = 0; i < n && bad == n; ++i) {
+    if (got_values[i] != order[i] || T::to_bits(got_keys[i]) != T::to_bits(keys[order[i]])) bad = i;
+  }
+  INFO("first mismatch at " << bad);
+  REQUIRE(bad == n);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("-0.0 and +0.0 keep their input order through a whole sort", "[sort][tiny][zeros]", float, double,
+                   __half, __nv_bfloat16) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    check_signed_zeros<tiny, TestType>(150, o, seed);           // one block
+    check_signed_zeros<tiny, TestType>(20 * tile + 5, o, seed);  // onesweep, several portions
+    check_signed_zeros<void, TestType>(3000, o, seed + 1);
+    check_signed_zeros<void, TestType>(40000, o, seed + 2);      // onesweep with the device's policy
+  }
 }
 
 namespace {
@@ -331,4 +410,27 @@ TEST_CASE("an instrumented policy records every tile's timeline, look-back depth
     first_tiles += r.depth == 0 ? 1 : 0;
   }
   CHECK(first_tiles == launches);  // only a launch's first tile has no predecessor to read
+}
+
+TEMPLATE_TEST_CASE("look-back at its depth cap waits for an inclusive count", "[sort][tiny][lookback]",
+                   (ringsweep_test::policy_ring<4, 1, 0>), (ringsweep_test::policy_ring<4, 1, 1>),
+                   (ringsweep_test::policy_ring<8, 2, 1>), (ringsweep_test::policy_ring<16, 2, 2>)) {
+  // With L = 1 every tile that finds its predecessor still at an aggregate has reached the cap and
+  // must wait for the inclusive count; the tiles' random pauses (FAULT_INJECTION) between
+  // publishing a count and its inclusive sum make that common. A look-back that took the
+  // aggregate at the cap would add up too few keys and scatter into the wrong places. The status
+  // rings have room beyond L + 2^TAIL_BITS slots: at exactly that size a tile cannot publish
+  // before the tiles within its look-back window have retired (all inclusive), so the cap is
+  // never met with an aggregate.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  constexpr std::size_t ring_tile = std::size_t(ringsweep::detail::tile_shape<TestType, 4, 4>::TILE);
+  STATIC_REQUIRE(ring_tile == 128);
+  for (std::size_t n : {7 * ring_tile + 3, 40 * ring_tile + 7}) {
+    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+      sort_test::check_sort_pairs<TestType, std::uint32_t, std::uint32_t>(
+          sort_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
+      sort_test::check_sort_keys<TestType>(sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n),
+                                           with_order(o));
+    }
+  }
 }
