@@ -5,7 +5,9 @@
 //
 // Cases: keys_<u32|i32|f32|u64> and pairs_<u32|u64> (u32 values) on uniform random bits,
 // lowent_u32 on keys AND-ing 5 random words (entropy 0.201); keys_u16 and keys_u8 (not run by
-// default) compare vector loads with striped loads. Each case times CUB first, then the
+// default) compare vector loads with striped loads; trace_u32, trace_pairs and trace_u64 (not run
+// by default) also run each of three shapes instrumented (per-tile phase times from %globaltimer,
+// look-back depth, polls; medians and 90th percentiles). Each case times CUB first, then the
 // variants, all on the same input (i32 and f32 keys are the u32 case's bits). Prints one row per
 // (case, variant): the median time of `reps` sorts (CUDA events around the sort call only,
 // double-buffer form, temp storage allocated outside), keys/s and the ratio CUB time / variant
@@ -47,11 +49,60 @@ struct variant : ringsweep::policy_sm90 {
   }
 };
 
+/// `Base` with another look-back ring and walk: N_TABLE_ 0 sizes the ring for RESIDENT_ tiles in
+/// flight (ringsweep::ring_slots), LOOKBACK_WINDOW W_, PREFETCH_BINS PREFETCH_.
+template <class Base, int RESIDENT_, int L_, int TAIL_BITS_, int W_ = 1, int PREFETCH_ = 0>
+struct ring_variant : Base {
+  static constexpr int L = L_;
+  static constexpr int TAIL_BITS = TAIL_BITS_;
+  static constexpr int N_TABLE = ringsweep::ring_slots(RESIDENT_, L_, TAIL_BITS_);
+  static constexpr int LOOKBACK_WINDOW = W_;
+  static constexpr int PREFETCH_BINS = PREFETCH_;
+};
+
+/// `Base` computing output positions in 32 bits (NARROW_OFFSETS; fewer than 2^32 keys).
+template <class Base>
+struct narrow_offsets : Base {
+  static constexpr bool NARROW_OFFSETS = true;
+};
+
+/// Three blocks per SM (56 registers) with a shape per key type, each spill-free on sm_90 (ptxas
+/// over the spill check's instantiations): integer 4-byte keys 22 per thread, float keys 20
+/// (22 spill 12 B), pairs 18, 8-byte keys or values 10 (11 spill 8 B); digits recomputed.
+struct min3_per_type : ringsweep::policy_sm90 {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 384, t.float_key ? 20 : 22, 18, 30720)
+        .blocks_per_sm(3)
+        .recompute()
+        .vector_loads(2);
+  }
+};
+
+/// 8-byte keys (and pairs) with CUB's sm_90 tile: 384 x 15 in a 46,080-byte exchange, two blocks
+/// per SM; 4-byte keys keep policy_sm90's shape.
+struct wide15 : ringsweep::policy_sm90 {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return t.key_bytes == 8 ? ringsweep::onesweep_shape::fit(t, 384, 15, 15, 46080).blocks_per_sm(2)
+                            : ringsweep::policy_sm90::onesweep(t);
+  }
+};
+
+/// `Base` instrumented: every onesweep tile writes its timeline to `sink` (see trace_variant).
+template <class Base>
+struct traced : Base {
+  static constexpr bool INSTRUMENT = true;
+  static inline ringsweep::detail::tile_trace* sink = nullptr;
+  __host__ static ringsweep::detail::tile_trace* trace_sink() { return sink; }
+};
+
 }  // namespace tune
 
 namespace {
 
+using tune::min3_per_type;
+using tune::ring_variant;
 using tune::variant;
+using tune::wide15;
 
 #define TUNE_CHECK(call)                                                                                 \
   do {                                                                                                   \
@@ -156,6 +207,69 @@ void run_variant(const char* name, buffers<Key>& b, bool pairs, int reps, double
               bad ? "  MISMATCH" : "");
 }
 
+/// Median, 90th percentile and maximum of `v` (sorted in place), as "med/p90/max".
+std::string spread(std::vector<double>& v) {
+  if (v.empty()) return "-";
+  std::sort(v.begin(), v.end());
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.0f/%.0f/%.0f", v[v.size() / 2], v[v.size() * 9 / 10], v.back());
+  return buf;
+}
+
+/// One instrumented sort under `tune::traced<Policy>` (after run_variant's untimed warm-up of the
+/// same shape): per-tile phase times in ns (median / 90th percentile / maximum over every tile of
+/// every pass), look-back depth and polls that found nothing. Phases: rank = ticket to counts
+/// published; wait = counts to look-back start (the ranking's tail); look-back; retire = look-back
+/// end to retired; scatter = retired to exit; tile = ticket to exit.
+template <class Policy, class Key>
+void trace_variant(const char* name, buffers<Key>& b, bool pairs) {
+  using P = tune::traced<Policy>;
+  using traits = ringsweep::key_traits<Key>;
+  using trace_t = ringsweep::detail::tile_trace;
+  constexpr bool float_key = !traits::image_is_xor;
+  const std::size_t tile = pairs ? ringsweep::detail::tile_shape<P, int(sizeof(Key)), 4, float_key>::TILE
+                                 : ringsweep::detail::tile_shape<P, int(sizeof(Key)), 0, float_key>::TILE;
+  const std::size_t passes = (traits::bits + P::RADIX_BITS - 1) / P::RADIX_BITS;
+  const std::size_t tiles = passes * ((b.n + tile - 1) / tile);
+  trace_t* d_trace = nullptr;
+  TUNE_CHECK(cudaMalloc(&d_trace, tiles * sizeof(trace_t)));
+  TUNE_CHECK(cudaMemset(d_trace, 0, tiles * sizeof(trace_t)));
+  P::sink = d_trace;
+  TUNE_CHECK(cudaMemcpy(b.keys_a, b.keys_src, b.n * sizeof(Key), cudaMemcpyDeviceToDevice));
+  if (pairs) TUNE_CHECK(cudaMemcpy(b.vals_a, b.vals_src, b.n * 4, cudaMemcpyDeviceToDevice));
+  ringsweep::double_buffer<Key> kb(b.keys_a, b.keys_b);
+  ringsweep::double_buffer<std::uint32_t> vb(b.vals_a, b.vals_b);
+  std::size_t bytes = b.temp_bytes;
+  if (pairs) {
+    TUNE_CHECK(ringsweep::detail::sort_pairs<P>(b.temp, bytes, kb, vb, b.n));
+  } else {
+    TUNE_CHECK(ringsweep::detail::sort_keys<P>(b.temp, bytes, kb, b.n));
+  }
+  TUNE_CHECK(cudaDeviceSynchronize());
+  P::sink = nullptr;
+  std::vector<trace_t> t(tiles);
+  TUNE_CHECK(cudaMemcpy(t.data(), d_trace, tiles * sizeof(trace_t), cudaMemcpyDeviceToHost));
+  TUNE_CHECK(cudaFree(d_trace));
+  std::vector<double> rank, wait, look, retire, scatter, whole, depth, polls;
+  for (const trace_t& r : t) {
+    if (r.ticket == 0 || r.exit < r.ticket) continue;  // not recorded
+    rank.push_back(double(r.counts - r.ticket));
+    wait.push_back(double(r.lookback_start - r.counts));
+    look.push_back(double(r.lookback_end - r.lookback_start));
+    retire.push_back(double(r.retired - r.lookback_end));
+    scatter.push_back(double(r.exit - r.retired));
+    whole.push_back(double(r.exit - r.ticket));
+    depth.push_back(double(r.depth));
+    polls.push_back(double(r.polls));
+  }
+  const std::size_t recorded = rank.size();
+  std::printf("%-14s trace %-34s tiles %zu/%zu  ns med/p90/max: rank %s  wait %s  look-back %s  retire %s  "
+              "scatter %s  tile %s  depth %s  polls %s\n",
+              b.label.c_str(), name, recorded, tiles, spread(rank).c_str(), spread(wait).c_str(), spread(look).c_str(),
+              spread(retire).c_str(), spread(scatter).c_str(), spread(whole).c_str(), spread(depth).c_str(),
+              spread(polls).c_str());
+}
+
 /// Times CUB, then `Variants::run(b, pairs, reps, cub_ms)`, on `n` keys of type `Key` made from
 /// the bits of u32 (or u64) random words AND-ed `entropy_words` times.
 template <class Key, class Variants>
@@ -219,17 +333,41 @@ struct narrow_variants {
     run_variant<variant<512, 16, 512, 8, 2>>("512x16 L512 T8 min2", b, pairs, reps, cub_ms);
     run_variant<variant<384, 22, 256, 8, 2>>("384x22 L256 T8 min2", b, pairs, reps, cub_ms);
     // Three blocks per SM (56 registers; CUB's kernel gets them for i32 and f32 keys and was
-    // faster there): needs RECOMPUTE_DIGITS; then 384 x 22 keys (u32, i32; f32 spills 12 B) and
-    // 384 x 18 pairs compile without spills. Without it, 16 keys already spill 32 bytes.
-    // 384x20/18 (u64: 10) is spill-free for every type the spill check instantiates on sm_90.
-    run_variant<variant<384, 22, 512, 8, 3, 0, 18, true>>("384x22/18 min3 recompute", b, pairs, reps, cub_ms);
+    // faster there): needs RECOMPUTE_DIGITS; then 384 x 22 keys (u32, i32; f32 spills 4-12 B:
+    // min3_per_type gives f32 20) and 384 x 18 pairs compile without spills. Without it, 16
+    // keys already spill 32 bytes. 384x20/18 (u64: 10) is spill-free for every type the spill
+    // check instantiates on sm_90.
     run_variant<variant<384, 20, 512, 8, 3, 0, 18, true>>("384x20/18 min3 recompute", b, pairs, reps, cub_ms);
     run_variant<variant<384, 22, 512, 8, 2, 0, 22, true>>("384x22 min2 recompute", b, pairs, reps, cub_ms);
     // Vector loads of 4-byte keys and values too (warp_vector_load: 5 x 16-byte vectors + 2
     // striped items per lane instead of 22 striped loads; 6 KiB more shared memory per block).
     run_variant<variant<384, 22, 512, 8, 2, 0, 22, false, 4>>("384x22 vector loads", b, pairs, reps, cub_ms);
-    run_variant<variant<384, 22, 512, 8, 3, 0, 18, true, 4>>("384x22/18 min3 recompute vector", b, pairs, reps,
-                                                             cub_ms);
+    // The ring and the look-back walk (issue #12 steps 2-4), on the shipped shape and on three
+    // blocks per SM: a ring sized for 396 tiles in flight (3 x 132 SMs) in the same 1024 slots
+    // (groups of 64 instead of 256), a look-back window of 4 words, bins read before the walk.
+    run_variant<min3_per_type>("min3 per type 22/20f/18p", b, pairs, reps, cub_ms);
+    run_variant<ring_variant<ringsweep::policy_sm90, 264, 512, 6>>("policy_sm90 ring264 T6", b, pairs, reps, cub_ms);
+    run_variant<ring_variant<min3_per_type, 396, 512, 6>>("min3 per type ring396 T6", b, pairs, reps, cub_ms);
+    // Spill-checked with ptxas for sm_90 (every variant below is spill-free where it runs; the
+    // pairs instantiations of the keys-only variants spill and are never launched).
+    // A look-back window spills in pairs kernels (W2: 20-32 B, W4 with prefetch: 56-64 B; ptxas
+    // sm_90), so windows are timed for keys only, and prefetching alone.
+    if (!pairs) {
+      run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 2>>("policy_sm90 W2", b, pairs, reps, cub_ms);
+      run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 4>>("policy_sm90 W4", b, pairs, reps, cub_ms);
+    }
+    run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 1, 1>>("policy_sm90 prefetch", b, pairs, reps,
+                                                                         cub_ms);
+    if (!pairs) {
+      run_variant<ring_variant<min3_per_type, 396, 512, 6, 2>>("min3 per type ring396 T6 W2", b, pairs, reps, cub_ms);
+    }
+    run_variant<ring_variant<min3_per_type, 396, 512, 6, 1, 1>>("min3 per type ring396 T6 prefetch", b, pairs, reps,
+                                                                cub_ms);
+    // 32-bit offsets: policy_sm90's pairs kernel spills 4 B with them, so keys only there.
+    if (!pairs) {
+      run_variant<tune::narrow_offsets<ringsweep::policy_sm90>>("policy_sm90 32-bit offsets", b, pairs, reps, cub_ms);
+    }
+    run_variant<tune::narrow_offsets<min3_per_type>>("min3 per type 32-bit offsets", b, pairs, reps, cub_ms);
   }
 };
 
@@ -246,6 +384,22 @@ struct wide_variants {
     run_variant<variant<384, 11, 512, 8, 2, 0, 0, false, 8>>("384x11 vector loads", b, pairs, reps, cub_ms);
     run_variant<variant<384, 13, 512, 8, 2, 384 * 13 * 8, 0, false, 8>>("384x13 vector loads (8-byte exchange)", b,
                                                                          pairs, reps, cub_ms);
+    run_variant<min3_per_type>("min3 per type (8-byte: 10)", b, pairs, reps, cub_ms);
+    if (!pairs) run_variant<ring_variant<wide15, 264, 512, 6, 2>>("384x15 ring264 T6 W2", b, pairs, reps, cub_ms);
+  }
+};
+
+/// The instrumented runs (cases trace_u32, trace_pairs, trace_u64): each shape timed, then traced.
+/// The instrumented pairs kernels spill (24-60 B on sm_90): their phase times are upper bounds.
+struct trace_variants {
+  template <class Key>
+  static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+    run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
+    trace_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs);
+    run_variant<min3_per_type>("min3 per type", b, pairs, reps, cub_ms);
+    trace_variant<min3_per_type>("min3 per type", b, pairs);
+    run_variant<ring_variant<min3_per_type, 396, 512, 6>>("min3 per type ring396 T6", b, pairs, reps, cub_ms);
+    trace_variant<ring_variant<min3_per_type, 396, 512, 6>>("min3 per type ring396 T6", b, pairs);
   }
 };
 
@@ -283,5 +437,8 @@ int main(int argc, char** argv) {
   if (want("pairs_u64")) run_case<std::uint64_t, wide_variants>("pairs_u64/u32", n / 2, true, reps, 1);
   if (want("keys_u16")) run_case<std::uint16_t, short_variants>("keys_u16", n, false, reps, 1);
   if (want("keys_u8")) run_case<std::uint8_t, short_variants>("keys_u8", n, false, reps, 1);
+  if (want("trace_u32")) run_case<std::uint32_t, trace_variants>("trace keys_u32", n, false, reps, 1);
+  if (want("trace_pairs")) run_case<std::uint32_t, trace_variants>("trace pairs_u32", n, true, reps, 1);
+  if (want("trace_u64")) run_case<std::uint64_t, trace_variants>("trace keys_u64", n / 2, false, reps, 1);
   return g_failures ? 1 : 0;
 }

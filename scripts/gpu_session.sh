@@ -7,6 +7,7 @@
 #   scripts/gpu_session.sh run OUT [FILTER]    # there: every part below, then benchmarks matching FILTER
 #   scripts/gpu_session.sh sanitize OUT        # there: the compute-sanitizer part alone
 #   scripts/gpu_session.sh stress OUT          # there: the stress part alone
+#   scripts/gpu_session.sh tune OUT            # there: the policy variants, traced runs, ncu
 #
 # `stage` configures build-gpu/ (Release, sm_90 only) and takes the test list from
 # `ctest -N -L gpu` (every test nvcc builds: the library's, the SIMT backend's own
@@ -28,6 +29,13 @@
 #   4. compute_80 PTX   the sort tests from .gpu/bin80 with RINGSWEEP_EXPECT_PTX_ARCH=800
 #                                                                                 RS_SKIP_PTX80=1
 #   5. benchmark        only with FILTER; compared with bench/results/gpu/h100_sort_bench.json
+#
+# `tune` (a second call) times every ringsweep_tune variant against CUB for every case at
+# 2^RS_TUNE_LOGS (default "24 26 28"), RS_TUNE_REPS repetitions (default 5), then the instrumented
+# cases (trace_u32, trace_pairs, trace_u64: per-tile phase medians and 90th percentiles) at the
+# largest size, then, when ncu exists, profiles every onesweep launch of one sort per variant and
+# CUB's (keys_u32 at 2^24: SpeedOfLight, Occupancy, LaunchStats, WarpStateStats) within
+# RS_NCU_S s (default 150). All within RS_TOTAL_S.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -87,8 +95,8 @@ for t in json.load(sys.stdin)["tests"]:
   exit 0
 fi
 
-if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress ]] || [[ $# -lt 2 ]]; then
-  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT" >&2
+if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune ]] || [[ $# -lt 2 ]]; then
+  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT" >&2
   exit 2
 fi
 out="$2"
@@ -159,7 +167,33 @@ run_ptx80() {
   done
 }
 
+run_tune() {
+  local lg left cases="keys_u32,keys_i32,keys_f32,pairs_u32,lowent_u32,keys_u64,pairs_u64,keys_u16,keys_u8"
+  local logs="${RS_TUNE_LOGS:-24 26 28}" last
+  for lg in ${logs}; do
+    left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) - ${RS_NCU_S:-150} ))
+    if ((left < 20)); then summary+=("tune 2^${lg} skipped: no time left"); continue; fi
+    timed "tune 2^${lg}" "${out}/tune_2e${lg}.txt" "${left}" .gpu/bin/ringsweep_tune "${lg}" "${RS_TUNE_REPS:-5}" "${cases}"
+    last="${lg}"
+  done
+  left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) - ${RS_NCU_S:-150} ))
+  if ((left >= 20)); then
+    timed "tune trace 2^${last:-26}" "${out}/tune_trace.txt" "${left}" .gpu/bin/ringsweep_tune "${last:-26}" 3 \
+      trace_u32,trace_pairs,trace_u64
+  fi
+  if command -v ncu >/dev/null 2>&1; then
+    left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) ))
+    timed "ncu onesweep launches" "${out}/ncu.txt" "$((left > 10 ? left : 10))" ncu \
+      --kernel-name regex:'onesweep_kernel|Onesweep' --launch-count 400 \
+      --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+      .gpu/bin/ringsweep_tune 24 1 keys_u32
+  else
+    summary+=("ncu: not found")
+  fi
+}
+
 case "${mode}" in
+  tune) run_tune ;;
   sanitize) run_sanitize ;;
   stress) run_stress ;;
   run)

@@ -112,6 +112,9 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   load per predecessor, the classic walk).
 /// - `PREFETCH_BINS`: when a onesweep tile reads its digits' offsets at the portion's start
 ///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start.
+/// - `NARROW_OFFSETS`: onesweep tiles compute output positions in 32 bits (cheaper addresses in
+///   the scatter, half the shared memory for digit bases); such a policy sorts fewer than 2^32
+///   keys (more: `cudaErrorInvalidValue`). Off in the shipped policies.
 /// - `INSTRUMENT`, `trace_sink()`: tuning builds only; every onesweep tile writes its timeline
 ///   (`detail::tile_trace`) to `trace_sink()[ticket]`, a device array the tuning program sizes for
 ///   every tile of the sort (passes x tiles) and returns from its policy's `trace_sink`.
@@ -127,6 +130,7 @@ struct policy_defaults {
   static constexpr int HIST_ITEMS = 16;
   static constexpr int LOOKBACK_WINDOW = 1;
   static constexpr int PREFETCH_BINS = 0;
+  static constexpr bool NARROW_OFFSETS = false;
   static constexpr bool INSTRUMENT = false;
   static constexpr int FAULT_INJECTION = 0;
 

@@ -81,8 +81,10 @@ struct policy_ring : ringsweep::policy_defaults {
 };
 
 /// A deeper ring read through a look-back window of 3 words (not a divisor of L = 5, so windows
-/// are cut at the depth cap) with the digits' bins prefetched at the tile's start.
+/// are cut at the depth cap) with the digits' bins prefetched at the tile's start, and 32-bit
+/// output offsets (sorts of fewer than 2^32 keys).
 struct policy_tiny_window : policy_tiny {
+  static constexpr bool NARROW_OFFSETS = true;
   static constexpr int N_TABLE = 8;
   static constexpr int L = 5;
   static constexpr int TAIL_BITS = 1;

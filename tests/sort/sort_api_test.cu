@@ -502,3 +502,16 @@ TEST_CASE("the device's policy follows the PTX version its kernels were built fr
     CHECK(device_tile() == (sm80 ? std::size_t(384 * 18) : std::size_t(384 * 22)));
   }
 }
+
+TEST_CASE("a policy with 32-bit output offsets refuses 2^32 keys and more", "[sort][api][policy]") {
+  using narrow = ringsweep_test::policy_tiny_window;
+  STATIC_REQUIRE(narrow::NARROW_OFFSETS);
+  std::size_t bytes = 12345;
+  const std::size_t too_many = std::size_t(1) << 32;
+  CHECK(ringsweep::detail::sort_keys<narrow>(nullptr, bytes, static_cast<const u32*>(nullptr),
+                                             static_cast<u32*>(nullptr), too_many) == cudaErrorInvalidValue);
+  CHECK(bytes == 12345u);
+  CHECK(ringsweep::detail::sort_keys<narrow>(nullptr, bytes, static_cast<const u32*>(nullptr),
+                                             static_cast<u32*>(nullptr), too_many - 1) == cudaSuccess);
+  CHECK(bytes > 12345u);  // scratch keys for 2^32 - 1 keys
+}

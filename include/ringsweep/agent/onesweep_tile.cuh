@@ -2,6 +2,8 @@
 // for its global digit offsets and scatters keys (and values) to their places in the pass output.
 #pragma once
 
+#include <type_traits>
+
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_scatter.cuh"
 #include "../detail/config.cuh"
@@ -67,6 +69,8 @@ class onesweep_tile {
   __host__ __device__ static constexpr bool vector_loaded() {
     return int(sizeof(T)) <= shape::VECTOR_LOAD_ITEM_BYTES && warp_vector_load<T, ITEMS>::VEC > 1;
   }
+  /// Output offsets: 32-bit when the policy limits sorts to fewer than 2^32 keys (NARROW_OFFSETS).
+  using offset_t = typename std::conditional<Policy::NARROW_OFFSETS, u32, u64>::type;
   static constexpr bool STAGED = vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>());
   static_assert(policy_check<Policy>::ok, "");
 
@@ -85,7 +89,7 @@ class onesweep_tile {
       bits_type keys[TILE];
       ValueRaw values[HAS_VALUES ? TILE : 1];
     } u;
-    u64 digit_base[RADIX];  // global index of tile rank 0 if it had this digit
+    offset_t digit_base[RADIX];  // global index of tile rank 0 if it had this digit
     u32 ticket;
     int uniform_digit;      // the digit of every key of the tile, or -1
   };
@@ -227,7 +231,7 @@ RINGSWEEP_UNROLL
         const u32 inclusive = exclusive + counts[i];
         lookback().publish_inclusive(u, d, inclusive);
         const u64 bin = Policy::PREFETCH_BINS != 0 ? bins[i] : p_.bins_in[d];
-        temp_.digit_base[d] = bin + exclusive - starts[i];
+        temp_.digit_base[d] = offset_t(bin + exclusive - starts[i]);
         if (p_.bins_out != nullptr && u == p_.tiles - 1) p_.bins_out[d] = bin + inclusive;
       }
     }
@@ -248,7 +252,7 @@ RINGSWEEP_UNROLL
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
-      const u64 base = temp_.digit_base[uniform];
+      const offset_t base = temp_.digit_base[uniform];
       if constexpr (HAS_VALUES) {
         store_warp_striped(p_.keys_out + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
@@ -271,7 +275,7 @@ RINGSWEEP_UNROLL
     scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
       const u32 d = digit_of()(key);
       if constexpr (HAS_VALUES) ranks[k] = (ranks[k] & scatter_t::rank_mask) | (d << 16);
-      return p_.keys_out + (temp_.digit_base[d] + u64(i));
+      return p_.keys_out + (temp_.digit_base[d] + offset_t(i));
     });
     if constexpr (HAS_VALUES) {
       ValueRaw values[ITEMS];
@@ -280,7 +284,7 @@ RINGSWEEP_UNROLL
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
       scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
-        return p_.values_out + (temp_.digit_base[ranks[k] >> 16] + u64(i));
+        return p_.values_out + (temp_.digit_base[ranks[k] >> 16] + offset_t(i));
       });
     }
   }

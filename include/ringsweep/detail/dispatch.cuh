@@ -114,6 +114,7 @@ struct sort_dispatch {
     // A count whose bytes (keys, values and the fixed pieces of any layout) overflow std::size_t.
     constexpr std::size_t item_bytes = sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0);
     if (n > (~std::size_t(0) - (std::size_t(1) << 26)) / item_bytes) return cudaErrorInvalidValue;
+    if (Policy::NARROW_OFFSETS && n > std::size_t(0xffffffffu)) return cudaErrorInvalidValue;
     p.n = n;
     p.begin_bit = opts.begin_bit;
     p.end_bit = end;
