@@ -95,3 +95,4 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options
 }  // namespace ringsweep
 
 #include "detail/sort.inl"
+#include "decomposer.cuh"
