@@ -3,6 +3,44 @@
 // for whole keys), with bit windows inside one field and across two, both orders, padding bytes
 // that must travel untouched, float specials inside a struct, and sizes across tile, portion and
 // status-buffer-wrap edges of the tiny test policies.
+#if defined(DECOMPOSER_COMPILE_FAIL)
+// Compile-fail cases (tests/sort/CMakeLists.txt: decomposer_*_compile_fail): each must stop at
+// exactly one static assertion of the decomposer API.
+#include <ringsweep/ringsweep.cuh>
+
+#include <tuple>
+
+struct plain_key {
+  int a;
+  bool b;
+};
+struct copy_counting_key {  // not trivially copyable
+  int a;
+  copy_counting_key() : a(0) {}
+  copy_counting_key(const copy_counting_key& o) : a(o.a) {}
+};
+#if DECOMPOSER_COMPILE_FAIL == 1
+using bad_key = plain_key;
+struct decomposer_t {  // returns a reference, not a tuple
+  int& operator()(plain_key& k) const { return k.a; }
+};
+#elif DECOMPOSER_COMPILE_FAIL == 2
+using bad_key = plain_key;
+struct decomposer_t {  // a bool field
+  std::tuple<int&, bool&> operator()(plain_key& k) const { return {k.a, k.b}; }
+};
+#else
+using bad_key = copy_counting_key;
+struct decomposer_t {
+  std::tuple<int&> operator()(copy_counting_key& k) const { return {k.a}; }
+};
+#endif
+int main() {
+  std::size_t bytes = 0;
+  bad_key* keys = nullptr;
+  return int(ringsweep::sort_keys(nullptr, bytes, keys, keys, 10, decomposer_t{}));
+}
+#else
 #include <catch2/catch.hpp>
 
 #include <ringsweep/ringsweep.cuh>
@@ -437,3 +475,5 @@ TEST_CASE("decomposer: bad windows and misaligned arrays are rejected", "[sort][
   // The empty window sorts nothing: the in/out form copies.
   REQUIRE_CUDA(rd::sort_keys<policy_tiny>(temp.data(), bytes, in.data(), out.data(), n, fi_dec{}, window(7, 7)));
 }
+
+#endif  // DECOMPOSER_COMPILE_FAIL
