@@ -272,11 +272,17 @@ struct digit_extractor<decomposed_key<Key, Decomposer>> {
   __host__ __device__ bits_type image(const bits_type& raw) const {
     u64 lo, hi;
     decomposition::image(holder.decomposer, raw, lo, hi);
+    // Bits above the image are cleared, so that the compiler knows them (a 96-bit image in a
+    // 16-byte key then holds three registers, not four, in the upfront histogram).
+    constexpr int bits = decomposition::fields::bits;
     lo ^= flip;
     if constexpr (std::is_integral<bits_type>::value) {
+      if constexpr (bits < 64) lo &= (u64(1) << bits) - 1;
       return bits_type(lo);
     } else {
-      hi ^= flip;
+      if constexpr (bits < 64) lo &= (u64(1) << bits) - 1;
+      hi = bits <= 64 ? u64(0) : hi ^ flip;
+      if constexpr (bits > 64 && bits < 128) hi &= (u64(1) << (bits - 64)) - 1;
       const u64 v[2] = {lo, hi};
       bits_type b;
       memcpy(static_cast<void*>(&b), static_cast<const void*>(v), sizeof(bits_type));
