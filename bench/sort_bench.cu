@@ -211,20 +211,21 @@ cudaError_t sort_call(library lib, void* temp, std::size_t& temp_bytes, const Ke
     } else {
       return ringsweep::sort_keys(temp, temp_bytes, kin, kout, n, u32x2_decomposer{}, ringsweep::sort_options{}, s);
     }
-  }
-  if (lib == library::cub) {
-    const int items = int(n);
-    if constexpr (Pairs) {
-      return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kin, kout, vin, vout, items, 0, int(sizeof(Key) * 8),
-                                             s);
-    } else {
-      return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kin, kout, items, 0, int(sizeof(Key) * 8), s);
-    }
-  }
-  if constexpr (Pairs) {
-    return ringsweep::sort_pairs(temp, temp_bytes, kin, kout, vin, vout, n, ringsweep::sort_options{}, s);
   } else {
-    return ringsweep::sort_keys(temp, temp_bytes, kin, kout, n, ringsweep::sort_options{}, s);
+    if (lib == library::cub) {
+      const int items = int(n);
+      if constexpr (Pairs) {
+        return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kin, kout, vin, vout, items, 0,
+                                               int(sizeof(Key) * 8), s);
+      } else {
+        return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kin, kout, items, 0, int(sizeof(Key) * 8), s);
+      }
+    }
+    if constexpr (Pairs) {
+      return ringsweep::sort_pairs(temp, temp_bytes, kin, kout, vin, vout, n, ringsweep::sort_options{}, s);
+    } else {
+      return ringsweep::sort_keys(temp, temp_bytes, kin, kout, n, ringsweep::sort_options{}, s);
+    }
   }
 }
 

@@ -58,7 +58,9 @@ template <class Policy, class Key, class Decomposer, if_decomposer<Decomposer> =
 __host__ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                                std::size_t n, Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
   using K = decomposed_key<Key, Decomposer>;
-  if (d_temp != nullptr && !decomposed_aligned<Key, Decomposer>(d_keys_in, d_keys_out)) return cudaErrorInvalidValue;
+  if (d_temp != nullptr && n != 0 && !decomposed_aligned<Key, Decomposer>(d_keys_in, d_keys_out)) {
+    return cudaErrorInvalidValue;
+  }
   return sort_in_out<Policy, K, null_value, false>(d_temp, temp_bytes, reinterpret_cast<const K*>(d_keys_in),
                                                    reinterpret_cast<K*>(d_keys_out), nullptr, nullptr, n, opts,
                                                    stream, key_context<K>(decomposer));
@@ -70,7 +72,9 @@ __host__ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key
                                 const Value* d_values_in, Value* d_values_out, std::size_t n, Decomposer decomposer,
                                 sort_options opts = {}, cudaStream_t stream = 0) {
   using K = decomposed_key<Key, Decomposer>;
-  if (d_temp != nullptr && !decomposed_aligned<Key, Decomposer>(d_keys_in, d_keys_out)) return cudaErrorInvalidValue;
+  if (d_temp != nullptr && n != 0 && !decomposed_aligned<Key, Decomposer>(d_keys_in, d_keys_out)) {
+    return cudaErrorInvalidValue;
+  }
   return sort_in_out<Policy, K, Value, true>(d_temp, temp_bytes, reinterpret_cast<const K*>(d_keys_in),
                                              reinterpret_cast<K*>(d_keys_out), d_values_in, d_values_out, n, opts,
                                              stream, key_context<K>(decomposer));
@@ -89,7 +93,7 @@ template <class Policy, class Key, class Decomposer, if_decomposer<Decomposer> =
 __host__ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
                                Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
   using K = decomposed_key<Key, Decomposer>;
-  if (d_temp != nullptr && !decomposed_aligned<Key, Decomposer>(keys.d_buffers[0], keys.d_buffers[1])) {
+  if (d_temp != nullptr && n != 0 && !decomposed_aligned<Key, Decomposer>(keys.d_buffers[0], keys.d_buffers[1])) {
     return cudaErrorInvalidValue;
   }
   double_buffer<K> kb = as_decomposed<K>(keys);
@@ -105,7 +109,7 @@ __host__ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_bu
                                 double_buffer<Value>& values, std::size_t n, Decomposer decomposer,
                                 sort_options opts = {}, cudaStream_t stream = 0) {
   using K = decomposed_key<Key, Decomposer>;
-  if (d_temp != nullptr && !decomposed_aligned<Key, Decomposer>(keys.d_buffers[0], keys.d_buffers[1])) {
+  if (d_temp != nullptr && n != 0 && !decomposed_aligned<Key, Decomposer>(keys.d_buffers[0], keys.d_buffers[1])) {
     return cudaErrorInvalidValue;
   }
   double_buffer<K> kb = as_decomposed<K>(keys);
@@ -120,7 +124,7 @@ template <class Policy, class Key, class Decomposer, if_decomposer<Decomposer> =
 __host__ cudaError_t sort_keys(Key* d_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
                                cudaStream_t stream = 0) {
   using K = decomposed_key<Key, Decomposer>;
-  if (!decomposed_aligned<Key, Decomposer>(d_keys)) return cudaErrorInvalidValue;
+  if (n != 0 && !decomposed_aligned<Key, Decomposer>(d_keys)) return cudaErrorInvalidValue;
   return sort_in_place<Policy, K, null_value, false>(reinterpret_cast<K*>(d_keys), static_cast<null_value*>(nullptr),
                                                      n, opts, stream, key_context<K>(decomposer));
 }
@@ -130,7 +134,7 @@ template <class Policy, class Key, class Value, class Decomposer, if_decomposer<
 __host__ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer,
                                 sort_options opts = {}, cudaStream_t stream = 0) {
   using K = decomposed_key<Key, Decomposer>;
-  if (!decomposed_aligned<Key, Decomposer>(d_keys)) return cudaErrorInvalidValue;
+  if (n != 0 && !decomposed_aligned<Key, Decomposer>(d_keys)) return cudaErrorInvalidValue;
   return sort_in_place<Policy, K, Value, true>(reinterpret_cast<K*>(d_keys), d_values, n, opts, stream,
                                                key_context<K>(decomposer));
 }

@@ -129,16 +129,18 @@ template <int I, class T, class... Ts>
 struct nth_type<I, T, Ts...> : nth_type<I - 1, Ts...> {};
 
 /// The fields' types (references stripped), their widths and where each sits in the image.
+template <class T>
+using bare_t = typename std::remove_cv<typename std::remove_reference<T>::type>::type;
+
 template <class... Refs>
 struct field_list {
   static constexpr int count = int(sizeof...(Refs));
   static constexpr bool all_references = (true && ... && std::is_lvalue_reference<Refs>::value);
-  static constexpr bool all_sortable =
-      (true && ... && is_sortable_field<typename std::remove_cv<typename std::remove_reference<Refs>::type>::type>::value);
-  static constexpr bool any_float = (false || ... || !std::is_integral<typename std::remove_reference<Refs>::type>::value);
+  static constexpr bool all_sortable = (true && ... && is_sortable_field<bare_t<Refs>>::value);
+  static constexpr bool any_float = (false || ... || !std::is_integral<bare_t<Refs>>::value);
   static constexpr int bits = (0 + ... + int(sizeof(Refs) * 8));  // sizeof a reference: its referee's
   template <int I>
-  using field = typename std::remove_cv<typename std::remove_reference<typename nth_type<I, Refs...>::type>::type>::type;
+  using field = bare_t<typename nth_type<I, Refs...>::type>;
   /// Bit offset of field I in the image: the bits of the fields after it.
   template <int I>
   __host__ __device__ static constexpr int offset() {
@@ -158,7 +160,7 @@ struct decomposition {
                 "ringsweep: a decomposer must be trivially copyable (it travels in kernel parameters)");
   static_assert(sizeof(Key) <= 16, "ringsweep: keys sorted through a decomposer may have at most 16 bytes");
   using result = decltype(std::declval<Decomposer&>()(std::declval<Key&>()));
-  using tuple = tuple_of_fields<typename std::remove_cv<typename std::remove_reference<result>::type>::type>;
+  using tuple = tuple_of_fields<bare_t<result>>;
   static_assert(tuple::kind != 0,
                 "ringsweep: a decomposer must return a cuda::std::tuple or std::tuple of references to the key's "
                 "fields, e.g. cuda::std::tuple<float&, int&>{key.f, key.i}");
