@@ -5,9 +5,12 @@
 //     python3 bench/plot.py out.json --out plots/
 //
 // Benchmarks are named  <keys|pairs>/<key type>/entropy:<H>/n:<n>/<cub|ringsweep>  for keys u32,
-// i32, f32, u64 (values u32 for pairs), n = 2^16..2^28 (capped by free device memory), entropy
+// i32, f32, u64 and u32x2 (values u32 for pairs), n = 2^16..2^28 (capped by free device memory), entropy
 // 1.000, 0.544, 0.201 (AND-ing 1, 3, 5 random words: bench/common/keygen.cuh), ascending, in/out
 // form for both libraries (CUB with `int` num_items, its 32-bit-offset fast path).
+// u32x2 is a struct {u32 hi, lo} sorted through a decomposer (both libraries' custom-key API),
+// filled with the very bits of the u64 rows (hi = the high half): its rows against the u64 rows
+// are the price of a custom key, its rs_over_cub the comparison with CUB's decomposer sort.
 //
 // Timing: CUDA events around the sort call only (UseManualTime); inputs are generated, temporary
 // storage allocated and one warm-up sort run (and its output checked) before the timed loop; the
@@ -27,6 +30,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cuda/std/tuple>
 #include <ringsweep/ringsweep.cuh>
 
 #include <cuda_runtime.h>
@@ -58,6 +62,14 @@ settings g_settings;
 
 enum class library { cub, ringsweep };
 
+/// A custom key of two 32-bit fields, hi the more significant, and its decomposer.
+struct u32x2 {
+  u32 hi, lo;
+};
+struct u32x2_decomposer {
+  __host__ __device__ cuda::std::tuple<u32&, u32&> operator()(u32x2& k) const { return {k.hi, k.lo}; }
+};
+
 const char* name_of(library l) { return l == library::cub ? "cub" : "ringsweep"; }
 
 template <class T> const char* type_name();
@@ -65,6 +77,7 @@ template <> const char* type_name<u32>() { return "u32"; }
 template <> const char* type_name<std::int32_t>() { return "i32"; }
 template <> const char* type_name<float>() { return "f32"; }
 template <> const char* type_name<u64>() { return "u64"; }
+template <> const char* type_name<u32x2>() { return "u32x2"; }
 
 // ---- CUDA helpers -----------------------------------------------------------------------------------
 
@@ -98,7 +111,12 @@ template <class T>
 __global__ void fill_kernel(T* out, std::size_t n, std::uint64_t seed, int words) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
-    out[i] = bench::random_value<T>(seed, i, words);
+    if constexpr (std::is_same<T, u32x2>::value) {  // the bits of the u64 rows
+      const u64 v = bench::random_value<u64>(seed, i, words);
+      out[i] = u32x2{u32(v >> 32), u32(v)};
+    } else {
+      out[i] = bench::random_value<T>(seed, i, words);
+    }
   }
 }
 
@@ -108,10 +126,13 @@ void fill(T* out, std::size_t n, std::uint64_t seed, int words, cudaStream_t s) 
   BENCH_CHECK(cudaGetLastError());
 }
 
+/// Order image of a u32x2 for the check: hi, then lo.
+__device__ u64 check_image(u32x2 k) { return (u64(k.hi) << 32) | k.lo; }
+
 /// Order image of a key for the check: ringsweep's key traits, with -0.0 taken as +0.0 (both
 /// libraries sort them as equal).
 template <class Key>
-__device__ typename ringsweep::key_traits<Key>::bits_type check_image(Key k) {
+__device__ auto check_image(Key k) {
   using traits = ringsweep::key_traits<Key>;
   if constexpr (std::is_floating_point<Key>::value) {
     if (k == Key(0)) k = Key(0);
@@ -176,19 +197,35 @@ std::map<std::string, double> g_cub_seconds;
 template <class Key, class Value, bool Pairs>
 cudaError_t sort_call(library lib, void* temp, std::size_t& temp_bytes, const Key* kin, Key* kout, const Value* vin,
                       Value* vout, std::size_t n, cudaStream_t s) {
-  if (lib == library::cub) {
-    const int items = int(n);
-    if constexpr (Pairs) {
-      return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kin, kout, vin, vout, items, 0, int(sizeof(Key) * 8),
-                                             s);
-    } else {
-      return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kin, kout, items, 0, int(sizeof(Key) * 8), s);
+  if constexpr (std::is_same<Key, u32x2>::value) {  // both through their decomposer API
+    if (lib == library::cub) {
+      if constexpr (Pairs) {
+        return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kin, kout, vin, vout, int(n), u32x2_decomposer{}, s);
+      } else {
+        return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kin, kout, int(n), u32x2_decomposer{}, s);
+      }
     }
-  }
-  if constexpr (Pairs) {
-    return ringsweep::sort_pairs(temp, temp_bytes, kin, kout, vin, vout, n, ringsweep::sort_options{}, s);
+    if constexpr (Pairs) {
+      return ringsweep::sort_pairs(temp, temp_bytes, kin, kout, vin, vout, n, u32x2_decomposer{},
+                                   ringsweep::sort_options{}, s);
+    } else {
+      return ringsweep::sort_keys(temp, temp_bytes, kin, kout, n, u32x2_decomposer{}, ringsweep::sort_options{}, s);
+    }
   } else {
-    return ringsweep::sort_keys(temp, temp_bytes, kin, kout, n, ringsweep::sort_options{}, s);
+    if (lib == library::cub) {
+      const int items = int(n);
+      if constexpr (Pairs) {
+        return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kin, kout, vin, vout, items, 0,
+                                               int(sizeof(Key) * 8), s);
+      } else {
+        return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kin, kout, items, 0, int(sizeof(Key) * 8), s);
+      }
+    }
+    if constexpr (Pairs) {
+      return ringsweep::sort_pairs(temp, temp_bytes, kin, kout, vin, vout, n, ringsweep::sort_options{}, s);
+    } else {
+      return ringsweep::sort_keys(temp, temp_bytes, kin, kout, n, ringsweep::sort_options{}, s);
+    }
   }
 }
 
@@ -346,10 +383,12 @@ int main(int argc, char** argv) {
   register_type<std::int32_t, u32, false>();
   register_type<float, u32, false>();
   register_type<u64, u32, false>();
+  register_type<u32x2, u32, false>();
   register_type<u32, u32, true>();
   register_type<std::int32_t, u32, true>();
   register_type<float, u32, true>();
   register_type<u64, u32, true>();
+  register_type<u32x2, u32, true>();
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -178,3 +178,24 @@ struct digit_extractor {
 
 }  // namespace detail
 }  // namespace ringsweep
+
+namespace ringsweep {
+namespace detail {
+
+/// What a key's digit extractors are built from besides the bit window and the order: nothing
+/// for the built-in keys; a key sorted through a decomposer carries the decomposer here
+/// (detail/decomposed_key.cuh). The host keeps one in the sort's plan, and the histogram and
+/// single-tile kernels' parameters derive from it (an empty base: no bytes for built-in keys).
+///
+///     const key_context<float> c;
+///     const digit_extractor<float> digit_of = c.extractor(false, 8, 8);   // bits [8, 16)
+template <class Key>
+struct key_context {
+  static constexpr bool custom_key = false;  // true: a key sorted through a decomposer
+  __host__ __device__ digit_extractor<Key> extractor(bool descending, int shift, int width) const {
+    return digit_extractor<Key>(descending, shift, width);
+  }
+};
+
+}  // namespace detail
+}  // namespace ringsweep

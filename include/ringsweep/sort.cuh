@@ -6,7 +6,9 @@
 // so temporary storage does not grow with n; inputs of at most one tile are sorted by a single
 // block instead).
 //
-// Keys: unsigned and signed 8/16/32/64-bit integers, float, double, __half, __nv_bfloat16.
+// Keys: unsigned and signed 8/16/32/64-bit integers, float, double, __half, __nv_bfloat16; structs
+// of those through a decomposer (CUB's custom-key API: the overloads in decomposer.cuh, included
+// at the end of this header).
 // Floating point: -0.0 and +0.0 compare equal (their input order is kept, and each key keeps its
 // own bits); NaNs sort by their bits, negative NaNs before -inf and positive NaNs after +inf
 // (ascending). Values: any trivially copyable type of 1, 2, 4, 8 or 16 bytes.
@@ -95,3 +97,4 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options
 }  // namespace ringsweep
 
 #include "detail/sort.inl"
+#include "decomposer.cuh"

@@ -6,6 +6,7 @@
 #include <ringsweep_simt/control.hpp>
 
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -99,4 +100,68 @@ TEST_CASE("a sort moves each key and value once per pass", "[sort][traffic]") {
   // Scattered stores touch more sectors, but runs of one digit stay contiguous.
   CHECK(t.store_sectors >= t.store_bytes / 32);
   CHECK(t.store_sectors <= t.store_bytes / 4);
+}
+
+namespace {
+
+struct u32_pair {
+  std::uint32_t hi, lo;  // hi is the more significant field, as a u64's high half
+};
+struct u32_pair_decomposer {
+  std::tuple<std::uint32_t&, std::uint32_t&> operator()(u32_pair& k) const { return {k.hi, k.lo}; }
+};
+
+/// Traffic of a double-buffer sort (pairs with u32 values when `PAIRS`) of keys whose images are `bits`.
+template <class Policy, class Key, bool PAIRS, class... Decomposer>
+totals bits_sort_traffic(const std::vector<std::uint64_t>& bits, Decomposer... decomposer) {
+  const std::size_t n = bits.size();
+  std::vector<Key> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {  // the same image, so the same digits and the same scatter
+    if constexpr (std::is_same<Key, u32_pair>::value) {
+      keys[i] = u32_pair{std::uint32_t(bits[i] >> 32), std::uint32_t(bits[i])};
+    } else {
+      keys[i] = bits[i];
+    }
+  }
+  ringsweep_test::device_buffer<Key> k0(keys), k1(n);
+  ringsweep_test::device_buffer<std::uint32_t> v0(n), v1(n);
+  ringsweep::double_buffer<Key> kb(k0.data(), k1.data());
+  ringsweep::double_buffer<std::uint32_t> vb(v0.data(), v1.data());
+  const auto sort = [&](void* temp, std::size_t& bytes) {
+    if constexpr (PAIRS) {
+      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kb, vb, n, decomposer...);
+    } else {
+      return ringsweep::detail::sort_keys<Policy>(temp, bytes, kb, n, decomposer...);
+    }
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(sort(nullptr, bytes));
+  ringsweep_test::device_bytes temp(bytes);
+  simt::traffic_begin();
+  REQUIRE_CUDA(sort(temp.data(), bytes));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  return sum(simt::traffic_end());
+}
+
+}  // namespace
+
+TEST_CASE("a {u32, u32} key through a decomposer costs what a u64 key costs", "[sort][traffic][decomposer]") {
+  const std::size_t n = 20 * 192 + 77;  // whole tiles and a ragged one
+  const auto bits =
+      sort_test::make_keys<std::uint64_t>(n, sort_test::distribution::uniform, ringsweep_test::catch_seed());
+  const auto check = [](const totals& a, const totals& b) {
+    CHECK(a.load_bytes == b.load_bytes);
+    CHECK(a.store_bytes == b.store_bytes);
+    CHECK(a.load_sectors == b.load_sectors);
+    CHECK(a.store_sectors == b.store_sectors);
+    CHECK(a.load_accesses == b.load_accesses);
+  };
+  SECTION("keys, tiny policy") {
+    check(bits_sort_traffic<ringsweep_test::policy_tiny, u32_pair, false>(bits, u32_pair_decomposer{}),
+          bits_sort_traffic<ringsweep_test::policy_tiny, std::uint64_t, false>(bits));
+  }
+  SECTION("pairs, vector loads") {
+    check(bits_sort_traffic<ringsweep_test::policy_tiny_vector, u32_pair, true>(bits, u32_pair_decomposer{}),
+          bits_sort_traffic<ringsweep_test::policy_tiny_vector, std::uint64_t, true>(bits));
+  }
 }

@@ -3,6 +3,8 @@
 // tests/sort/CMakeLists.txt) fails the build if any of them spills registers or uses local memory.
 #include <ringsweep/ringsweep.cuh>
 
+#include <cuda/std/tuple>
+
 #include <cstdint>
 
 namespace {
@@ -24,6 +26,39 @@ cudaError_t pairs() {
   ringsweep::double_buffer<Key> kb(nullptr, nullptr);
   ringsweep::double_buffer<Value> vb(nullptr, nullptr);
   return ringsweep::sort_pairs(nullptr, bytes, kb, vb, 1);
+}
+
+// Custom keys through a decomposer: a {u32, u32} key (moved as a u64) and a {float, int64} key
+// (16 bytes, a 96-bit image).
+struct uu_key {
+  std::uint32_t hi, lo;
+};
+struct uu_decomposer {
+  __host__ __device__ cuda::std::tuple<std::uint32_t&, std::uint32_t&> operator()(uu_key& k) const {
+    return {k.hi, k.lo};
+  }
+};
+struct fi_key {
+  float f;
+  std::int64_t i;
+};
+struct fi_decomposer {
+  __host__ __device__ cuda::std::tuple<float&, std::int64_t&> operator()(fi_key& k) const { return {k.f, k.i}; }
+};
+
+template <class Key, class Decomposer>
+cudaError_t decomposed_keys() {
+  std::size_t bytes = 0;
+  ringsweep::double_buffer<Key> kb(nullptr, nullptr);
+  return ringsweep::sort_keys(nullptr, bytes, kb, 1, Decomposer{});
+}
+
+template <class Key, class Decomposer, class Value>
+cudaError_t decomposed_pairs() {
+  std::size_t bytes = 0;
+  ringsweep::double_buffer<Key> kb(nullptr, nullptr);
+  ringsweep::double_buffer<Value> vb(nullptr, nullptr);
+  return ringsweep::sort_pairs(nullptr, bytes, kb, vb, 1, Decomposer{});
 }
 
 }  // namespace
@@ -53,5 +88,9 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : pairs<std::uint8_t, std::uint8_t>();
   e = e != cudaSuccess ? e : pairs<std::uint16_t, std::uint16_t>();
   e = e != cudaSuccess ? e : pairs<__half, std::uint32_t>();
+  e = e != cudaSuccess ? e : decomposed_keys<uu_key, uu_decomposer>();
+  e = e != cudaSuccess ? e : decomposed_keys<fi_key, fi_decomposer>();
+  e = e != cudaSuccess ? e : decomposed_pairs<uu_key, uu_decomposer, std::uint32_t>();
+  e = e != cudaSuccess ? e : decomposed_pairs<fi_key, fi_decomposer, std::uint32_t>();
   return e;
 }

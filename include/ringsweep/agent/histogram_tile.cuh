@@ -14,7 +14,7 @@ namespace detail {
 
 /// Arguments of the histogram kernel.
 template <class Key>
-struct histogram_params {
+struct histogram_params : key_context<Key> {
   using bits_type = typename key_traits<Key>::bits_type;
   const bits_type* keys;
   std::size_t n;
@@ -68,6 +68,10 @@ class histogram_tile {
         count<true>(keys, TILE, passes);
       } else {
         const int valid = int(m - first);
+        if constexpr (key_context<Key>::custom_key) {  // defined bytes through the decomposer (no warnings)
+RINGSWEEP_UNROLL
+          for (int k = 0; k < ITEMS; ++k) keys[k] = bits_type{};
+        }
         load_block_striped<THREADS>(body + first, valid, keys);
         count<false>(keys, valid, passes);
       }
@@ -84,7 +88,7 @@ class histogram_tile {
   /// and only shifted and masked per pass (pass-outer, so no per-pass state stays live).
   template <bool FULL, int N>
   __device__ __forceinline__ void count(bits_type (&keys)[N], int valid, int passes) {
-    const digit_extractor<Key> image_of(p_.descending, 0, 0);
+    const digit_extractor<Key> image_of = p_.extractor(p_.descending, 0, 0);
 RINGSWEEP_UNROLL
     for (int k = 0; k < N; ++k) keys[k] = image_of.image(keys[k]);
     for (int pass = 0; pass < passes; ++pass) {

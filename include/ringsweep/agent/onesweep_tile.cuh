@@ -67,7 +67,11 @@ class onesweep_tile {
   /// Whether items of type T load through warp_vector_load.
   template <class T>
   __host__ __device__ static constexpr bool vector_loaded() {
-    return int(sizeof(T)) <= shape::VECTOR_LOAD_ITEM_BYTES && warp_vector_load<T, ITEMS>::VEC > 1;
+    if constexpr (16 % sizeof(T) != 0) {
+      return false;  // custom keys of 3, 12 ... bytes
+    } else {
+      return int(sizeof(T)) <= shape::VECTOR_LOAD_ITEM_BYTES && warp_vector_load<T, ITEMS>::VEC > 1;
+    }
   }
   /// Output offsets: 32-bit when the policy limits sorts to fewer than 2^32 keys (NARROW_OFFSETS).
   using offset_t = typename std::conditional<Policy::NARROW_OFFSETS, u32, u64>::type;

@@ -14,7 +14,7 @@ namespace detail {
 
 /// Arguments of the single-block sort.
 template <class Key, class ValueRaw>
-struct small_sort_params {
+struct small_sort_params : key_context<Key> {
   using bits_type = typename key_traits<Key>::bits_type;
   const bits_type* keys_in;
   bits_type* keys_out;
@@ -68,7 +68,7 @@ RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
 
     for (int shift = p_.begin_bit; shift < p_.end_bit; shift += RADIX_BITS) {
-      const digit_extractor<Key> digit_of(p_.descending, shift, min_of(RADIX_BITS, p_.end_bit - shift));
+      const digit_extractor<Key> digit_of = p_.extractor(p_.descending, shift, min_of(RADIX_BITS, p_.end_bit - shift));
       u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
 RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);

@@ -103,6 +103,7 @@ struct sort_dispatch {
     bool descending = false;
     sort_path path = sort_path::nothing;
     temp_layout layout;
+    key_context<Key> context;  // what the digit extractors need besides the window (custom keys)
   };
 
   /// Checks the bit window and fills the plan; `in_out` adds scratch buffers to the layout.
@@ -177,6 +178,7 @@ struct sort_dispatch {
  private:
   __host__ static cudaError_t run_single_tile(const plan& p, const buffers& b, cudaStream_t stream) {
     small_sort_params<Key, value_raw_t> params;
+    static_cast<key_context<Key>&>(params) = p.context;
     params.keys_in = b.keys_in;
     params.keys_out = b.keys_final;
     params.values_in = b.values_in;
@@ -222,6 +224,7 @@ struct sort_dispatch {
     e = histogram_grid(p.n, grid);
     if (e != cudaSuccess) return e;
     histogram_params<Key> hp;
+    static_cast<key_context<Key>&>(hp) = p.context;
     hp.keys = b.keys_in;
     hp.n = p.n;
     hp.counts = bins;
@@ -251,7 +254,7 @@ struct sort_dispatch {
       op.tails = counters + 32;
       op.trace = Policy::INSTRUMENT ? Policy::trace_sink() : nullptr;
       const int shift = p.begin_bit + pass * Policy::RADIX_BITS;
-      op.digit = digit_extractor<Key>(p.descending, shift, min_of(Policy::RADIX_BITS, p.end_bit - shift));
+      op.digit = p.context.extractor(p.descending, shift, min_of(Policy::RADIX_BITS, p.end_bit - shift));
       for (std::size_t portion = 0; portion < portions; ++portion) {
         const std::size_t first_tile = portion * Policy::PORTION_TILES;
         const std::size_t first_key = first_tile * TILE;
@@ -286,13 +289,14 @@ __host__ inline T* temp_piece(void* temp, std::size_t offset) {
 template <class Policy, class Key, class Value, bool HAS_VALUES>
 __host__ cudaError_t sort_in_out(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                  const Value* values_in, Value* values_out, std::size_t n, const sort_options& opts,
-                                 cudaStream_t stream) {
+                                 cudaStream_t stream, const key_context<Key>& context = {}) {
   using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
   using bits_type = typename dispatch::bits_type;
   using value_raw_t = typename dispatch::value_raw_t;
   typename dispatch::plan p;
   cudaError_t e = dispatch::make_plan(n, opts, true, p);
   if (e != cudaSuccess) return e;
+  p.context = context;
   if (d_temp == nullptr) {
     temp_bytes = p.layout.bytes;
     return cudaSuccess;
@@ -320,13 +324,14 @@ __host__ cudaError_t sort_in_out(void* d_temp, std::size_t& temp_bytes, const Ke
 template <class Policy, class Key, class Value, bool HAS_VALUES>
 __host__ cudaError_t sort_double_buffer(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                         double_buffer<Value>* values, std::size_t n, const sort_options& opts,
-                                        cudaStream_t stream) {
+                                        cudaStream_t stream, const key_context<Key>& context = {}) {
   using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
   using bits_type = typename dispatch::bits_type;
   using value_raw_t = typename dispatch::value_raw_t;
   typename dispatch::plan p;
   cudaError_t e = dispatch::make_plan(n, opts, false, p);
   if (e != cudaSuccess) return e;
+  p.context = context;
   if (d_temp == nullptr) {
     temp_bytes = p.layout.bytes;
     return cudaSuccess;
@@ -369,7 +374,7 @@ __host__ cudaError_t sort_double_buffer(void* d_temp, std::size_t& temp_bytes, d
 /// cudaMallocAsync, frees it with cudaFreeAsync; the result is copied back if it ends in scratch.
 template <class Policy, class Key, class Value, bool HAS_VALUES>
 __host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, const sort_options& opts,
-                                   cudaStream_t stream) {
+                                   cudaStream_t stream, const key_context<Key>& context = {}) {
   using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
   typename dispatch::plan p;
   cudaError_t e = dispatch::make_plan(n, opts, false, p);
@@ -385,7 +390,7 @@ __host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, cons
   double_buffer<Value> vb(values, HAS_VALUES ? reinterpret_cast<Value*>(mem + key_bytes) : nullptr);
   std::size_t temp_bytes = p.layout.bytes;
   e = sort_double_buffer<Policy, Key, Value, HAS_VALUES>(mem + key_bytes + value_bytes, temp_bytes, kb, &vb, n,
-                                                         opts, stream);
+                                                         opts, stream, context);
   if (e == cudaSuccess && kb.selector != 0) {
     e = cudaMemcpyAsync(keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
     if (e == cudaSuccess && HAS_VALUES) {

@@ -129,6 +129,7 @@ struct vector_word<16> {
 /// Keys per vector load of a `T` array: up to 16 bytes, and a power of two that divides `ITEMS`.
 template <class T, int ITEMS>
 __host__ __device__ constexpr int vector_items() {
+  if (16 % int(sizeof(T)) != 0) return 1;  // custom keys of 3, 12 ... bytes
   int v = 16 / int(sizeof(T));
   while (v > 1 && ITEMS % v != 0) v /= 2;
   return v < 1 ? 1 : v;
@@ -144,12 +145,17 @@ __host__ __device__ constexpr int vector_items() {
 template <int THREADS, int VEC, class T, int ITEMS>
 __device__ __forceinline__ void load_block_vectorized(const T* tile, T (&items)[ITEMS]) {
   static_assert(ITEMS % VEC == 0, "ITEMS must be a multiple of the vector length");
-  using word_t = typename vector_word<VEC * int(sizeof(T))>::type;
-  const word_t* words = reinterpret_cast<const word_t*>(tile);
+  if constexpr (VEC == 1) {  // items of any size (custom keys of 3, 5, 12 ... bytes too), one by one
 RINGSWEEP_UNROLL
-  for (int j = 0; j < ITEMS / VEC; ++j) {
-    const word_t w = load_global(words + j * THREADS + int(threadIdx.x));
-    std::memcpy(&items[j * VEC], &w, sizeof(w));
+    for (int j = 0; j < ITEMS; ++j) items[j] = load_global(tile + j * THREADS + int(threadIdx.x));
+  } else {
+    using word_t = typename vector_word<VEC * int(sizeof(T))>::type;
+    const word_t* words = reinterpret_cast<const word_t*>(tile);
+RINGSWEEP_UNROLL
+    for (int j = 0; j < ITEMS / VEC; ++j) {
+      const word_t w = load_global(words + j * THREADS + int(threadIdx.x));
+      std::memcpy(&items[j * VEC], &w, sizeof(w));
+    }
   }
 }
 
