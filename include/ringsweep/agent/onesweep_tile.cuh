@@ -144,6 +144,11 @@ class onesweep_tile {
     return pick(p_.values_buf, pass_route::src(temp_.route)) + p_.first_key;
   }
   __device__ __forceinline__ ValueRaw* values_out() const { return pick(p_.values_buf, pass_route::dst(temp_.route)); }
+  // This warp's segment of the tile's values, as one opaque pointer: otherwise the item addresses
+  // become a 64-bit index sum on a register base per item (sm_90 pairs spilled).
+  __device__ __forceinline__ const ValueRaw* values_segment(u32 u) const {
+    return opaque(values_in() + (tile_first(u) + seg_first()));
+  }
 
   // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used, so
   // no 64-bit offset stays in registers from the first load to the last.
@@ -247,7 +252,7 @@ RINGSWEEP_UNROLL
       if constexpr (HAS_VALUES) {
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
-        load_segment(values_in() + (tile_first(u) + seg_first()), warp(), lane, valid - int(seg_first()), values);
+        load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
         store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), values);
       } else {
         scatter_t::shared_to_global(temp_.u.keys, valid,
@@ -270,7 +275,7 @@ RINGSWEEP_UNROLL
     });
     if constexpr (HAS_VALUES) {
       ValueRaw values[ITEMS];
-      load_segment(values_in() + (tile_first(u) + seg_first()), warp(), lane, valid - int(seg_first()), values);
+      load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
       __syncthreads();  // the keys have left shared memory
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
