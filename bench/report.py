@@ -226,6 +226,8 @@ def classify(demangled):
             cases = [c for c in CASES if c.startswith(("keys_", "pairs_")) and
                      c.split("_")[1] == TYPE_NAMES.get(key)]
             return "ringsweep", "histogram", policy, cases
+        if kind not in ("onesweep", "small_sort"):
+            return None  # e.g. the pass-skipping route copy, which moves data only when passes skip
         has_values = args[3] == "true"
         value = None
         if has_values:

@@ -11,6 +11,9 @@
 // u32x2 is a struct {u32 hi, lo} sorted through a decomposer (both libraries' custom-key API),
 // filled with the very bits of the u64 rows (hi = the high half): its rows against the u64 rows
 // are the price of a custom key, its rs_over_cub the comparison with CUB's decomposer sort.
+// Rows  narrow/<key type>/below:2^<b>/n:<n>/<cub|ringsweep>  sort uniform keys below 2^b (u32 below
+// 2^16 and 2^24, u64 below 2^32; n = 2^20..2^28 within the range above): both libraries sort the
+// full key width, and ringsweep skips the passes whose digit is the same for every key.
 //
 // Timing: CUDA events around the sort call only (UseManualTime); inputs are generated, temporary
 // storage allocated and one warm-up sort run (and its output checked) before the timed loop; the
@@ -20,6 +23,7 @@
 //   keys_per_s        n / time
 //   GBps              ideal traffic / time, ideal traffic per key = key bytes x (1 + 2 x passes)
 //                     (+ value bytes x 2 x passes for pairs), passes = key bits / 8: u32 keys 36 B
+//                     (narrow rows too: the traffic of a sort that skips nothing)
 //   model_B_per_key   that ideal traffic per key
 //   rs_over_cub       (ringsweep rows) ringsweep keys/s / CUB keys/s of the same configuration,
 //                     measured by the CUB row registered (and run) just before; > 1: ringsweep faster
@@ -35,6 +39,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -128,6 +133,15 @@ void fill(T* out, std::size_t n, std::uint64_t seed, int words, cudaStream_t s) 
 
 /// Order image of a u32x2 for the check: hi, then lo.
 __device__ u64 check_image(u32x2 k) { return (u64(k.hi) << 32) | k.lo; }
+/// Uniform integer keys below 2^bits.
+template <class T>
+__global__ void fill_narrow_kernel(T* out, std::size_t n, std::uint64_t seed, int bits) {
+  const std::uint64_t mask = bits >= 64 ? ~0ull : (std::uint64_t(1) << bits) - 1;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    out[i] = T(bench::random_bits(seed, i, 1) & mask);
+  }
+}
 
 /// Order image of a key for the check: ringsweep's key traits, with -0.0 taken as +0.0 (both
 /// libraries sort them as equal).
@@ -188,6 +202,7 @@ struct config {
   double entropy;
   library lib;
   std::string key;  // name without the library, for pairing CUB and ringsweep rows
+  int below_bits;   // narrow rows: keys below 2^below_bits (0: random keys of the given entropy)
 };
 
 /// Seconds per sort of the last CUB run of each configuration (see rs_over_cub).
@@ -238,7 +253,14 @@ void bm_sort(benchmark::State& state, config cfg) {
   device_buffer keys_in(n * sizeof(Key)), keys_out(n * sizeof(Key));
   device_buffer values_in(Pairs ? n * sizeof(Value) : 0), values_out(Pairs ? n * sizeof(Value) : 0);
   const int words = bench::and_words_for_entropy(cfg.entropy);
-  fill(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n), words, s);
+  if (cfg.below_bits > 0) {
+    if constexpr (std::is_integral<Key>::value) {
+      fill_narrow_kernel<<<1024, 256, 0, s>>>(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n), cfg.below_bits);
+      BENCH_CHECK(cudaGetLastError());
+    }
+  } else {
+    fill(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n), words, s);
+  }
   if (Pairs) fill(values_in.as<Value>(), n, 0x7a1e0000u + std::uint64_t(n), 1, s);
 
   // Both libraries' temporary storage, for the counters; this library's, allocated untimed.
@@ -291,6 +313,7 @@ void bm_sort(benchmark::State& state, config cfg) {
   const double model = double(sizeof(Key)) * (1 + 2 * passes) + (Pairs ? double(sizeof(Value)) * 2 * passes : 0.0);
   state.counters["n"] = double(n);
   state.counters["entropy"] = cfg.entropy;
+  if (cfg.below_bits > 0) state.counters["below_bits"] = cfg.below_bits;
   state.counters["keys_per_s"] = double(n) / seconds;
   state.counters["GBps"] = model * double(n) / seconds * 1e-9;
   state.counters["model_B_per_key"] = model;
@@ -327,12 +350,35 @@ void register_type() {
       char key[128];
       std::snprintf(key, sizeof(key), "%s/%s/entropy:%.3f/n:%zu", mode, type_name<Key>(), entropy, n);
       for (library lib : {library::cub, library::ringsweep}) {
-        const config cfg{n, entropy, lib, key};
+        const config cfg{n, entropy, lib, key, 0};
         const std::string name = std::string(key) + "/" + name_of(lib);
         benchmark::RegisterBenchmark(name.c_str(), [cfg](benchmark::State& st) { bm_sort<Key, Value, Pairs>(st, cfg); })
             ->UseManualTime()
             ->Unit(benchmark::kMicrosecond);
       }
+    }
+  }
+}
+
+/// The 'narrow' rows: keys-only sorts of uniform `Key`s below 2^below_bits, n = 2^20..2^28.
+template <class Key>
+void register_narrow(int below_bits) {
+  for (int lg = std::max(20, g_settings.min_log2); lg <= std::min(28, g_settings.max_log2); ++lg) {
+    const std::size_t n = std::size_t(1) << lg;
+    const std::size_t need = 3 * n * sizeof(Key) + (std::size_t(256) << 20);
+    if (need > g_free_bytes / 10 * 9) {
+      std::fprintf(stderr, "ringsweep_sort_bench: skipping narrow/%s n=2^%d: needs ~%.1f GiB, %.1f GiB free\n",
+                   type_name<Key>(), lg, need / 1073741824.0, g_free_bytes / 1073741824.0);
+      continue;
+    }
+    char key[128];
+    std::snprintf(key, sizeof(key), "narrow/%s/below:2^%d/n:%zu", type_name<Key>(), below_bits, n);
+    for (library lib : {library::cub, library::ringsweep}) {
+      const config cfg{n, 1.0, lib, key, below_bits};
+      const std::string name = std::string(key) + "/" + name_of(lib);
+      benchmark::RegisterBenchmark(name.c_str(), [cfg](benchmark::State& st) { bm_sort<Key, u32, false>(st, cfg); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
     }
   }
 }
@@ -389,6 +435,9 @@ int main(int argc, char** argv) {
   register_type<float, u32, true>();
   register_type<u64, u32, true>();
   register_type<u32x2, u32, true>();
+  register_narrow<u32>(16);
+  register_narrow<u32>(24);
+  register_narrow<u64>(32);
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -178,6 +178,51 @@ TEST_CASE("captured sorts with the tiny policy: many portion launches, buffer wr
   REQUIRE_CUDA(cudaGraphExecDestroy(exec));
 }
 
+TEST_CASE("a captured sort skips other passes on each replay", "[graph][skip]") {
+  // Which passes run, where each writes and whether a final copy runs are decided on the device:
+  // one graph serves inputs with every pass, two, three or none executed.
+  using tiny = ringsweep_test::policy_tiny;
+  stream_guard sg;
+  const std::size_t n = 20 * 192 + 5;
+  device_buffer<std::uint32_t> kin(n), kout(n), vin(n), vout(n), k0(n), k1(n);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::detail::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
+  ringsweep_test::device_bytes temp(bytes);
+  std::size_t db_bytes = 0;
+  ringsweep::double_buffer<std::uint32_t> kb(k0.data(), k1.data());
+  REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny>(nullptr, db_bytes, kb, n));
+  ringsweep_test::device_bytes db_temp(db_bytes);
+  const cudaGraphExec_t exec = capture(sg.s, [&](cudaStream_t s) {
+    cudaError_t e = ringsweep::detail::sort_pairs<tiny>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+                                                        vout.data(), n, {}, s);
+    return e != cudaSuccess ? e : ringsweep::detail::sort_keys<tiny>(db_temp.data(), db_bytes, kb, n, {}, s);
+  });
+  REQUIRE(kb.selector == 0);  // four passes: the result is in the current buffer
+  const std::uint32_t limits[] = {~0u, 0xFFFFu, 0xFFFFFFu, 0u, 0xFFu, ~0u};
+  for (std::uint32_t limit : limits) {
+    INFO("keys up to " << limit);
+    auto keys = ringsweep_test::random_ints<std::uint32_t>(n, 300 + limit, 0u, limit);
+    if (limit == 0u) keys.assign(n, 0xABCDEF01u);  // constant keys: no pass runs
+    std::vector<std::uint32_t> index(n);
+    std::iota(index.begin(), index.end(), 0u);
+    REQUIRE_CUDA(cudaMemcpy(kin.data(), keys.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaMemcpy(vin.data(), index.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaMemcpy(k0.data(), keys.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaGraphLaunch(exec, sg.s));
+    REQUIRE_CUDA(cudaStreamSynchronize(sg.s));
+    const auto order = stable_order(keys);
+    std::vector<std::uint32_t> want_keys(n), want_values(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      want_keys[i] = keys[order[i]];
+      want_values[i] = std::uint32_t(order[i]);
+    }
+    CHECK(kout.download() == want_keys);
+    CHECK(vout.download() == want_values);
+    CHECK(k0.download() == want_keys);
+  }
+  REQUIRE_CUDA(cudaGraphExecDestroy(exec));
+}
+
 TEST_CASE("a rejected sort inside a capture records nothing and leaves the capture valid", "[graph]") {
   stream_guard sg;
   device_buffer<std::uint32_t> d(std::vector<std::uint32_t>(100, 5u));

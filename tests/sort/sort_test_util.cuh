@@ -259,4 +259,35 @@ void check_sort_double_buffer(const std::vector<Key>& keys, const ringsweep::sor
   }
 }
 
+/// In-place sort (pairs, or keys only when `WITH_VALUES` is false) with `Policy`.
+template <class Policy, class Key, class Value, bool WITH_VALUES>
+void check_sort_in_place(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
+  const std::size_t n = keys.size();
+  INFO("in place " << (WITH_VALUES ? "pairs" : "keys") << ", n " << n << ", " << order_name(opts) << ", bits ["
+                   << opts.begin_bit << ", " << opts.end_bit << ")");
+  std::vector<Value> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = value_of_index<Value>(i);
+  ringsweep_test::device_buffer<Key> k(keys);
+  ringsweep_test::device_buffer<Value> v(values);
+  if (WITH_VALUES) {
+    REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(k.data(), v.data(), n, opts));
+  } else {
+    REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(k.data(), n, opts));
+  }
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto order = reference_order(keys, opts);
+  const auto got_keys = k.download();
+  INFO("first key mismatch at " << first_key_mismatch(got_keys, keys, order));
+  REQUIRE(first_key_mismatch(got_keys, keys, order) == -1);
+  if (WITH_VALUES) {
+    const auto got_values = v.download();
+    std::size_t bad = n;
+    for (std::size_t i = 0; i < n && bad == n; ++i) {
+      if (!same_bytes(got_values[i], values[order[i]])) bad = i;
+    }
+    INFO("first value mismatch at " << bad);
+    REQUIRE(bad == n);
+  }
+}
+
 }  // namespace sort_test

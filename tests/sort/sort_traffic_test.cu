@@ -165,3 +165,62 @@ TEST_CASE("a {u32, u32} key through a decomposer costs what a u64 key costs", "[
           bits_sort_traffic<ringsweep_test::policy_tiny_vector, std::uint64_t, true>(bits));
   }
 }
+
+namespace {
+
+/// Bytes loaded plus stored per key by a sort of `keys` with the tiny policy: in/out (pairs with
+/// u32 values when `PAIRS`) or, with `DOUBLE_BUFFER`, the double-buffer form.
+template <bool PAIRS, bool DOUBLE_BUFFER = false>
+double bytes_per_key(const std::vector<std::uint32_t>& keys) {
+  using tiny = ringsweep_test::policy_tiny;
+  const std::size_t n = keys.size();
+  ringsweep_test::device_buffer<std::uint32_t> kin(keys), kout(n), vin(n), vout(n);
+  ringsweep::double_buffer<std::uint32_t> kb(kin.data(), kout.data()), vb(vin.data(), vout.data());
+  const auto sort = [&](void* temp, std::size_t& bytes) {
+    if constexpr (DOUBLE_BUFFER) {
+      return PAIRS ? ringsweep::detail::sort_pairs<tiny>(temp, bytes, kb, vb, n)
+                   : ringsweep::detail::sort_keys<tiny>(temp, bytes, kb, n);
+    } else {
+      return PAIRS ? ringsweep::detail::sort_pairs<tiny>(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n)
+                   : ringsweep::detail::sort_keys<tiny>(temp, bytes, kin.data(), kout.data(), n);
+    }
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(sort(nullptr, bytes));
+  ringsweep_test::device_bytes temp(bytes);
+  simt::traffic_begin();
+  REQUIRE_CUDA(sort(temp.data(), bytes));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const totals t = sum(simt::traffic_end());
+  return double(t.load_bytes + t.store_bytes) / double(n);
+}
+
+}  // namespace
+
+TEST_CASE("skipped passes move nothing: the traffic of uniform digits is gone", "[sort][traffic][skip]") {
+  using u32 = std::uint32_t;
+  const std::size_t n = 20 * 192;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto full = ringsweep_test::random_ints<u32>(n, seed, 0u, ~0u);
+  const auto below16 = ringsweep_test::random_ints<u32>(n, seed + 1, 0u, 0xFFFFu);
+  const auto below24 = ringsweep_test::random_ints<u32>(n, seed + 2, 0u, 0xFFFFFFu);
+  const std::vector<u32> constant(n, 0x12345678u);
+  // Histogram 4 bytes per key; each executed pass reads and writes the key (8) and value (8).
+  SECTION("in/out keys: 36 bytes per key, 20 below 2^16, 28 below 2^24, 12 (one copy) for constant keys") {
+    CHECK(bytes_per_key<false>(full) == 36.0);
+    CHECK(bytes_per_key<false>(below16) == 20.0);
+    CHECK(bytes_per_key<false>(below24) == 28.0);
+    CHECK(bytes_per_key<false>(constant) == 12.0);
+  }
+  SECTION("in/out pairs: 68 bytes per key, 36 below 2^16, 20 (one copy) for constant keys") {
+    CHECK(bytes_per_key<true>(full) == 68.0);
+    CHECK(bytes_per_key<true>(below16) == 36.0);
+    CHECK(bytes_per_key<true>(constant) == 20.0);
+  }
+  SECTION("double buffer: an odd count of executed passes adds one copy to the selected buffer") {
+    CHECK(bytes_per_key<false, true>(below16) == 20.0);      // 2 passes: no copy
+    CHECK(bytes_per_key<false, true>(below24) == 4.0 + 3 * 8 + 8);  // 3 passes and a copy
+    CHECK(bytes_per_key<false, true>(constant) == 4.0);      // no pass, result already in place
+    CHECK(bytes_per_key<true, true>(below24) == 4.0 + 3 * 16 + 16);
+  }
+}

@@ -8,10 +8,11 @@ namespace ringsweep {
 namespace detail {
 
 /// Exclusive sum, in place, of `RADIX` 64-bit counts by one block of `THREADS` threads (thread `t`
-/// owns the consecutive digits from `t * DIGITS_PER_THREAD`).
+/// owns the consecutive digits from `t * DIGITS_PER_THREAD`); also tells whether one digit holds
+/// every key (the pass is uniform and can be skipped).
 ///
 ///     __shared__ typename bins_scan<256, 256>::TempStorage temp;
-///     bins_scan<256, 256>(temp).process(counts + pass * 256);
+///     const bool uniform = bins_scan<256, 256>(temp).process(counts + pass * 256);
 template <int THREADS, int RADIX>
 class bins_scan {
  public:
@@ -23,7 +24,8 @@ class bins_scan {
 
   __device__ __forceinline__ explicit bins_scan(TempStorage& temp) : temp_(temp) {}
 
-  __device__ __forceinline__ void process(u64* bins) {
+  /// Scans `bins` in place; returns (to every thread) whether one digit holds all the counts.
+  __device__ __forceinline__ bool process(u64* bins) {
     const int d0 = int(threadIdx.x) * DIGITS_PER_THREAD;
     u64 counts[DIGITS_PER_THREAD];
     u64 sum = 0;
@@ -34,11 +36,14 @@ RINGSWEEP_UNROLL
     }
     u64 total;
     u64 offset = scan_t::exclusive_sum(temp_.scan, sum, total);
+    bool holds_all = false;
 RINGSWEEP_UNROLL
     for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
       if (d0 + i < RADIX) bins[d0 + i] = offset;
       offset += counts[i];
+      holds_all = holds_all || (counts[i] == total && total != 0);
     }
+    return __syncthreads_or(holds_all ? 1 : 0) != 0;
   }
 
  private:

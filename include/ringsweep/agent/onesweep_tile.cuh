@@ -15,6 +15,7 @@
 #include "../lookback/tail_iterator.cuh"
 #include "../policy.cuh"
 #include "../warp/warp_vector_load.cuh"
+#include "pass_route.cuh"
 
 namespace ringsweep {
 namespace detail {
@@ -23,10 +24,10 @@ namespace detail {
 template <class Key, class ValueRaw>
 struct onesweep_params {
   using bits_type = typename key_traits<Key>::bits_type;
-  const bits_type* keys_in;      // the portion's first key
-  bits_type* keys_out;           // the whole pass output (global offsets)
-  const ValueRaw* values_in;     // the portion's first value (null: keys only)
-  ValueRaw* values_out;
+  bits_type* keys_buf[3];        // the sort's key buffers, by pass_buffer: input (read only), final, other
+  ValueRaw* values_buf[3];       // the same for values (null: keys only)
+  const u32* route;              // this pass's route (pass_route): the buffers it reads and writes, or none
+  std::size_t first_key;         // index of the portion's first key in the input of the pass
   u32 keys;                      // keys in the portion
   u32 tiles;                     // tiles in the portion (the grid)
   const u64* bins_in;            // per digit: global offset of the portion's first key of that digit
@@ -96,12 +97,14 @@ class onesweep_tile {
     offset_t digit_base[RADIX];  // global index of tile rank 0 if it had this digit
     u32 ticket;
     int uniform_digit;      // the digit of every key of the tile, or -1
+    u32 route;              // the pass's route word (see pass_runs)
   };
 
   __device__ __forceinline__ onesweep_tile(TempStorage& temp, const onesweep_params<Key, ValueRaw>& p)
       : temp_(temp), p_(p) {}
 
   __device__ __forceinline__ void process() {
+    if (!pass_runs()) return;
     bits_type keys[ITEMS];
     const u32 u = acquire(keys);
     const int valid = valid_keys(u);
@@ -137,6 +140,41 @@ class onesweep_tile {
     }
   }
 
+  /// Kernel start: whether this launch's pass runs (its route, written by the bins scan). A
+  /// skipped launch moves nothing; its block 0 leaves the ticket and the tail words as a launch
+  /// that ran would (the next launch's `tile_base` and tail set stay valid) and every block exits.
+  __device__ __forceinline__ bool pass_runs() {
+    const u32 r = *p_.route;
+    if (!pass_route::runs(r)) {
+      if (blockIdx.x == 0 && threadIdx.x == 0) {
+        *p_.ticket = p_.tile_base + p_.tiles;
+        tail().clear_next();
+      }
+      return false;
+    }
+    if (threadIdx.x == 0) temp_.route = r;  // read after acquire's first barrier
+    return true;
+  }
+  // The pass's buffers: picked from the parameters' tables by the route in shared memory at each
+  // use, so no pointer stays in registers through the tile.
+  template <class T>
+  __device__ __forceinline__ static T* pick(T* const (&table)[3], u32 i) {
+    return i == buffer_in ? table[0] : i == buffer_final ? table[1] : table[2];
+  }
+  __device__ __forceinline__ const bits_type* keys_in() const {
+    return pick(p_.keys_buf, pass_route::src(temp_.route)) + p_.first_key;
+  }
+  __device__ __forceinline__ bits_type* keys_out() const { return pick(p_.keys_buf, pass_route::dst(temp_.route)); }
+  __device__ __forceinline__ const ValueRaw* values_in() const {
+    return pick(p_.values_buf, pass_route::src(temp_.route)) + p_.first_key;
+  }
+  __device__ __forceinline__ ValueRaw* values_out() const { return pick(p_.values_buf, pass_route::dst(temp_.route)); }
+  // This warp's segment of the tile's values, as one opaque pointer: otherwise the item addresses
+  // become a 64-bit index sum on a register base per item (sm_90 pairs spilled).
+  __device__ __forceinline__ const ValueRaw* values_segment(u32 u) const {
+    return opaque(values_in() + (tile_first(u) + seg_first()));
+  }
+
   // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used, so
   // no 64-bit offset stays in registers from the first load to the last.
   __device__ __forceinline__ static u32 tile_first(u32 u) { return u * u32(TILE); }
@@ -170,7 +208,7 @@ RINGSWEEP_UNROLL
     __syncthreads();
     stamp(&tile_trace::ticket);
     const u32 u = temp_.ticket - p_.tile_base;
-    load_segment(p_.keys_in + (tile_first(u) + seg_first()), warp(), lane_id(), valid_keys(u) - int(seg_first()),
+    load_segment(keys_in() + (tile_first(u) + seg_first()), warp(), lane_id(), valid_keys(u) - int(seg_first()),
                  keys);
     if (threadIdx.x == 0) tail().wait_slot_free(u);
     return u;
@@ -258,13 +296,13 @@ RINGSWEEP_UNROLL
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
       const offset_t base = temp_.digit_base[uniform];
       if constexpr (HAS_VALUES) {
-        store_warp_striped(p_.keys_out + base + seg_first(), lane, valid - int(seg_first()), keys);
+        store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
-        load_segment(p_.values_in + (tile_first(u) + seg_first()), warp(), lane, valid - int(seg_first()), values);
-        store_warp_striped(p_.values_out + base + seg_first(), lane, valid - int(seg_first()), values);
+        load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
+        store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), values);
       } else {
         scatter_t::shared_to_global(temp_.u.keys, valid,
-                                    [&](int, int i, bits_type) { return p_.keys_out + (base + u64(i)); });
+                                    [&](int, int i, bits_type) { return keys_out() + (base + u64(i)); });
       }
       return;
     }
@@ -279,16 +317,16 @@ RINGSWEEP_UNROLL
     scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
       const u32 d = digit_of()(key);
       if constexpr (HAS_VALUES) ranks[k] = (ranks[k] & scatter_t::rank_mask) | (d << 16);
-      return p_.keys_out + (temp_.digit_base[d] + offset_t(i));
+      return keys_out() + (temp_.digit_base[d] + offset_t(i));
     });
     if constexpr (HAS_VALUES) {
       ValueRaw values[ITEMS];
-      load_segment(p_.values_in + (tile_first(u) + seg_first()), warp(), lane, valid - int(seg_first()), values);
+      load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
       __syncthreads();  // the keys have left shared memory
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
       scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
-        return p_.values_out + (temp_.digit_base[ranks[k] >> 16] + offset_t(i));
+        return values_out() + (temp_.digit_base[ranks[k] >> 16] + offset_t(i));
       });
     }
   }

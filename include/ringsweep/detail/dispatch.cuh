@@ -8,6 +8,7 @@
 
 #include "../kernels/histogram_kernel.cuh"
 #include "../kernels/onesweep_kernel.cuh"
+#include "../kernels/route_copy_kernel.cuh"
 #include "../kernels/small_sort_kernel.cuh"
 #include "../key_traits.cuh"
 #include "../policy.cuh"
@@ -45,9 +46,11 @@ __host__ cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned t
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
-/// Where the data of a sort is and where it must end: pass `i` of `P` reads the previous pass's
-/// output (pass 0 reads `keys_in`) and writes `final_out` when `P - 1 - i` is even, `other`
-/// otherwise, so the last pass lands in `final_out` and `keys_in` is never written.
+/// Where the data of a sort is and where it must end. Onesweep sorts skip the passes whose digit
+/// is uniform and route the others on the device (pass_route): each executed pass reads the
+/// previous one's output (the first reads `keys_in`), the last lands in `keys_final`, `keys_in`
+/// is written only when it is also `keys_final` or `keys_other` (`mode`), and the final copy
+/// moves the result to `keys_final` where the executed passes leave it elsewhere.
 template <class Bits, class ValueRaw>
 struct sort_buffers {
   const Bits* keys_in;
@@ -56,6 +59,7 @@ struct sort_buffers {
   const ValueRaw* values_in;
   ValueRaw* values_final;
   ValueRaw* values_other;
+  route_mode mode = input_separate;  // which of final and other the input is, if either
 };
 
 /// Byte offsets of the pieces of the temporary storage (each 256-byte aligned, from an aligned
@@ -64,7 +68,7 @@ struct temp_layout {
   std::size_t status = 0;    // circular look-back status buffer
   std::size_t counts = 0;    // passes x RADIX digit counts, scanned in place into bins
   std::size_t pingpong = 0;  // passes x 2 x RADIX bins of the next portion
-  std::size_t counters = 0;  // ticket, then the tail iterator's words (from word 32)
+  std::size_t counters = 0;  // ticket, bins-scan count, tail iterator's words (from word 32), routes
   std::size_t cleared = 0;   // bytes from the base zeroed by the sort's one memset
   std::size_t keys_alt = 0;  // in/out forms: scratch keys
   std::size_t values_alt = 0;
@@ -140,7 +144,7 @@ struct sort_dispatch {
       l.pingpong = at;
       at += align_up(std::size_t(p.passes) * 2 * RADIX * sizeof(u64));
       l.counters = at;
-      at += align_up(sizeof(u32) * (32 + tail_words));
+      at += align_up(sizeof(u32) * (32 + tail_words + route_words(p.passes)));
       l.cleared = at;
       if (in_out && p.passes >= 2) {
         l.keys_alt = at;
@@ -191,8 +195,9 @@ struct sort_dispatch {
                   params);
   }
 
-  __host__ static cudaError_t histogram_grid(std::size_t n, unsigned& grid) {
-    int device = 0, sms = 0, blocks_per_sm = 0;
+  /// The histogram's grid, and the device's SM count in `sms`.
+  __host__ static cudaError_t histogram_grid(std::size_t n, unsigned& grid, int& sms) {
+    int device = 0, blocks_per_sm = 0;
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e == cudaSuccess) {
@@ -216,12 +221,14 @@ struct sort_dispatch {
     u64* bins = reinterpret_cast<u64*>(base + l.counts);
     u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
     u32* counters = reinterpret_cast<u32*>(base + l.counters);
+    u32* routes = counters + 32 + tail_words;
 
     cudaError_t e = cudaMemsetAsync(base, 0, l.cleared, stream);
     if (e != cudaSuccess) return e;
 
     unsigned grid = 0;
-    e = histogram_grid(p.n, grid);
+    int sms = 0;
+    e = histogram_grid(p.n, grid, sms);
     if (e != cudaSuccess) return e;
     histogram_params<Key> hp;
     static_cast<key_context<Key>&>(hp) = p.context;
@@ -233,22 +240,29 @@ struct sort_dispatch {
     hp.descending = p.descending;
     e = launch(histogram_kernel<Policy, Key>, grid, unsigned(Policy::HIST_THREADS), stream, hp);
     if (e != cudaSuccess) return e;
-    e = launch(bins_scan_kernel<RADIX>, unsigned(p.passes), unsigned(bins_scan_threads), stream, bins);
+    bins_scan_params sp;
+    sp.bins = bins;
+    sp.routes = routes;
+    sp.done = counters + 1;
+    sp.mode = b.mode;
+    e = launch(bins_scan_kernel<RADIX>, unsigned(p.passes), unsigned(bins_scan_threads), stream, sp);
     if (e != cudaSuccess) return e;
 
+    // Every pass is enqueued; its launches read the pass's route and exit at once when it is
+    // skipped. Buffers by pass_buffer index: input, final, other.
+    bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
+    value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
     const std::size_t tiles = ceil_div<std::size_t>(p.n, TILE);
     const std::size_t portions = ceil_div<std::size_t>(tiles, Policy::PORTION_TILES);
-    const bits_type* keys_src = b.keys_in;
-    const value_raw_t* values_src = b.values_in;
     u32 tile_base = 0;
     u32 launch_index = 0;
     for (int pass = 0; pass < p.passes; ++pass) {
-      const bool to_final = ((p.passes - 1 - pass) & 1) == 0;
-      bits_type* keys_dst = to_final ? b.keys_final : b.keys_other;
-      value_raw_t* values_dst = to_final ? b.values_final : b.values_other;
       onesweep_params<Key, value_raw_t> op;
-      op.keys_out = keys_dst;
-      op.values_out = values_dst;
+      for (int i = 0; i < 3; ++i) {
+        op.keys_buf[i] = keys_buf[i];
+        op.values_buf[i] = HAS_VALUES ? values_buf[i] : nullptr;
+      }
+      op.route = routes + 1 + pass;
       op.status = status;
       op.ticket = counters;
       op.tails = counters + 32;
@@ -260,8 +274,7 @@ struct sort_dispatch {
         const std::size_t first_key = first_tile * TILE;
         op.tiles = u32(min_of<std::size_t>(Policy::PORTION_TILES, tiles - first_tile));
         op.keys = u32(min_of<std::size_t>(PORTION_KEYS, p.n - first_key));
-        op.keys_in = keys_src + first_key;
-        op.values_in = HAS_VALUES ? values_src + first_key : nullptr;
+        op.first_key = first_key;
         u64* pass_pingpong = pingpong + std::size_t(pass) * 2 * RADIX;
         op.bins_in = portion == 0 ? bins + std::size_t(pass) * RADIX : pass_pingpong + ((portion - 1) & 1) * RADIX;
         op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
@@ -273,10 +286,21 @@ struct sort_dispatch {
         tile_base += op.tiles;
         ++launch_index;
       }
-      keys_src = keys_dst;
-      values_src = values_dst;
     }
-    return cudaSuccess;
+
+    // The final copy, which runs only where the route says (see build_pass_routes).
+    route_copy_params<bits_type, value_raw_t> cp;
+    cp.route = routes;
+    for (int i = 0; i < 3; ++i) {
+      cp.keys[i] = keys_buf[i];
+      cp.values[i] = HAS_VALUES ? values_buf[i] : nullptr;
+    }
+    cp.n = p.n;
+    const std::size_t copy_bytes = p.n * (sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0));
+    const std::size_t copy_grid = min_of<std::size_t>(ceil_div<std::size_t>(copy_bytes, route_copy_threads * 64),
+                                                       std::size_t(max_of(1, sms)) * 8);
+    return launch(route_copy_kernel<bits_type, value_raw_t, HAS_VALUES>, unsigned(max_of<std::size_t>(copy_grid, 1)),
+                  unsigned(route_copy_threads), stream, cp);
   }
 };
 
@@ -319,8 +343,9 @@ __host__ cudaError_t sort_in_out(void* d_temp, std::size_t& temp_bytes, const Ke
   return dispatch::run(p, d_temp, b, stream);
 }
 
-/// Double-buffer form: the result lands in whichever buffer the pass count leaves it in, and the
-/// selectors say which.
+/// Double-buffer form: the result lands in the buffer the pass count (skipped passes included)
+/// names, and the selectors say which; the device copies it there when the executed passes leave
+/// it in the other buffer.
 template <class Policy, class Key, class Value, bool HAS_VALUES>
 __host__ cudaError_t sort_double_buffer(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                         double_buffer<Value>* values, std::size_t n, const sort_options& opts,
@@ -350,6 +375,7 @@ __host__ cudaError_t sort_double_buffer(void* d_temp, std::size_t& temp_bytes, d
   // odd number of passes.
   const bool flip = p.path == sort_path::single_tile || (p.passes & 1) != 0;
   typename dispatch::buffers b;
+  b.mode = flip ? input_is_other : input_is_final;
   b.keys_in = reinterpret_cast<const bits_type*>(keys.current());
   b.keys_final = reinterpret_cast<bits_type*>(flip ? keys.alternate() : keys.current());
   b.keys_other = reinterpret_cast<bits_type*>(flip ? keys.current() : keys.alternate());
@@ -371,7 +397,9 @@ __host__ cudaError_t sort_double_buffer(void* d_temp, std::size_t& temp_bytes, d
 }
 
 /// In-place form: allocates its temporary storage (and scratch buffers) on `stream` with
-/// cudaMallocAsync, frees it with cudaFreeAsync; the result is copied back if it ends in scratch.
+/// cudaMallocAsync, frees it with cudaFreeAsync. Onesweep: the caller's buffers are the final ones
+/// (the device copies the result back when the executed passes leave it in scratch); a single
+/// tile is sorted into scratch and copied back.
 template <class Policy, class Key, class Value, bool HAS_VALUES>
 __host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, const sort_options& opts,
                                    cudaStream_t stream, const key_context<Key>& context = {}) {
@@ -379,6 +407,7 @@ __host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, cons
   typename dispatch::plan p;
   cudaError_t e = dispatch::make_plan(n, opts, false, p);
   if (e != cudaSuccess) return e;
+  p.context = context;
   if (n == 0 || p.passes == 0) return cudaSuccess;
   if (keys == nullptr || (HAS_VALUES && values == nullptr)) return cudaErrorInvalidValue;
   const std::size_t key_bytes = align_up(n * sizeof(Key));
@@ -386,6 +415,21 @@ __host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, cons
   char* mem = nullptr;
   e = cudaMallocAsync(reinterpret_cast<void**>(&mem), key_bytes + value_bytes + p.layout.bytes, stream);
   if (e != cudaSuccess) return e;
+  if (p.path == sort_path::onesweep) {
+    using bits_type = typename dispatch::bits_type;
+    using value_raw_t = typename dispatch::value_raw_t;
+    typename dispatch::buffers b;
+    b.keys_in = reinterpret_cast<const bits_type*>(keys);
+    b.keys_final = reinterpret_cast<bits_type*>(keys);
+    b.keys_other = reinterpret_cast<bits_type*>(mem);
+    b.values_in = HAS_VALUES ? reinterpret_cast<const value_raw_t*>(values) : nullptr;
+    b.values_final = HAS_VALUES ? reinterpret_cast<value_raw_t*>(values) : nullptr;
+    b.values_other = HAS_VALUES ? reinterpret_cast<value_raw_t*>(mem + key_bytes) : nullptr;
+    b.mode = input_is_final;
+    e = dispatch::run(p, mem + key_bytes + value_bytes, b, stream);
+    const cudaError_t f = cudaFreeAsync(mem, stream);
+    return e != cudaSuccess ? e : f;
+  }
   double_buffer<Key> kb(keys, reinterpret_cast<Key*>(mem));
   double_buffer<Value> vb(values, HAS_VALUES ? reinterpret_cast<Value*>(mem + key_bytes) : nullptr);
   std::size_t temp_bytes = p.layout.bytes;

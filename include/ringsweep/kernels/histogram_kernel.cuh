@@ -3,6 +3,8 @@
 
 #include "../agent/bins_scan.cuh"
 #include "../agent/histogram_tile.cuh"
+#include "../agent/pass_route.cuh"
+#include "../detail/intrinsics.cuh"
 
 namespace ringsweep {
 namespace detail {
@@ -22,12 +24,29 @@ __global__ void __launch_bounds__(Policy::HIST_THREADS) histogram_kernel(histogr
 /// Threads of the scan kernel: one block per pass.
 constexpr int bins_scan_threads = 256;
 
-/// Block `p` scans pass `p`'s counts into global digit offsets (see bins_scan).
+/// Arguments of the bins scan kernel (one block per pass).
+struct bins_scan_params {
+  u64* bins;    // passes x RADIX digit counts, scanned in place
+  u32* routes;  // route_words(passes) words: receive the sort's pass routes (see pass_route)
+  u32* done;    // zeroed counter of finished blocks
+  u32 mode;     // route_mode: where the input is among the result's buffers
+};
+
+/// Block `p` scans pass `p`'s counts into global digit offsets (see bins_scan) and notes whether
+/// the pass is uniform; the last block to finish turns the notes into the routes of every pass
+/// (build_pass_routes), which the onesweep launches and the final copy read.
 template <int RADIX>
-__global__ void __launch_bounds__(bins_scan_threads) bins_scan_kernel(u64* bins) {
+__global__ void __launch_bounds__(bins_scan_threads) bins_scan_kernel(bins_scan_params params) {
   using agent_t = bins_scan<bins_scan_threads, RADIX>;
   __shared__ typename agent_t::TempStorage temp;
-  agent_t(temp).process(bins + std::size_t(blockIdx.x) * RADIX);
+  const bool uniform = agent_t(temp).process(params.bins + std::size_t(blockIdx.x) * RADIX);
+  if (threadIdx.x == 0) {
+    params.routes[1 + blockIdx.x] = uniform ? 1u : 0u;
+    // Release: this block's note before its count; acquire: the last block sees every note.
+    if (atomic_add_acq_rel(params.done, 1u) + 1u == gridDim.x) {
+      build_pass_routes(params.routes, int(gridDim.x), params.mode);
+    }
+  }
 }
 
 }  // namespace detail
