@@ -33,7 +33,7 @@ ctest --test-dir build --output-on-failure -j "${jobs}" "$@"
 
 echo "== build-asan: address + undefined sanitizers, SIMT backend =="
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DRINGSWEEP_SANITIZE=address_undefined -DRINGSWEEP_ENABLE_CUDA=OFF "${cache[@]}"
+  -DRINGSWEEP_SANITIZE=address_undefined -DRINGSWEEP_ENABLE_CUDA=OFF -DRINGSWEEP_BUILD_BENCH=OFF "${cache[@]}"
 cmake --build build-asan -j "${jobs}"
 ctest --test-dir build-asan --output-on-failure -j "${jobs}" -L simt "$@"
 
