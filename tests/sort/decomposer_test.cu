@@ -110,35 +110,33 @@ struct d_dec {
   __host__ __device__ tuple_t<double&> operator()(d_key& k) const { return {k.d}; }
 };
 
-#pragma pack(push, 4)
+// Keys of odd sizes with naturally aligned fields: a packed struct would bind references to
+// misaligned fields (undefined behaviour, and a misaligned-address fault on a GPU).
 struct packed_key {  // 12 bytes, 4-byte aligned: moved as three 32-bit words
   float f;
-  u64 u;
+  u32 u;
+  u32 w;
 };
-#pragma pack(pop)
 struct packed_dec {
-  __host__ __device__ tuple_t<float&, u64&> operator()(packed_key& k) const { return {k.f, k.u}; }
+  __host__ __device__ tuple_t<float&, u32&, u32&> operator()(packed_key& k) const { return {k.f, k.u, k.w}; }
 };
 
-#pragma pack(push, 4)
-struct straddle_key {  // 16 bytes, 4-byte aligned; d's image straddles bit 64 of the 128-bit image
-  u32 a;
+struct straddle_key {  // 16 bytes; the decomposer orders (a, d, b), so d's image straddles bit 64
   double d;
+  u32 a;
   u32 b;
 };
-#pragma pack(pop)
 struct straddle_dec {
   __host__ __device__ tuple_t<u32&, double&, u32&> operator()(straddle_key& k) const { return {k.a, k.d, k.b}; }
 };
 
-#pragma pack(push, 1)
 struct tiny_key {  // 3 bytes, byte aligned; the decomposer names the fields in reverse order
   u8 lo;
-  u16 hi;
+  u8 mid;
+  u8 hi;
 };
-#pragma pack(pop)
 struct tiny_dec {
-  __host__ __device__ tuple_t<u16&, u8&> operator()(tiny_key& k) const { return {k.hi, k.lo}; }
+  __host__ __device__ tuple_t<u8&, u8&, u8&> operator()(tiny_key& k) const { return {k.hi, k.mid, k.lo}; }
 };
 
 /// A decomposer with state (no default constructor): sorts uu_key by one field or the other.
@@ -261,7 +259,7 @@ std::vector<Key> make_keys(std::size_t n, u64 seed) {
       k.a = u32(rng() % 3);
       if (rng() % 2) k.d = double(int(rng() % 5) - 2);
     } else if constexpr (std::is_same<Key, tiny_key>::value) {
-      k.hi = u16(rng() % 3);
+      k.hi = u8(rng() % 3);
     }
   }
   return keys;
