@@ -152,6 +152,10 @@ inline void fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence() { simt::detail::fence(); }
 inline void __threadfence_block() { simt::detail::fence(); }
 inline void __threadfence_system() { simt::detail::fence(); }
+// Programmatic dependent launch (sm_90): every launch runs its whole grid before it returns, so
+// the previous grid in the stream has always completed and both calls have nothing to do.
+inline void cudaGridDependencySynchronize() {}
+inline void cudaTriggerProgrammaticLaunchCompletion() {}
 [[noreturn]] inline void __trap() { simt::detail::trap("__trap() called"); }
 long long clock64();
 
