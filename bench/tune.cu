@@ -7,7 +7,8 @@
 // lowent_u32 on keys AND-ing 5 random words (entropy 0.201); keys_u16 and keys_u8 (not run by
 // default) compare vector loads with striped loads; trace_u32, trace_pairs and trace_u64 (not run
 // by default) also run each of three shapes instrumented (per-tile phase times from %globaltimer,
-// look-back depth, polls; medians and 90th percentiles). Each case times CUB first, then the
+// look-back depth, polls; medians and 90th percentiles); latency_u32, latency_pairs and latency_u64
+// (not run by default; for small n) time programmatic dependent launch on and off. Each case times CUB first, then the
 // variants, all on the same input (i32 and f32 keys are the u32 case's bits). Prints one row per
 // (case, variant): the median time of `reps` sorts (CUDA events around the sort call only,
 // double-buffer form, temp storage allocated outside), keys/s and the ratio CUB time / variant
@@ -85,6 +86,12 @@ struct wide15 : ringsweep::policy_sm90 {
     return t.key_bytes == 8 ? ringsweep::onesweep_shape::fit(t, 384, 15, 15, 46080).blocks_per_sm(2)
                             : ringsweep::policy_sm90::onesweep(t);
   }
+};
+
+/// `Base` with the kernels after the histogram launched as programmatic dependents (sm_90).
+template <class Base>
+struct dependent : Base {
+  static constexpr bool DEPENDENT_LAUNCH = true;
 };
 
 /// `Base` instrumented: every onesweep tile writes its timeline to `sink` (see trace_variant).
@@ -368,6 +375,17 @@ struct narrow_variants {
       run_variant<tune::narrow_offsets<ringsweep::policy_sm90>>("policy_sm90 32-bit offsets", b, pairs, reps, cub_ms);
     }
     run_variant<tune::narrow_offsets<min3_per_type>>("min3 per type 32-bit offsets", b, pairs, reps, cub_ms);
+    run_variant<tune::dependent<ringsweep::policy_sm90>>("policy_sm90 dependent launch", b, pairs, reps, cub_ms);
+  }
+};
+
+/// Small sorts, where launch latency is much of the time: programmatic dependent launch on and off.
+struct latency_variants {
+  template <class Key>
+  static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+    run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
+    run_variant<tune::dependent<ringsweep::policy_sm90>>("policy_sm90 dependent launch", b, pairs, reps, cub_ms);
+    run_variant<tune::dependent<min3_per_type>>("min3 per type dependent launch", b, pairs, reps, cub_ms);
   }
 };
 
@@ -386,6 +404,7 @@ struct wide_variants {
                                                                          pairs, reps, cub_ms);
     run_variant<min3_per_type>("min3 per type (8-byte: 10)", b, pairs, reps, cub_ms);
     if (!pairs) run_variant<ring_variant<wide15, 264, 512, 6, 2>>("384x15 ring264 T6 W2", b, pairs, reps, cub_ms);
+    run_variant<tune::dependent<ringsweep::policy_sm90>>("policy_sm90 dependent launch", b, pairs, reps, cub_ms);
   }
 };
 
@@ -437,6 +456,9 @@ int main(int argc, char** argv) {
   if (want("pairs_u64")) run_case<std::uint64_t, wide_variants>("pairs_u64/u32", n / 2, true, reps, 1);
   if (want("keys_u16")) run_case<std::uint16_t, short_variants>("keys_u16", n, false, reps, 1);
   if (want("keys_u8")) run_case<std::uint8_t, short_variants>("keys_u8", n, false, reps, 1);
+  if (want("latency_u32")) run_case<std::uint32_t, latency_variants>("latency keys_u32", n, false, reps, 1);
+  if (want("latency_pairs")) run_case<std::uint32_t, latency_variants>("latency pairs_u32", n, true, reps, 1);
+  if (want("latency_u64")) run_case<std::uint64_t, latency_variants>("latency keys_u64", n, false, reps, 1);
   if (want("trace_u32")) run_case<std::uint32_t, trace_variants>("trace keys_u32", n, false, reps, 1);
   if (want("trace_pairs")) run_case<std::uint32_t, trace_variants>("trace pairs_u32", n, true, reps, 1);
   if (want("trace_u64")) run_case<std::uint64_t, trace_variants>("trace keys_u64", n / 2, false, reps, 1);

@@ -31,7 +31,9 @@
 #   5. benchmark        only with FILTER; compared with bench/results/gpu/h100_sort_bench.json
 #
 # `tune` (a second call) times every ringsweep_tune variant against CUB for every case at
-# 2^RS_TUNE_LOGS (default "24 26 28"), RS_TUNE_REPS repetitions (default 5), then the instrumented
+# 2^RS_TUNE_LOGS (default "24 26 28"), RS_TUNE_REPS repetitions (default 5), then the small-sort
+# latency cases (dependent launch on and off) at 2^RS_LATENCY_LOGS (default "12 14 16 18 20", 25
+# repetitions), then the instrumented
 # cases (trace_u32, trace_pairs, trace_u64: per-tile phase medians and 90th percentiles) at the
 # largest size, then, when ncu exists, profiles every onesweep launch of one sort per variant and
 # CUB's (keys_u32 at 2^24: SpeedOfLight, Occupancy, LaunchStats, WarpStateStats) within
@@ -175,6 +177,13 @@ run_tune() {
     if ((left < 20)); then summary+=("tune 2^${lg} skipped: no time left"); continue; fi
     timed "tune 2^${lg}" "${out}/tune_2e${lg}.txt" "${left}" .gpu/bin/ringsweep_tune "${lg}" "${RS_TUNE_REPS:-5}" "${cases}"
     last="${lg}"
+  done
+  # Small sorts: programmatic dependent launch on and off (launch latency is much of their time).
+  for lg in ${RS_LATENCY_LOGS:-12 14 16 18 20}; do
+    left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) - ${RS_NCU_S:-150} ))
+    if ((left < 20)); then summary+=("latency 2^${lg} skipped: no time left"); continue; fi
+    timed "latency 2^${lg}" "${out}/tune_latency_2e${lg}.txt" "${left}" .gpu/bin/ringsweep_tune "${lg}" 25 \
+      latency_u32,latency_pairs,latency_u64
   done
   left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) - ${RS_NCU_S:-150} ))
   if ((left >= 20)); then

@@ -115,6 +115,10 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 /// - `NARROW_OFFSETS`: onesweep tiles compute output positions in 32 bits (cheaper addresses in
 ///   the scatter, half the shared memory for digit bases); such a policy sorts fewer than 2^32
 ///   keys (more: `cudaErrorInvalidValue`). Off in the shipped policies.
+/// - `DEPENDENT_LAUNCH`: every kernel of a onesweep sort after the histogram is launched as a
+///   programmatic dependent of the one before (sm_90 on, where the kernels were built for it): it
+///   is scheduled while its predecessor finishes and waits for it on the device, which hides a
+///   launch latency per kernel. Off in the shipped policies until timed.
 /// - `INSTRUMENT`, `trace_sink()`: tuning builds only; every onesweep tile writes its timeline
 ///   (`detail::tile_trace`) to `trace_sink()[ticket]`, a device array the tuning program sizes for
 ///   every tile of the sort (passes x tiles) and returns from its policy's `trace_sink`.
@@ -131,6 +135,7 @@ struct policy_defaults {
   static constexpr int LOOKBACK_WINDOW = 1;
   static constexpr int PREFETCH_BINS = 0;
   static constexpr bool NARROW_OFFSETS = false;
+  static constexpr bool DEPENDENT_LAUNCH = false;
   static constexpr bool INSTRUMENT = false;
   static constexpr int FAULT_INJECTION = 0;
 

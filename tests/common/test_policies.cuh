@@ -64,6 +64,13 @@ struct policy_tiny_faulty : policy_tiny {
   static constexpr int FAULT_INJECTION = 1;
 };
 
+/// policy_tiny_faulty with the kernels after the histogram launched as programmatic dependents
+/// (DEPENDENT_LAUNCH): on the SIMT backend, as on an H100, each may start while its predecessor
+/// still runs and must wait for it on the device.
+struct policy_tiny_dependent : policy_tiny_faulty {
+  static constexpr bool DEPENDENT_LAUNCH = true;
+};
+
 /// A tiny policy whose circular buffer has N_TABLE slots, look-back depth L and tail groups of
 /// 2^TAIL_BITS tiles: 128-key tiles, 6-tile portions, tiles that pause at random (FAULT_INJECTION).
 template <int N_TABLE_, int L_, int TAIL_BITS_>

@@ -344,6 +344,24 @@ TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under sh
   }
 }
 
+TEMPLATE_TEST_CASE("kernels launched as programmatic dependents of the one before", "[sort][tiny][dependent]",
+                   std::uint32_t, std::uint64_t, float) {
+  using dependent = ringsweep_test::policy_tiny_dependent;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    const std::size_t t = tile;
+    for (std::size_t n : {t + 1, 9 * t - 3, 20 * t + 5, 45 * t + 17}) {
+      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      sort_test::check_sort_keys<dependent>(keys, with_order(o));
+      sort_test::check_sort_pairs<dependent, TestType, std::uint32_t>(keys, with_order(o));
+    }
+    // Most passes skipped (their launches read the route the scan wrote, then exit) and the
+    // final copy's route decided on the device.
+    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
+    sort_test::check_sort_pairs<dependent, TestType, std::uint64_t>(few, with_order(o));
+  }
+}
+
 TEMPLATE_TEST_CASE("a policy with a shape per key type", "[sort][tiny][policy]", std::uint32_t, float, std::uint64_t,
                    double, std::uint16_t, std::int8_t) {
   using per_type = ringsweep_test::policy_tiny_per_type;

@@ -32,17 +32,28 @@ __host__ inline bool ranges_overlap(const void* a, const void* b, std::size_t by
   return bytes != 0 && x < y + bytes && y < x + bytes;
 }
 
+/// How a kernel is launched after the one before it in the stream.
+enum class launch_order {
+  serial,     // starts once its predecessor has finished
+  dependent,  // programmatic dependent launch: may start early, waits on the device
+};
+
 /// Launches `kernel` through cudaLaunchKernelEx (the only launch form ringsweep uses).
+///
+///     launch(bins_scan_kernel<256, false>, passes, bins_scan_threads, stream, launch_order::serial, params);
 template <class... Params, class... Args>
 __host__ cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned threads, cudaStream_t stream,
-                            Args&&... args) {
+                            launch_order order, Args&&... args) {
+  cudaLaunchAttribute dependent = {};
+  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  dependent.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(grid, 1, 1);
   config.blockDim = dim3(threads, 1, 1);
   config.dynamicSmemBytes = 0;
   config.stream = stream;
-  config.attrs = nullptr;
-  config.numAttrs = 0;
+  config.attrs = order == launch_order::dependent ? &dependent : nullptr;
+  config.numAttrs = order == launch_order::dependent ? 1u : 0u;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
@@ -192,7 +203,7 @@ struct sort_dispatch {
     params.end_bit = p.end_bit;
     params.descending = p.descending;
     return launch(small_sort_kernel<Policy, Key, value_raw_t, HAS_VALUES>, 1u, unsigned(shape::THREADS), stream,
-                  params);
+                  launch_order::serial, params);
   }
 
   /// The histogram's grid, and the device's SM count in `sms`.
@@ -214,6 +225,21 @@ struct sort_dispatch {
     return cudaSuccess;
   }
 
+  /// How the kernels after the histogram are launched: as programmatic dependents where the policy
+  /// asks for it and the onesweep kernel the device runs was built for sm_90 or newer, whose
+  /// kernels wait for their predecessor on the device (a body built from older PTX, e.g. JIT-compiled
+  /// compute_80 on an H100, has no such wait, so its launches stay serial).
+  __host__ static cudaError_t later_launches(launch_order& order) {
+    order = launch_order::serial;
+    if constexpr (Policy::DEPENDENT_LAUNCH) {
+      cudaFuncAttributes attr;
+      const cudaError_t e = cudaFuncGetAttributes(&attr, onesweep_kernel<Policy, Key, value_raw_t, HAS_VALUES>);
+      if (e != cudaSuccess) return e;
+      if (attr.ptxVersion >= 90) order = launch_order::dependent;
+    }
+    return cudaSuccess;
+  }
+
   __host__ static cudaError_t run_onesweep(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {
     char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
     const temp_layout& l = p.layout;
@@ -230,6 +256,10 @@ struct sort_dispatch {
     int sms = 0;
     e = histogram_grid(p.n, grid, sms);
     if (e != cudaSuccess) return e;
+    launch_order later = launch_order::serial;
+    e = later_launches(later);
+    if (e != cudaSuccess) return e;
+    constexpr bool dependent = Policy::DEPENDENT_LAUNCH;
     histogram_params<Key> hp;
     static_cast<key_context<Key>&>(hp) = p.context;
     hp.keys = b.keys_in;
@@ -238,14 +268,14 @@ struct sort_dispatch {
     hp.begin_bit = p.begin_bit;
     hp.end_bit = p.end_bit;
     hp.descending = p.descending;
-    e = launch(histogram_kernel<Policy, Key>, grid, unsigned(Policy::HIST_THREADS), stream, hp);
+    e = launch(histogram_kernel<Policy, Key>, grid, unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
     if (e != cudaSuccess) return e;
     bins_scan_params sp;
     sp.bins = bins;
     sp.routes = routes;
     sp.done = counters + 1;
     sp.mode = b.mode;
-    e = launch(bins_scan_kernel<RADIX>, unsigned(p.passes), unsigned(bins_scan_threads), stream, sp);
+    e = launch(bins_scan_kernel<RADIX, dependent>, unsigned(p.passes), unsigned(bins_scan_threads), stream, later, sp);
     if (e != cudaSuccess) return e;
 
     // Every pass is enqueued; its launches read the pass's route and exit at once when it is
@@ -281,7 +311,7 @@ struct sort_dispatch {
         op.tile_base = tile_base;
         op.launch = launch_index;
         e = launch(onesweep_kernel<Policy, Key, value_raw_t, HAS_VALUES>, op.tiles, unsigned(shape::THREADS), stream,
-                   op);
+                   later, op);
         if (e != cudaSuccess) return e;
         tile_base += op.tiles;
         ++launch_index;
@@ -299,8 +329,8 @@ struct sort_dispatch {
     const std::size_t copy_bytes = p.n * (sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0));
     const std::size_t copy_grid = min_of<std::size_t>(ceil_div<std::size_t>(copy_bytes, route_copy_threads * 64),
                                                        std::size_t(max_of(1, sms)) * 8);
-    return launch(route_copy_kernel<bits_type, value_raw_t, HAS_VALUES>, unsigned(max_of<std::size_t>(copy_grid, 1)),
-                  unsigned(route_copy_threads), stream, cp);
+    return launch(route_copy_kernel<bits_type, value_raw_t, HAS_VALUES, dependent>,
+                  unsigned(max_of<std::size_t>(copy_grid, 1)), unsigned(route_copy_threads), stream, later, cp);
   }
 };
 

@@ -175,6 +175,37 @@ __device__ __forceinline__ u64 global_timer_ns() {
 #endif
 }
 
+/// Programmatic dependent launch, consumer side: waits until the grid launched before this one in
+/// the stream has finished and its writes are visible (`griddepcontrol.wait`). A kernel launched
+/// with programmatic stream serialization may start while its predecessor still runs, so it calls
+/// this before it reads or writes anything the predecessor touches. Before sm_90 nothing (such
+/// launches never overlap there); the SIMT backend's runtime provides the call.
+///
+///     grid_dependency_wait();      // first thing in a kernel that may start early
+///     grid_dependents_launch();    // and let the next one be scheduled
+__device__ __forceinline__ void grid_dependency_wait() {
+#if defined(__CUDA_ARCH__)
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+#elif !defined(__CUDACC__)
+  cudaGridDependencySynchronize();
+#endif
+}
+
+/// Programmatic dependent launch, producer side: once every block of this grid has called it (or
+/// exited), the next kernel in the stream, if launched as a programmatic dependent, may start
+/// (`griddepcontrol.launch_dependents`); it still waits for this grid in grid_dependency_wait.
+__device__ __forceinline__ void grid_dependents_launch() {
+#if defined(__CUDA_ARCH__)
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+#elif !defined(__CUDACC__)
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
 /// Calls a spin-wait makes to `backoff` before it starts to sleep on the GPU.
 constexpr u32 backoff_spin_polls = 8;
 

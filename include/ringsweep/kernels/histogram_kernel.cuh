@@ -13,6 +13,9 @@ namespace detail {
 template <class Policy, class Key>
 __global__ void __launch_bounds__(Policy::HIST_THREADS) histogram_kernel(histogram_params<Key> params) {
   if constexpr (policy_compiled_here<Policy>()) {
+    // The first kernel of a sort (after a memset): it waits for nothing, and lets the scan be
+    // scheduled at once.
+    if constexpr (Policy::DEPENDENT_LAUNCH) grid_dependents_launch();
     using agent_t = histogram_tile<Policy, Key>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
@@ -34,9 +37,14 @@ struct bins_scan_params {
 
 /// Block `p` scans pass `p`'s counts into global digit offsets (see bins_scan) and notes whether
 /// the pass is uniform; the last block to finish turns the notes into the routes of every pass
-/// (build_pass_routes), which the onesweep launches and the final copy read.
-template <int RADIX>
+/// (build_pass_routes), which the onesweep launches and the final copy read. `DEPENDENT`: launched
+/// as a programmatic dependent of the histogram (Policy::DEPENDENT_LAUNCH).
+template <int RADIX, bool DEPENDENT>
 __global__ void __launch_bounds__(bins_scan_threads) bins_scan_kernel(bins_scan_params params) {
+  if constexpr (DEPENDENT) {
+    grid_dependency_wait();
+    grid_dependents_launch();
+  }
   using agent_t = bins_scan<bins_scan_threads, RADIX>;
   __shared__ typename agent_t::TempStorage temp;
   const bool uniform = agent_t(temp).process(params.bins + std::size_t(blockIdx.x) * RADIX);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../agent/onesweep_tile.cuh"
+#include "../detail/intrinsics.cuh"
 
 namespace ringsweep {
 namespace detail {
@@ -13,6 +14,11 @@ __global__ void __launch_bounds__(onesweep_tile<Policy, Key, ValueRaw, HAS_VALUE
                                   onesweep_tile<Policy, Key, ValueRaw, HAS_VALUES>::MIN_BLOCKS)
     onesweep_kernel(onesweep_params<Key, ValueRaw> params) {
   if constexpr (policy_compiled_here<Policy>()) {
+    if constexpr (Policy::DEPENDENT_LAUNCH) {
+      // May start while the previous kernel of the sort finishes: nothing is read before it has.
+      grid_dependency_wait();
+      grid_dependents_launch();
+    }
     using agent_t = onesweep_tile<Policy, Key, ValueRaw, HAS_VALUES>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();

@@ -7,6 +7,7 @@
 
 #include "../agent/pass_route.cuh"
 #include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 
 namespace ringsweep {
@@ -52,8 +53,11 @@ __device__ __forceinline__ void copy_bytes(const unsigned char* src, unsigned ch
 }
 
 /// Copies keys (and values) from the route's source to the final buffer, or returns at once.
-template <class Bits, class ValueRaw, bool HAS_VALUES>
+/// `DEPENDENT`: launched as a programmatic dependent of the last onesweep launch; as the sort's
+/// last kernel it lets nothing after it start early.
+template <class Bits, class ValueRaw, bool HAS_VALUES, bool DEPENDENT>
 __global__ void __launch_bounds__(route_copy_threads) route_copy_kernel(route_copy_params<Bits, ValueRaw> params) {
+  if constexpr (DEPENDENT) grid_dependency_wait();
   const u32 r = *params.route;
   if (!pass_route::runs(r)) return;
   const u32 src = pass_route::src(r);
