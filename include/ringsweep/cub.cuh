@@ -218,4 +218,4 @@ struct DeviceRadixSort {
 
 }  // namespace ringsweep
 
-#include "detail/cub.inl"
+#include "device/cub.inl"

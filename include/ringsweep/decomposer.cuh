@@ -33,7 +33,7 @@
 #include <type_traits>
 
 #include "detail/decomposed_key.cuh"
-#include "detail/dispatch.cuh"
+#include "device/dispatch_sort.cuh"
 #include "sort_options.cuh"
 
 namespace ringsweep {

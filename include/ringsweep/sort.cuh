@@ -1,5 +1,5 @@
 // ringsweep's device-wide sort: declarations and documentation. The definitions are in
-// detail/sort.inl, the machinery in detail/dispatch.cuh.
+// device/sort.inl, the machinery in device/.
 //
 // Every sort is a stable LSD radix sort: an upfront histogram of all digit passes, then one
 // onesweep launch per 8-bit digit (decoupled look-back over a fixed-size circular status buffer,
@@ -96,5 +96,5 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options
 
 }  // namespace ringsweep
 
-#include "detail/sort.inl"
+#include "device/sort.inl"
 #include "decomposer.cuh"

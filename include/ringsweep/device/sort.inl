@@ -3,7 +3,7 @@
 // entry points in dispatch.cuh.
 #pragma once
 
-#include "dispatch.cuh"
+#include "dispatch_sort.cuh"
 
 namespace ringsweep {
 

@@ -13,8 +13,8 @@
 #include "../key_traits.cuh"
 #include "../policy.cuh"
 #include "../sort_options.cuh"
-#include "config.cuh"
-#include "load_store.cuh"
+#include "../detail/config.cuh"
+#include "../detail/load_store.cuh"
 
 namespace ringsweep {
 namespace detail {
