@@ -720,7 +720,7 @@ def render_markdown(args, cfg, cccl, goals, res_rows, res_note, ptxas_log, temp_
     if not temp_rows:
         L.append("not measured (no SIMT backend in this build)")
     else:
-        L.append("ringsweep: the size query of `ringsweep::detail::sort_keys/sort_pairs<policy_sm80|policy_sm90>` "
+        L.append("ringsweep: the size query of `ringsweep::tuning::sort_keys/sort_pairs<policy_sm80|policy_sm90>` "
                  "(in/out and double-buffer forms), run on the SIMT backend (`ringsweep_report_temp_query`); the "
                  "public API gives the sm_90 numbers there (%s)." % (
                      "checked: identical" if public_ok else "MISMATCH: the public API differs"))

@@ -199,9 +199,9 @@ void run_variant(const char* name, buffers<Key>& b, bool pairs, int reps, double
     ringsweep::double_buffer<std::uint32_t> vb(b.vals_a, b.vals_b);
     std::size_t bytes = b.temp_bytes;
     if (pairs) {
-      TUNE_CHECK(ringsweep::detail::sort_pairs<Policy>(b.temp, bytes, kb, vb, b.n));
+      TUNE_CHECK(ringsweep::tuning::sort_pairs<Policy>(b.temp, bytes, kb, vb, b.n));
     } else {
-      TUNE_CHECK(ringsweep::detail::sort_keys<Policy>(b.temp, bytes, kb, b.n));
+      TUNE_CHECK(ringsweep::tuning::sort_keys<Policy>(b.temp, bytes, kb, b.n));
     }
     *ok = kb.current();
     *ov = vb.current();
@@ -248,9 +248,9 @@ void trace_variant(const char* name, buffers<Key>& b, bool pairs) {
   ringsweep::double_buffer<std::uint32_t> vb(b.vals_a, b.vals_b);
   std::size_t bytes = b.temp_bytes;
   if (pairs) {
-    TUNE_CHECK(ringsweep::detail::sort_pairs<P>(b.temp, bytes, kb, vb, b.n));
+    TUNE_CHECK(ringsweep::tuning::sort_pairs<P>(b.temp, bytes, kb, vb, b.n));
   } else {
-    TUNE_CHECK(ringsweep::detail::sort_keys<P>(b.temp, bytes, kb, b.n));
+    TUNE_CHECK(ringsweep::tuning::sort_keys<P>(b.temp, bytes, kb, b.n));
   }
   TUNE_CHECK(cudaDeviceSynchronize());
   P::sink = nullptr;

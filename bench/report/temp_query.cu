@@ -29,18 +29,18 @@ bool query_detail(bool double_buffer, std::size_t n, std::size_t& bytes) {
     ringsweep::double_buffer<Key> keys(nullptr, nullptr);
     if constexpr (pairs) {
       ringsweep::double_buffer<Value> values(nullptr, nullptr);
-      e = ringsweep::detail::sort_pairs<Policy, Key, Value>(nullptr, bytes, keys, values, n);
+      e = ringsweep::tuning::sort_pairs<Policy, Key, Value>(nullptr, bytes, keys, values, n);
     } else {
-      e = ringsweep::detail::sort_keys<Policy, Key>(nullptr, bytes, keys, n);
+      e = ringsweep::tuning::sort_keys<Policy, Key>(nullptr, bytes, keys, n);
     }
   } else {
     if constexpr (pairs) {
-      e = ringsweep::detail::sort_pairs<Policy, Key, Value>(nullptr, bytes, static_cast<const Key*>(nullptr),
+      e = ringsweep::tuning::sort_pairs<Policy, Key, Value>(nullptr, bytes, static_cast<const Key*>(nullptr),
                                                             static_cast<Key*>(nullptr),
                                                             static_cast<const Value*>(nullptr),
                                                             static_cast<Value*>(nullptr), n);
     } else {
-      e = ringsweep::detail::sort_keys<Policy, Key>(nullptr, bytes, static_cast<const Key*>(nullptr),
+      e = ringsweep::tuning::sort_keys<Policy, Key>(nullptr, bytes, static_cast<const Key*>(nullptr),
                                                     static_cast<Key*>(nullptr), n);
     }
   }

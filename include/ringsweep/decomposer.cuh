@@ -32,114 +32,12 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "detail/decomposed_key.cuh"
-#include "device/dispatch_sort.cuh"
+#include "device/decomposed_arguments.cuh"
+#include "device/device_policy.cuh"
+#include "tuning.cuh"
 #include "sort_options.cuh"
 
 namespace ringsweep {
-namespace detail {
-
-/// Enables the decomposer overloads for anything but `sort_options` (which selects the built-in
-/// overloads, `sort_keys(..., n, opts)`).
-template <class Decomposer>
-using if_decomposer = typename std::enable_if<!std::is_same<typename std::decay<Decomposer>::type, sort_options>::value,
-                                              int>::type;
-
-/// Whether every pointer is aligned for the words a decomposed key moves as (null passes).
-template <class Key, class Decomposer, class... Ptrs>
-__host__ bool decomposed_aligned(Ptrs... ptrs) {
-  using bits_type = typename key_traits<decomposed_key<Key, Decomposer>>::bits_type;
-  static_assert(sizeof(decomposed_key<Key, Decomposer>) == sizeof(Key), "");
-  return (true && ... && (reinterpret_cast<std::uintptr_t>(ptrs) % alignof(bits_type) == 0));
-}
-
-/// `ringsweep::sort_keys` (in/out form, decomposer) with an explicit policy.
-template <class Policy, class Key, class Decomposer, if_decomposer<Decomposer> = 0>
-__host__ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                               std::size_t n, Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
-  using K = decomposed_key<Key, Decomposer>;
-  if (d_temp != nullptr && n != 0 && !decomposed_aligned<Key, Decomposer>(d_keys_in, d_keys_out)) {
-    return cudaErrorInvalidValue;
-  }
-  return sort_in_out<Policy, K, null_value, false>(d_temp, temp_bytes, reinterpret_cast<const K*>(d_keys_in),
-                                                   reinterpret_cast<K*>(d_keys_out), nullptr, nullptr, n, opts,
-                                                   stream, key_context<K>(decomposer));
-}
-
-/// `ringsweep::sort_pairs` (in/out form, decomposer) with an explicit policy.
-template <class Policy, class Key, class Value, class Decomposer, if_decomposer<Decomposer> = 0>
-__host__ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                const Value* d_values_in, Value* d_values_out, std::size_t n, Decomposer decomposer,
-                                sort_options opts = {}, cudaStream_t stream = 0) {
-  using K = decomposed_key<Key, Decomposer>;
-  if (d_temp != nullptr && n != 0 && !decomposed_aligned<Key, Decomposer>(d_keys_in, d_keys_out)) {
-    return cudaErrorInvalidValue;
-  }
-  return sort_in_out<Policy, K, Value, true>(d_temp, temp_bytes, reinterpret_cast<const K*>(d_keys_in),
-                                             reinterpret_cast<K*>(d_keys_out), d_values_in, d_values_out, n, opts,
-                                             stream, key_context<K>(decomposer));
-}
-
-/// The double buffer of a decomposed key over a caller's `double_buffer<Key>`.
-template <class K, class Key>
-__host__ double_buffer<K> as_decomposed(const double_buffer<Key>& keys) {
-  double_buffer<K> kb(reinterpret_cast<K*>(keys.d_buffers[0]), reinterpret_cast<K*>(keys.d_buffers[1]));
-  kb.selector = keys.selector;
-  return kb;
-}
-
-/// `ringsweep::sort_keys` (double-buffer form, decomposer) with an explicit policy.
-template <class Policy, class Key, class Decomposer, if_decomposer<Decomposer> = 0>
-__host__ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                               Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
-  using K = decomposed_key<Key, Decomposer>;
-  if (d_temp != nullptr && n != 0 && !decomposed_aligned<Key, Decomposer>(keys.d_buffers[0], keys.d_buffers[1])) {
-    return cudaErrorInvalidValue;
-  }
-  double_buffer<K> kb = as_decomposed<K>(keys);
-  const cudaError_t e = sort_double_buffer<Policy, K, null_value, false>(d_temp, temp_bytes, kb, nullptr, n, opts,
-                                                                          stream, key_context<K>(decomposer));
-  keys.selector = kb.selector;
-  return e;
-}
-
-/// `ringsweep::sort_pairs` (double-buffer form, decomposer) with an explicit policy.
-template <class Policy, class Key, class Value, class Decomposer, if_decomposer<Decomposer> = 0>
-__host__ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
-                                double_buffer<Value>& values, std::size_t n, Decomposer decomposer,
-                                sort_options opts = {}, cudaStream_t stream = 0) {
-  using K = decomposed_key<Key, Decomposer>;
-  if (d_temp != nullptr && n != 0 && !decomposed_aligned<Key, Decomposer>(keys.d_buffers[0], keys.d_buffers[1])) {
-    return cudaErrorInvalidValue;
-  }
-  double_buffer<K> kb = as_decomposed<K>(keys);
-  const cudaError_t e = sort_double_buffer<Policy, K, Value, true>(d_temp, temp_bytes, kb, &values, n, opts, stream,
-                                                                   key_context<K>(decomposer));
-  keys.selector = kb.selector;
-  return e;
-}
-
-/// `ringsweep::sort_keys` (in-place form, decomposer) with an explicit policy.
-template <class Policy, class Key, class Decomposer, if_decomposer<Decomposer> = 0>
-__host__ cudaError_t sort_keys(Key* d_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
-                               cudaStream_t stream = 0) {
-  using K = decomposed_key<Key, Decomposer>;
-  if (n != 0 && !decomposed_aligned<Key, Decomposer>(d_keys)) return cudaErrorInvalidValue;
-  return sort_in_place<Policy, K, null_value, false>(reinterpret_cast<K*>(d_keys), static_cast<null_value*>(nullptr),
-                                                     n, opts, stream, key_context<K>(decomposer));
-}
-
-/// `ringsweep::sort_pairs` (in-place form, decomposer) with an explicit policy.
-template <class Policy, class Key, class Value, class Decomposer, if_decomposer<Decomposer> = 0>
-__host__ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer,
-                                sort_options opts = {}, cudaStream_t stream = 0) {
-  using K = decomposed_key<Key, Decomposer>;
-  if (n != 0 && !decomposed_aligned<Key, Decomposer>(d_keys)) return cudaErrorInvalidValue;
-  return sort_in_place<Policy, K, Value, true>(reinterpret_cast<K*>(d_keys), d_values, n, opts, stream,
-                                               key_context<K>(decomposer));
-}
-
-}  // namespace detail
 
 /// Sorts `n` custom keys by the fields `decomposer` names (see the top of decomposer.cuh).
 ///
@@ -150,7 +48,7 @@ template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out, std::size_t n,
                       Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
   return detail::with_device_policy([&](auto policy) {
-    return detail::sort_keys<decltype(policy)>(d_temp, temp_bytes, d_keys_in, d_keys_out, n, decomposer, opts, stream);
+    return tuning::sort_keys<decltype(policy)>(d_temp, temp_bytes, d_keys_in, d_keys_out, n, decomposer, opts, stream);
   });
 }
 
@@ -162,7 +60,7 @@ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_
                        const Value* d_values_in, Value* d_values_out, std::size_t n, Decomposer decomposer,
                        sort_options opts = {}, cudaStream_t stream = 0) {
   return detail::with_device_policy([&](auto policy) {
-    return detail::sort_pairs<decltype(policy)>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+    return tuning::sort_pairs<decltype(policy)>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
                                                 n, decomposer, opts, stream);
   });
 }
@@ -175,7 +73,7 @@ template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
                       Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
   return detail::with_device_policy([&](auto policy) {
-    return detail::sort_keys<decltype(policy)>(d_temp, temp_bytes, keys, n, decomposer, opts, stream);
+    return tuning::sort_keys<decltype(policy)>(d_temp, temp_bytes, keys, n, decomposer, opts, stream);
   });
 }
 
@@ -186,7 +84,7 @@ template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomp
 cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
                        std::size_t n, Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
   return detail::with_device_policy([&](auto policy) {
-    return detail::sort_pairs<decltype(policy)>(d_temp, temp_bytes, keys, values, n, decomposer, opts, stream);
+    return tuning::sort_pairs<decltype(policy)>(d_temp, temp_bytes, keys, values, n, decomposer, opts, stream);
   });
 }
 
@@ -197,7 +95,7 @@ template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_keys(Key* d_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
                       cudaStream_t stream = 0) {
   return detail::with_device_policy([&](auto policy) {
-    return detail::sort_keys<decltype(policy)>(d_keys, n, decomposer, opts, stream);
+    return tuning::sort_keys<decltype(policy)>(d_keys, n, decomposer, opts, stream);
   });
 }
 
@@ -208,7 +106,7 @@ template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomp
 cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer, sort_options opts = {},
                        cudaStream_t stream = 0) {
   return detail::with_device_policy([&](auto policy) {
-    return detail::sort_pairs<decltype(policy)>(d_keys, d_values, n, decomposer, opts, stream);
+    return tuning::sort_pairs<decltype(policy)>(d_keys, d_values, n, decomposer, opts, stream);
   });
 }
 

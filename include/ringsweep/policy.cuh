@@ -96,7 +96,7 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///         return onesweep_shape::fit(t, 256, 16, 16, 16384);
 ///       }
 ///     };
-///     ringsweep::detail::sort_keys<my_policy>(d_temp, bytes, in, out, n);
+///     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, in, out, n);   // tuning.cuh
 ///
 /// Members:
 /// - `onesweep(sort_types)`: the onesweep kernel's shape per key and value size (as CUB's tuning

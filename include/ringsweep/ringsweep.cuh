@@ -9,3 +9,4 @@
 #include "policy.cuh"
 #include "sort.cuh"
 #include "sort_options.cuh"
+#include "tuning.cuh"

@@ -152,10 +152,10 @@ TEST_CASE("captured sorts with the tiny policy: many portion launches, buffer wr
   const std::size_t n = 20 * 192 + 5;  // 21 tiles: three 8-tile portions per pass
   device_buffer<std::uint32_t> kin(n), kout(n), vin(n), vout(n);
   std::size_t bytes = 0;
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
   ringsweep_test::device_bytes temp(bytes);
   const cudaGraphExec_t exec = capture(sg.s, [&](cudaStream_t s) {
-    return ringsweep::detail::sort_pairs<tiny>(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
+    return ringsweep::tuning::sort_pairs<tiny>(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
                                                {}, s);
   });
   for (int replay = 0; replay < 2; ++replay) {
@@ -186,16 +186,16 @@ TEST_CASE("a captured sort skips other passes on each replay", "[graph][skip]") 
   const std::size_t n = 20 * 192 + 5;
   device_buffer<std::uint32_t> kin(n), kout(n), vin(n), vout(n), k0(n), k1(n);
   std::size_t bytes = 0;
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
   ringsweep_test::device_bytes temp(bytes);
   std::size_t db_bytes = 0;
   ringsweep::double_buffer<std::uint32_t> kb(k0.data(), k1.data());
-  REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny>(nullptr, db_bytes, kb, n));
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<tiny>(nullptr, db_bytes, kb, n));
   ringsweep_test::device_bytes db_temp(db_bytes);
   const cudaGraphExec_t exec = capture(sg.s, [&](cudaStream_t s) {
-    cudaError_t e = ringsweep::detail::sort_pairs<tiny>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+    cudaError_t e = ringsweep::tuning::sort_pairs<tiny>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
                                                         vout.data(), n, {}, s);
-    return e != cudaSuccess ? e : ringsweep::detail::sort_keys<tiny>(db_temp.data(), db_bytes, kb, n, {}, s);
+    return e != cudaSuccess ? e : ringsweep::tuning::sort_keys<tiny>(db_temp.data(), db_bytes, kb, n, {}, s);
   });
   REQUIRE(kb.selector == 0);  // four passes: the result is in the current buffer
   const std::uint32_t limits[] = {~0u, 0xFFFFu, 0xFFFFFFu, 0u, 0xFFu, ~0u};

@@ -30,14 +30,14 @@ bool sort_and_check(const std::vector<std::uint32_t>& keys, bool pairs) {
   std::iota(index.begin(), index.end(), 0u);
   device_buffer<std::uint32_t> k_in(keys), k_out(n), v_in(index), v_out(n);
   std::size_t temp_bytes = 0;
-  cudaError_t e = pairs ? ringsweep::detail::sort_pairs<Policy>(nullptr, temp_bytes, k_in.data(), k_out.data(),
+  cudaError_t e = pairs ? ringsweep::tuning::sort_pairs<Policy>(nullptr, temp_bytes, k_in.data(), k_out.data(),
                                                               v_in.data(), v_out.data(), n)
-                        : ringsweep::detail::sort_keys<Policy>(nullptr, temp_bytes, k_in.data(), k_out.data(), n);
+                        : ringsweep::tuning::sort_keys<Policy>(nullptr, temp_bytes, k_in.data(), k_out.data(), n);
   REQUIRE(e == cudaSuccess);
   device_buffer<unsigned char> temp(temp_bytes);
-  e = pairs ? ringsweep::detail::sort_pairs<Policy>(temp.data(), temp_bytes, k_in.data(), k_out.data(), v_in.data(),
+  e = pairs ? ringsweep::tuning::sort_pairs<Policy>(temp.data(), temp_bytes, k_in.data(), k_out.data(), v_in.data(),
                                                    v_out.data(), n)
-            : ringsweep::detail::sort_keys<Policy>(temp.data(), temp_bytes, k_in.data(), k_out.data(), n);
+            : ringsweep::tuning::sort_keys<Policy>(temp.data(), temp_bytes, k_in.data(), k_out.data(), n);
   REQUIRE(e == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   std::vector<std::uint32_t> order = index;

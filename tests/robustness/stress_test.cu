@@ -205,9 +205,9 @@ cudaError_t ringsweep_sort(const stress_case& c, void* temp, std::size_t& bytes,
     *result_keys = kout;
     *result_values = vout;
     if constexpr (PAIRS) {
-      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kin, kout, vin, vout, c.n, o, s);
+      return ringsweep::tuning::sort_pairs<Policy>(temp, bytes, kin, kout, vin, vout, c.n, o, s);
     } else {
-      return ringsweep::detail::sort_keys<Policy>(temp, bytes, kin, kout, c.n, o, s);
+      return ringsweep::tuning::sort_keys<Policy>(temp, bytes, kin, kout, c.n, o, s);
     }
   }
   // Double buffer: sorts copies (kout, vout hold them; kalt, valt are the alternates).
@@ -215,9 +215,9 @@ cudaError_t ringsweep_sort(const stress_case& c, void* temp, std::size_t& bytes,
   ringsweep::double_buffer<Value> vb(vout, valt);
   cudaError_t e;
   if constexpr (PAIRS) {
-    e = ringsweep::detail::sort_pairs<Policy>(temp, bytes, kb, vb, c.n, o, s);
+    e = ringsweep::tuning::sort_pairs<Policy>(temp, bytes, kb, vb, c.n, o, s);
   } else {
-    e = ringsweep::detail::sort_keys<Policy>(temp, bytes, kb, c.n, o, s);
+    e = ringsweep::tuning::sort_keys<Policy>(temp, bytes, kb, c.n, o, s);
   }
   *result_keys = kb.current();
   *result_values = vb.current();

@@ -274,16 +274,16 @@ void check_all_forms(const std::vector<Key>& keys, Dec dec, ringsweep::sort_opti
   const std::size_t n = keys.size();
   INFO("n " << n << ", " << sort_test::order_name(o) << ", bits [" << o.begin_bit << ", " << o.end_bit << ")");
   const auto order = reference_order(keys, dec, o);
-  namespace rd = ringsweep::detail;
+  namespace rt = ringsweep::tuning;
   using ringsweep_test::device_buffer;
   using ringsweep_test::device_bytes;
 
   {  // in/out keys
     device_buffer<Key> in(keys), out(n);
     std::size_t bytes = 0;
-    REQUIRE_CUDA(rd::sort_keys<Policy>(nullptr, bytes, (const Key*)nullptr, (Key*)nullptr, n, dec, o));
+    REQUIRE_CUDA(rt::sort_keys<Policy>(nullptr, bytes, (const Key*)nullptr, (Key*)nullptr, n, dec, o));
     device_bytes temp(bytes);
-    REQUIRE_CUDA(rd::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, dec, o));
+    REQUIRE_CUDA(rt::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, dec, o));
     REQUIRE_CUDA(cudaDeviceSynchronize());
     INFO("in/out keys");
     REQUIRE(first_mismatch(out.download(), keys, order) == -1);
@@ -300,10 +300,10 @@ void check_all_forms(const std::vector<Key>& keys, Dec dec, ringsweep::sort_opti
     device_buffer<Key> kin(keys), kout(n);
     device_buffer<Value> vin(values), vout(n);
     std::size_t bytes = 0;
-    REQUIRE_CUDA(rd::sort_pairs<Policy>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, dec, o));
+    REQUIRE_CUDA(rt::sort_pairs<Policy>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, dec, o));
     device_bytes temp(bytes);
     REQUIRE_CUDA(
-        rd::sort_pairs<Policy>(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, dec, o));
+        rt::sort_pairs<Policy>(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, dec, o));
     REQUIRE_CUDA(cudaDeviceSynchronize());
     INFO("in/out pairs, value bytes " << sizeof(Value));
     REQUIRE(first_mismatch(kout.download(), keys, order) == -1);
@@ -321,8 +321,8 @@ void check_all_forms(const std::vector<Key>& keys, Dec dec, ringsweep::sort_opti
       ringsweep::double_buffer<u64> vb(v0.data(), v1.data());
       std::size_t bytes = 0;
       const auto sort = [&](void* t) {
-        return with_values ? rd::sort_pairs<Policy>(t, bytes, kb, vb, n, dec, o)
-                           : rd::sort_keys<Policy>(t, bytes, kb, n, dec, o);
+        return with_values ? rt::sort_pairs<Policy>(t, bytes, kb, vb, n, dec, o)
+                           : rt::sort_keys<Policy>(t, bytes, kb, n, dec, o);
       };
       REQUIRE_CUDA(sort(nullptr));
       device_bytes temp(bytes);
@@ -341,8 +341,8 @@ void check_all_forms(const std::vector<Key>& keys, Dec dec, ringsweep::sort_opti
     for (std::size_t i = 0; i < n; ++i) values[i] = sort_test::value_of_index<u32>(i);
     device_buffer<Key> k(keys), k2(keys);
     device_buffer<u32> v(values);
-    REQUIRE_CUDA(rd::sort_keys<Policy>(k.data(), n, dec, o));
-    REQUIRE_CUDA(rd::sort_pairs<Policy>(k2.data(), v.data(), n, dec, o));
+    REQUIRE_CUDA(rt::sort_keys<Policy>(k.data(), n, dec, o));
+    REQUIRE_CUDA(rt::sort_pairs<Policy>(k2.data(), v.data(), n, dec, o));
     REQUIRE_CUDA(cudaDeviceSynchronize());
     INFO("in place");
     REQUIRE(first_mismatch(k.download(), keys, order) == -1);
@@ -409,12 +409,12 @@ TEST_CASE("decomposer: a one-field struct sorts as its built-in key", "[sort][de
       ringsweep_test::device_buffer<d_key> in(keys), out(n);
       ringsweep_test::device_buffer<double> pin(plain), pout(n);
       std::size_t b1 = 0, b2 = 0;
-      REQUIRE_CUDA(ringsweep::detail::sort_keys<policy_tiny>(nullptr, b1, in.data(), out.data(), n, d_dec{}, o));
-      REQUIRE_CUDA(ringsweep::detail::sort_keys<policy_tiny>(nullptr, b2, pin.data(), pout.data(), n, o));
+      REQUIRE_CUDA(ringsweep::tuning::sort_keys<policy_tiny>(nullptr, b1, in.data(), out.data(), n, d_dec{}, o));
+      REQUIRE_CUDA(ringsweep::tuning::sort_keys<policy_tiny>(nullptr, b2, pin.data(), pout.data(), n, o));
       REQUIRE(b1 == b2);
       ringsweep_test::device_bytes t1(b1), t2(b2);
-      REQUIRE_CUDA(ringsweep::detail::sort_keys<policy_tiny>(t1.data(), b1, in.data(), out.data(), n, d_dec{}, o));
-      REQUIRE_CUDA(ringsweep::detail::sort_keys<policy_tiny>(t2.data(), b2, pin.data(), pout.data(), n, o));
+      REQUIRE_CUDA(ringsweep::tuning::sort_keys<policy_tiny>(t1.data(), b1, in.data(), out.data(), n, d_dec{}, o));
+      REQUIRE_CUDA(ringsweep::tuning::sort_keys<policy_tiny>(t2.data(), b2, pin.data(), pout.data(), n, o));
       REQUIRE_CUDA(cudaDeviceSynchronize());
       const auto a = out.download();
       const auto b = pout.download();
@@ -451,18 +451,18 @@ TEST_CASE("decomposer: bad windows and misaligned arrays are rejected", "[sort][
   const auto keys = make_keys<fi_key>(n, 1);
   ringsweep_test::device_buffer<fi_key> in(keys), out(keys);
   std::size_t bytes = 0;
-  namespace rd = ringsweep::detail;
-  CHECK(rd::sort_keys<policy_tiny>(nullptr, bytes, in.data(), out.data(), n, fi_dec{}, window(0, 97)) ==
+  namespace rt = ringsweep::tuning;
+  CHECK(rt::sort_keys<policy_tiny>(nullptr, bytes, in.data(), out.data(), n, fi_dec{}, window(0, 97)) ==
         cudaErrorInvalidValue);
-  CHECK(rd::sort_keys<policy_tiny>(nullptr, bytes, in.data(), out.data(), n, fi_dec{}, window(-1, 8)) ==
+  CHECK(rt::sort_keys<policy_tiny>(nullptr, bytes, in.data(), out.data(), n, fi_dec{}, window(-1, 8)) ==
         cudaErrorInvalidValue);
-  CHECK(rd::sort_keys<policy_tiny>(nullptr, bytes, in.data(), out.data(), n, fi_dec{}, window(40, 30)) ==
+  CHECK(rt::sort_keys<policy_tiny>(nullptr, bytes, in.data(), out.data(), n, fi_dec{}, window(40, 30)) ==
         cudaErrorInvalidValue);
-  REQUIRE_CUDA(rd::sort_keys<policy_tiny>(nullptr, bytes, in.data(), out.data(), n, fi_dec{}, window(0, 96)));
+  REQUIRE_CUDA(rt::sort_keys<policy_tiny>(nullptr, bytes, in.data(), out.data(), n, fi_dec{}, window(0, 96)));
   ringsweep_test::device_bytes temp(bytes);
-  CHECK(rd::sort_keys<policy_tiny>(temp.data(), bytes, in.data(), out.data(), n, fi_dec{}, window(0, 97)) ==
+  CHECK(rt::sort_keys<policy_tiny>(temp.data(), bytes, in.data(), out.data(), n, fi_dec{}, window(0, 97)) ==
         cudaErrorInvalidValue);
-  CHECK(rd::sort_keys<policy_tiny>(reinterpret_cast<fi_key*>(reinterpret_cast<char*>(out.data()) + 8), n - 1,
+  CHECK(rt::sort_keys<policy_tiny>(reinterpret_cast<fi_key*>(reinterpret_cast<char*>(out.data()) + 8), n - 1,
                                    fi_dec{}) == cudaErrorInvalidValue);
   REQUIRE_CUDA(cudaDeviceSynchronize());
   REQUIRE(first_mismatch(out.download(), keys, [&] {
@@ -471,7 +471,7 @@ TEST_CASE("decomposer: bad windows and misaligned arrays are rejected", "[sort][
             return id;
           }()) == -1);  // nothing written
   // The empty window sorts nothing: the in/out form copies.
-  REQUIRE_CUDA(rd::sort_keys<policy_tiny>(temp.data(), bytes, in.data(), out.data(), n, fi_dec{}, window(7, 7)));
+  REQUIRE_CUDA(rt::sort_keys<policy_tiny>(temp.data(), bytes, in.data(), out.data(), n, fi_dec{}, window(7, 7)));
 }
 
 #endif  // DECOMPOSER_COMPILE_FAIL

@@ -73,7 +73,7 @@ void check_shifted_pairs(const std::vector<Key>& keys, std::size_t shift, const 
       return ringsweep::sort_pairs(temp, bytes, kin.data() + shift, kout.data() + shift, vin.data() + shift,
                                    vout.data() + shift, n, opts);
     } else {
-      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kin.data() + shift, kout.data() + shift,
+      return ringsweep::tuning::sort_pairs<Policy>(temp, bytes, kin.data() + shift, kout.data() + shift,
                                                    vin.data() + shift, vout.data() + shift, n, opts);
     }
   };
@@ -124,7 +124,7 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
   const auto keys = sort_test::make_keys<u32>(n, distribution::uniform, ringsweep_test::catch_seed());
   ringsweep_test::device_buffer<u32> kin(keys), kout(n), vin(n), vout(n), big(2 * n);
   std::size_t bytes = 0;
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
   ringsweep_test::device_bytes temp(bytes);
   const ringsweep::sort_options ok;
 
@@ -142,7 +142,7 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
     CHECK(sort_test::same_keys(kin.download(), keys));
   };
   auto pairs = [&](const u32* ki, u32* ko, const u32* vi, u32* vo, std::size_t b, ringsweep::sort_options o) {
-    return ringsweep::detail::sort_pairs<tiny>(temp.data(), b, ki, ko, vi, vo, n, o);
+    return ringsweep::tuning::sort_pairs<tiny>(temp.data(), b, ki, ko, vi, vo, n, o);
   };
 
   SECTION("null pointers") {
@@ -152,8 +152,8 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
     CHECK(pairs(kin.data(), kout.data(), nullptr, vout.data(), bytes, ok) == cudaErrorInvalidValue);
     CHECK(pairs(kin.data(), kout.data(), vin.data(), nullptr, bytes, ok) == cudaErrorInvalidValue);
     std::size_t b = bytes;
-    CHECK(ringsweep::detail::sort_keys<tiny, u32>(temp.data(), b, nullptr, kout.data(), n) == cudaErrorInvalidValue);
-    CHECK(ringsweep::detail::sort_keys<tiny, u32>(nullptr, n) == cudaErrorInvalidValue);
+    CHECK(ringsweep::tuning::sort_keys<tiny, u32>(temp.data(), b, nullptr, kout.data(), n) == cudaErrorInvalidValue);
+    CHECK(ringsweep::tuning::sort_keys<tiny, u32>(nullptr, n) == cudaErrorInvalidValue);
     nothing_written();
   }
   SECTION("temporary storage too small") {
@@ -168,13 +168,13 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
       INFO("bits [" << o.begin_bit << ", " << o.end_bit << ")");
       CHECK(pairs(kin.data(), kout.data(), vin.data(), vout.data(), bytes, o) == cudaErrorInvalidValue);
       std::size_t b = bytes;
-      CHECK(ringsweep::detail::sort_keys<tiny, u32>(kout.data(), n, o) == cudaErrorInvalidValue);
+      CHECK(ringsweep::tuning::sort_keys<tiny, u32>(kout.data(), n, o) == cudaErrorInvalidValue);
       ringsweep::double_buffer<u32> db(kout.data(), vout.data());
-      CHECK(ringsweep::detail::sort_keys<tiny>(temp.data(), b, db, n, o) == cudaErrorInvalidValue);
+      CHECK(ringsweep::tuning::sort_keys<tiny>(temp.data(), b, db, n, o) == cudaErrorInvalidValue);
       CHECK(db.selector == 0);
     }
     std::size_t b = bytes;
-    CHECK(ringsweep::detail::sort_keys<tiny, std::uint8_t>(temp.data(), b, reinterpret_cast<std::uint8_t*>(kin.data()),
+    CHECK(ringsweep::tuning::sort_keys<tiny, std::uint8_t>(temp.data(), b, reinterpret_cast<std::uint8_t*>(kin.data()),
                                                            reinterpret_cast<std::uint8_t*>(kout.data()), n,
                                                            bits(0, 9)) == cudaErrorInvalidValue);
     nothing_written();
@@ -188,9 +188,9 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
     CHECK(pairs(kin.data(), kout.data(), big.data() + 1, big.data(), bytes, ok) == cudaErrorInvalidValue);
     ringsweep::double_buffer<u32> db(big.data(), big.data() + n - 1);
     std::size_t b = bytes;
-    CHECK(ringsweep::detail::sort_keys<tiny>(temp.data(), b, db, n) == cudaErrorInvalidValue);
+    CHECK(ringsweep::tuning::sort_keys<tiny>(temp.data(), b, db, n) == cudaErrorInvalidValue);
     ringsweep::double_buffer<u32> db_null(kout.data(), nullptr);
-    CHECK(ringsweep::detail::sort_keys<tiny>(temp.data(), b, db_null, n) == cudaErrorInvalidValue);
+    CHECK(ringsweep::tuning::sort_keys<tiny>(temp.data(), b, db_null, n) == cudaErrorInvalidValue);
     REQUIRE_CUDA(cudaDeviceSynchronize());
     CHECK(all_poison(big));
     nothing_written();
@@ -198,7 +198,7 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
   SECTION("adjacent ranges do not overlap") {
     // big[0, n) -> big[n, 2n): fine.
     REQUIRE_CUDA(cudaMemcpy(big.data(), kin.data(), n * sizeof(u32), cudaMemcpyDeviceToDevice));
-    REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny>(temp.data(), bytes, big.data(), big.data() + n, n));
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<tiny>(temp.data(), bytes, big.data(), big.data() + n, n));
     REQUIRE_CUDA(cudaDeviceSynchronize());
     auto all = big.download();
     std::vector<u32> got(all.begin() + n, all.end());
@@ -209,13 +209,13 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
 
 TEST_CASE("n = 0 succeeds without touching anything; empty windows copy", "[sort][api]") {
   std::size_t bytes = 0;
-  REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny, u32>(nullptr, bytes, nullptr, nullptr, 0));
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<tiny, u32>(nullptr, bytes, nullptr, nullptr, 0));
   ringsweep_test::device_bytes temp(bytes);
-  REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny, u32>(temp.data(), bytes, nullptr, nullptr, 0));
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<tiny, u32>(temp.data(), bytes, nullptr, nullptr, 0));
   REQUIRE_CUDA(ringsweep::sort_keys<u32>(nullptr, 0));
   REQUIRE_CUDA(ringsweep::sort_pairs<float, double>(nullptr, nullptr, 0));
   ringsweep::double_buffer<u32> db(nullptr, nullptr);
-  REQUIRE_CUDA(ringsweep::detail::sort_keys<tiny>(temp.data(), bytes, db, 0));
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<tiny>(temp.data(), bytes, db, 0));
   REQUIRE(db.selector == 0);
 
   // begin_bit == end_bit: the in/out forms copy, keys and values.
@@ -245,7 +245,7 @@ TEST_CASE("in-place forms, tiny policy and the device's policy, on a stream", "[
       ringsweep_test::device_buffer<float> dk(keys), dk2(keys);
       ringsweep_test::device_buffer<std::uint64_t> dv(values);
       if (n <= 3845) {
-        REQUIRE_CUDA(ringsweep::detail::sort_pairs<tiny>(dk.data(), dv.data(), n, opts, stream));
+        REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(dk.data(), dv.data(), n, opts, stream));
       } else {
         REQUIRE_CUDA(ringsweep::sort_pairs(dk.data(), dv.data(), n, opts, stream));
       }
@@ -426,8 +426,8 @@ void check_tile_edge() {
       REQUIRE_CUDA(in_out ? ringsweep::sort_keys<Key>(nullptr, bytes, nullptr, nullptr, n)
                           : ringsweep::sort_keys(nullptr, bytes, db, n));
     } else {
-      REQUIRE_CUDA(in_out ? ringsweep::detail::sort_keys<Policy, Key>(nullptr, bytes, nullptr, nullptr, n)
-                          : ringsweep::detail::sort_keys<Policy>(nullptr, bytes, db, n));
+      REQUIRE_CUDA(in_out ? ringsweep::tuning::sort_keys<Policy, Key>(nullptr, bytes, nullptr, nullptr, n)
+                          : ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, db, n));
     }
     return bytes;
   };
@@ -439,9 +439,9 @@ void check_tile_edge() {
       REQUIRE_CUDA(in_out ? ringsweep::sort_pairs<Key, Value>(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n)
                           : ringsweep::sort_pairs(nullptr, bytes, db, vb, n));
     } else {
-      REQUIRE_CUDA(in_out ? ringsweep::detail::sort_pairs<Policy, Key, Value>(nullptr, bytes, nullptr, nullptr,
+      REQUIRE_CUDA(in_out ? ringsweep::tuning::sort_pairs<Policy, Key, Value>(nullptr, bytes, nullptr, nullptr,
                                                                               nullptr, nullptr, n)
-                          : ringsweep::detail::sort_pairs<Policy>(nullptr, bytes, db, vb, n));
+                          : ringsweep::tuning::sort_pairs<Policy>(nullptr, bytes, db, vb, n));
     }
     return bytes;
   };
@@ -508,10 +508,10 @@ TEST_CASE("a policy with 32-bit output offsets refuses 2^32 keys and more", "[so
   STATIC_REQUIRE(narrow::NARROW_OFFSETS);
   std::size_t bytes = 12345;
   const std::size_t too_many = std::size_t(1) << 32;
-  CHECK(ringsweep::detail::sort_keys<narrow>(nullptr, bytes, static_cast<const u32*>(nullptr),
+  CHECK(ringsweep::tuning::sort_keys<narrow>(nullptr, bytes, static_cast<const u32*>(nullptr),
                                              static_cast<u32*>(nullptr), too_many) == cudaErrorInvalidValue);
   CHECK(bytes == 12345u);
-  CHECK(ringsweep::detail::sort_keys<narrow>(nullptr, bytes, static_cast<const u32*>(nullptr),
+  CHECK(ringsweep::tuning::sort_keys<narrow>(nullptr, bytes, static_cast<const u32*>(nullptr),
                                              static_cast<u32*>(nullptr), too_many - 1) == cudaSuccess);
   CHECK(bytes > 12345u);  // scratch keys for 2^32 - 1 keys
 }

@@ -73,7 +73,7 @@ void check_routes(const std::vector<Key>& keys, const ringsweep::sort_options& o
   ringsweep_test::device_buffer<Key> in(keys), out(n);
   std::size_t bytes = plan.layout.bytes;
   ringsweep_test::device_bytes temp(bytes);
-  REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, opts));
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, opts));
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const std::size_t words = std::size_t(ringsweep::detail::route_words(plan.passes));
   std::vector<std::uint32_t> routes(words);

@@ -173,9 +173,9 @@ void check_sort_keys(const std::vector<Key>& keys, const ringsweep::sort_options
                        << ")");
   ringsweep_test::device_buffer<Key> in(keys), out(n);
   std::size_t bytes = 0;
-  REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(nullptr, bytes, in.data(), out.data(), n, opts));
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, in.data(), out.data(), n, opts));
   ringsweep_test::device_bytes temp(bytes);
-  REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, opts));
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, opts));
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const auto order = reference_order(keys, opts);
   const auto got = out.download();
@@ -195,10 +195,10 @@ void check_sort_pairs(const std::vector<Key>& keys, const ringsweep::sort_option
   ringsweep_test::device_buffer<Key> kin(keys), kout(n);
   ringsweep_test::device_buffer<Value> vin(values), vout(n);
   std::size_t bytes = 0;
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(),
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<Policy>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(),
                                                      n, opts));
   ringsweep_test::device_bytes temp(bytes);
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<Policy>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
                                                      vout.data(), n, opts));
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const auto order = reference_order(keys, opts);
@@ -232,16 +232,16 @@ void check_sort_double_buffer(const std::vector<Key>& keys, const ringsweep::sor
   ringsweep::double_buffer<Value> vb(v0.data(), v1.data());
   std::size_t bytes = 0;
   if (WITH_VALUES) {
-    REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(nullptr, bytes, kb, vb, n, opts));
+    REQUIRE_CUDA(ringsweep::tuning::sort_pairs<Policy>(nullptr, bytes, kb, vb, n, opts));
   } else {
-    REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(nullptr, bytes, kb, n, opts));
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, kb, n, opts));
   }
   REQUIRE(bytes <= std::size_t(4) << 20);
   ringsweep_test::device_bytes temp(bytes);
   if (WITH_VALUES) {
-    REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(temp.data(), bytes, kb, vb, n, opts));
+    REQUIRE_CUDA(ringsweep::tuning::sort_pairs<Policy>(temp.data(), bytes, kb, vb, n, opts));
   } else {
-    REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(temp.data(), bytes, kb, n, opts));
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, kb, n, opts));
   }
   REQUIRE_CUDA(cudaDeviceSynchronize());
   if (expected_selector >= 0) REQUIRE(kb.selector == expected_selector);
@@ -270,9 +270,9 @@ void check_sort_in_place(const std::vector<Key>& keys, const ringsweep::sort_opt
   ringsweep_test::device_buffer<Key> k(keys);
   ringsweep_test::device_buffer<Value> v(values);
   if (WITH_VALUES) {
-    REQUIRE_CUDA(ringsweep::detail::sort_pairs<Policy>(k.data(), v.data(), n, opts));
+    REQUIRE_CUDA(ringsweep::tuning::sort_pairs<Policy>(k.data(), v.data(), n, opts));
   } else {
-    REQUIRE_CUDA(ringsweep::detail::sort_keys<Policy>(k.data(), n, opts));
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(k.data(), n, opts));
   }
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const auto order = reference_order(keys, opts);

@@ -180,7 +180,7 @@ void check_signed_zeros(std::size_t n, ringsweep::sort_order o, std::uint64_t se
     if constexpr (std::is_void<Policy>::value) {
       return ringsweep::sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, opts);
     } else {
-      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
+      return ringsweep::tuning::sort_pairs<Policy>(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
                                                    opts);
     }
   };

@@ -40,9 +40,9 @@ totals sort_traffic(std::size_t n) {
   ringsweep::double_buffer<std::uint8_t> vb(v0.data(), v1.data());
   const auto sort = [&](void* temp, std::size_t& bytes) {
     if constexpr (std::is_void<Value>::value) {
-      return ringsweep::detail::sort_keys<Policy>(temp, bytes, kb, n);
+      return ringsweep::tuning::sort_keys<Policy>(temp, bytes, kb, n);
     } else {
-      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kb, vb, n);
+      return ringsweep::tuning::sort_pairs<Policy>(temp, bytes, kb, vb, n);
     }
   };
   std::size_t bytes = 0;
@@ -84,11 +84,11 @@ TEST_CASE("a sort moves each key and value once per pass", "[sort][traffic]") {
   ringsweep_test::device_buffer<u32> k0(keys), k1(n), v0(n), v1(n);
   std::size_t bytes = 0;
   ringsweep::double_buffer<u32> kb(k0.data(), k1.data()), vb(v0.data(), v1.data());
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<ringsweep_test::policy_tiny>(nullptr, bytes, kb, vb, n));
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<ringsweep_test::policy_tiny>(nullptr, bytes, kb, vb, n));
   ringsweep_test::device_bytes temp(bytes);
 
   simt::traffic_begin();
-  REQUIRE_CUDA(ringsweep::detail::sort_pairs<ringsweep_test::policy_tiny>(temp.data(), bytes, kb, vb, n));
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<ringsweep_test::policy_tiny>(temp.data(), bytes, kb, vb, n));
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const totals t = sum(simt::traffic_end());
 
@@ -129,9 +129,9 @@ totals bits_sort_traffic(const std::vector<std::uint64_t>& bits, Decomposer... d
   ringsweep::double_buffer<std::uint32_t> vb(v0.data(), v1.data());
   const auto sort = [&](void* temp, std::size_t& bytes) {
     if constexpr (PAIRS) {
-      return ringsweep::detail::sort_pairs<Policy>(temp, bytes, kb, vb, n, decomposer...);
+      return ringsweep::tuning::sort_pairs<Policy>(temp, bytes, kb, vb, n, decomposer...);
     } else {
-      return ringsweep::detail::sort_keys<Policy>(temp, bytes, kb, n, decomposer...);
+      return ringsweep::tuning::sort_keys<Policy>(temp, bytes, kb, n, decomposer...);
     }
   };
   std::size_t bytes = 0;
@@ -178,11 +178,11 @@ double bytes_per_key(const std::vector<std::uint32_t>& keys) {
   ringsweep::double_buffer<std::uint32_t> kb(kin.data(), kout.data()), vb(vin.data(), vout.data());
   const auto sort = [&](void* temp, std::size_t& bytes) {
     if constexpr (DOUBLE_BUFFER) {
-      return PAIRS ? ringsweep::detail::sort_pairs<tiny>(temp, bytes, kb, vb, n)
-                   : ringsweep::detail::sort_keys<tiny>(temp, bytes, kb, n);
+      return PAIRS ? ringsweep::tuning::sort_pairs<tiny>(temp, bytes, kb, vb, n)
+                   : ringsweep::tuning::sort_keys<tiny>(temp, bytes, kb, n);
     } else {
-      return PAIRS ? ringsweep::detail::sort_pairs<tiny>(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n)
-                   : ringsweep::detail::sort_keys<tiny>(temp, bytes, kin.data(), kout.data(), n);
+      return PAIRS ? ringsweep::tuning::sort_pairs<tiny>(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n)
+                   : ringsweep::tuning::sort_keys<tiny>(temp, bytes, kin.data(), kout.data(), n);
     }
   };
   std::size_t bytes = 0;

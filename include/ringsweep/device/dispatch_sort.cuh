@@ -1,5 +1,5 @@
-// Host side of a sort: argument checks, the temporary-storage layout, the choice of path and
-// policy, and the kernel launches. Every public sort overload ends up in sort_dispatch::run.
+// The plan of a sort (path, passes, temporary-storage layout) and its launches. Every sort form
+// (sort_forms.cuh) ends up in sort_dispatch::run.
 #pragma once
 
 #include <cstdint>
@@ -15,47 +15,11 @@
 #include "../sort_options.cuh"
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
+#include "launch.cuh"
+#include "temp_layout.cuh"
 
 namespace ringsweep {
 namespace detail {
-
-constexpr std::size_t temp_alignment = 256;
-
-__host__ inline std::size_t align_up(std::size_t x) {
-  return (x + temp_alignment - 1) / temp_alignment * temp_alignment;
-}
-
-/// True when the byte ranges `[a, a + bytes)` and `[b, b + bytes)` share a byte.
-__host__ inline bool ranges_overlap(const void* a, const void* b, std::size_t bytes) {
-  const auto x = reinterpret_cast<std::uintptr_t>(a);
-  const auto y = reinterpret_cast<std::uintptr_t>(b);
-  return bytes != 0 && x < y + bytes && y < x + bytes;
-}
-
-/// How a kernel is launched after the one before it in the stream.
-enum class launch_order {
-  serial,     // starts once its predecessor has finished
-  dependent,  // programmatic dependent launch: may start early, waits on the device
-};
-
-/// Launches `kernel` through cudaLaunchKernelEx (the only launch form ringsweep uses).
-///
-///     launch(bins_scan_kernel<256, false>, passes, bins_scan_threads, stream, launch_order::serial, params);
-template <class... Params, class... Args>
-__host__ cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned threads, cudaStream_t stream,
-                            launch_order order, Args&&... args) {
-  cudaLaunchAttribute dependent = {};
-  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  dependent.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(grid, 1, 1);
-  config.blockDim = dim3(threads, 1, 1);
-  config.dynamicSmemBytes = 0;
-  config.stream = stream;
-  config.attrs = order == launch_order::dependent ? &dependent : nullptr;
-  config.numAttrs = order == launch_order::dependent ? 1u : 0u;
-  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-}
 
 /// Where the data of a sort is and where it must end. Onesweep sorts skip the passes whose digit
 /// is uniform and route the others on the device (pass_route): each executed pass reads the
@@ -71,19 +35,6 @@ struct sort_buffers {
   ValueRaw* values_final;
   ValueRaw* values_other;
   route_mode mode = input_separate;  // which of final and other the input is, if either
-};
-
-/// Byte offsets of the pieces of the temporary storage (each 256-byte aligned, from an aligned
-/// base), and the size a query reports (including up to 255 bytes to align a caller's pointer).
-struct temp_layout {
-  std::size_t status = 0;    // circular look-back status buffer
-  std::size_t counts = 0;    // passes x RADIX digit counts, scanned in place into bins
-  std::size_t pingpong = 0;  // passes x 2 x RADIX bins of the next portion
-  std::size_t counters = 0;  // ticket, bins-scan count, tail iterator's words (from word 32), routes
-  std::size_t cleared = 0;   // bytes from the base zeroed by the sort's one memset
-  std::size_t keys_alt = 0;  // in/out forms: scratch keys
-  std::size_t values_alt = 0;
-  std::size_t bytes = temp_alignment;
 };
 
 /// Which algorithm a sort runs.
@@ -333,220 +284,6 @@ struct sort_dispatch {
                   unsigned(max_of<std::size_t>(copy_grid, 1)), unsigned(route_copy_threads), stream, later, cp);
   }
 };
-
-template <class T>
-__host__ inline T* temp_piece(void* temp, std::size_t offset) {
-  return reinterpret_cast<T*>(align_up(reinterpret_cast<std::uintptr_t>(temp)) + offset);
-}
-
-/// In/out form: reads `keys_in`/`values_in` (never written), writes `keys_out`/`values_out`.
-template <class Policy, class Key, class Value, bool HAS_VALUES>
-__host__ cudaError_t sort_in_out(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                                 const Value* values_in, Value* values_out, std::size_t n, const sort_options& opts,
-                                 cudaStream_t stream, const key_context<Key>& context = {}) {
-  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
-  using bits_type = typename dispatch::bits_type;
-  using value_raw_t = typename dispatch::value_raw_t;
-  typename dispatch::plan p;
-  cudaError_t e = dispatch::make_plan(n, opts, true, p);
-  if (e != cudaSuccess) return e;
-  p.context = context;
-  if (d_temp == nullptr) {
-    temp_bytes = p.layout.bytes;
-    return cudaSuccess;
-  }
-  if (n == 0) return cudaSuccess;
-  if (temp_bytes < p.layout.bytes) return cudaErrorInvalidValue;
-  if (keys_in == nullptr || keys_out == nullptr) return cudaErrorInvalidValue;
-  if (ranges_overlap(keys_in, keys_out, n * sizeof(Key))) return cudaErrorInvalidValue;
-  if (HAS_VALUES) {
-    if (values_in == nullptr || values_out == nullptr) return cudaErrorInvalidValue;
-    if (ranges_overlap(values_in, values_out, n * sizeof(Value))) return cudaErrorInvalidValue;
-  }
-  typename dispatch::buffers b;
-  b.keys_in = reinterpret_cast<const bits_type*>(keys_in);
-  b.keys_final = reinterpret_cast<bits_type*>(keys_out);
-  b.keys_other = p.layout.keys_alt != 0 ? temp_piece<bits_type>(d_temp, p.layout.keys_alt) : nullptr;
-  b.values_in = reinterpret_cast<const value_raw_t*>(values_in);
-  b.values_final = reinterpret_cast<value_raw_t*>(values_out);
-  b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
-  return dispatch::run(p, d_temp, b, stream);
-}
-
-/// Double-buffer form: the result lands in the buffer the pass count (skipped passes included)
-/// names, and the selectors say which; the device copies it there when the executed passes leave
-/// it in the other buffer.
-template <class Policy, class Key, class Value, bool HAS_VALUES>
-__host__ cudaError_t sort_double_buffer(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
-                                        double_buffer<Value>* values, std::size_t n, const sort_options& opts,
-                                        cudaStream_t stream, const key_context<Key>& context = {}) {
-  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
-  using bits_type = typename dispatch::bits_type;
-  using value_raw_t = typename dispatch::value_raw_t;
-  typename dispatch::plan p;
-  cudaError_t e = dispatch::make_plan(n, opts, false, p);
-  if (e != cudaSuccess) return e;
-  p.context = context;
-  if (d_temp == nullptr) {
-    temp_bytes = p.layout.bytes;
-    return cudaSuccess;
-  }
-  if (n == 0 || p.passes == 0) return cudaSuccess;
-  if (temp_bytes < p.layout.bytes) return cudaErrorInvalidValue;
-  if (keys.selector != 0 && keys.selector != 1) return cudaErrorInvalidValue;
-  if (keys.current() == nullptr || keys.alternate() == nullptr) return cudaErrorInvalidValue;
-  if (ranges_overlap(keys.current(), keys.alternate(), n * sizeof(Key))) return cudaErrorInvalidValue;
-  if (HAS_VALUES) {
-    if (values->selector != 0 && values->selector != 1) return cudaErrorInvalidValue;
-    if (values->current() == nullptr || values->alternate() == nullptr) return cudaErrorInvalidValue;
-    if (ranges_overlap(values->current(), values->alternate(), n * sizeof(Value))) return cudaErrorInvalidValue;
-  }
-  // The single-tile sort writes the alternate buffer; onesweep ends in the alternate one after an
-  // odd number of passes.
-  const bool flip = p.path == sort_path::single_tile || (p.passes & 1) != 0;
-  typename dispatch::buffers b;
-  b.mode = flip ? input_is_other : input_is_final;
-  b.keys_in = reinterpret_cast<const bits_type*>(keys.current());
-  b.keys_final = reinterpret_cast<bits_type*>(flip ? keys.alternate() : keys.current());
-  b.keys_other = reinterpret_cast<bits_type*>(flip ? keys.current() : keys.alternate());
-  b.values_in = nullptr;
-  b.values_final = nullptr;
-  b.values_other = nullptr;
-  if (HAS_VALUES) {
-    b.values_in = reinterpret_cast<const value_raw_t*>(values->current());
-    b.values_final = reinterpret_cast<value_raw_t*>(flip ? values->alternate() : values->current());
-    b.values_other = reinterpret_cast<value_raw_t*>(flip ? values->current() : values->alternate());
-  }
-  e = dispatch::run(p, d_temp, b, stream);
-  if (e != cudaSuccess) return e;
-  if (flip) {
-    keys.selector ^= 1;
-    if (HAS_VALUES) values->selector ^= 1;
-  }
-  return cudaSuccess;
-}
-
-/// In-place form: allocates its temporary storage (and scratch buffers) on `stream` with
-/// cudaMallocAsync, frees it with cudaFreeAsync. Onesweep: the caller's buffers are the final ones
-/// (the device copies the result back when the executed passes leave it in scratch); a single
-/// tile is sorted into scratch and copied back.
-template <class Policy, class Key, class Value, bool HAS_VALUES>
-__host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, const sort_options& opts,
-                                   cudaStream_t stream, const key_context<Key>& context = {}) {
-  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
-  typename dispatch::plan p;
-  cudaError_t e = dispatch::make_plan(n, opts, false, p);
-  if (e != cudaSuccess) return e;
-  p.context = context;
-  if (n == 0 || p.passes == 0) return cudaSuccess;
-  if (keys == nullptr || (HAS_VALUES && values == nullptr)) return cudaErrorInvalidValue;
-  const std::size_t key_bytes = align_up(n * sizeof(Key));
-  const std::size_t value_bytes = HAS_VALUES ? align_up(n * sizeof(Value)) : 0;
-  char* mem = nullptr;
-  e = cudaMallocAsync(reinterpret_cast<void**>(&mem), key_bytes + value_bytes + p.layout.bytes, stream);
-  if (e != cudaSuccess) return e;
-  if (p.path == sort_path::onesweep) {
-    using bits_type = typename dispatch::bits_type;
-    using value_raw_t = typename dispatch::value_raw_t;
-    typename dispatch::buffers b;
-    b.keys_in = reinterpret_cast<const bits_type*>(keys);
-    b.keys_final = reinterpret_cast<bits_type*>(keys);
-    b.keys_other = reinterpret_cast<bits_type*>(mem);
-    b.values_in = HAS_VALUES ? reinterpret_cast<const value_raw_t*>(values) : nullptr;
-    b.values_final = HAS_VALUES ? reinterpret_cast<value_raw_t*>(values) : nullptr;
-    b.values_other = HAS_VALUES ? reinterpret_cast<value_raw_t*>(mem + key_bytes) : nullptr;
-    b.mode = input_is_final;
-    e = dispatch::run(p, mem + key_bytes + value_bytes, b, stream);
-    const cudaError_t f = cudaFreeAsync(mem, stream);
-    return e != cudaSuccess ? e : f;
-  }
-  double_buffer<Key> kb(keys, reinterpret_cast<Key*>(mem));
-  double_buffer<Value> vb(values, HAS_VALUES ? reinterpret_cast<Value*>(mem + key_bytes) : nullptr);
-  std::size_t temp_bytes = p.layout.bytes;
-  e = sort_double_buffer<Policy, Key, Value, HAS_VALUES>(mem + key_bytes + value_bytes, temp_bytes, kb, &vb, n,
-                                                         opts, stream, context);
-  if (e == cudaSuccess && kb.selector != 0) {
-    e = cudaMemcpyAsync(keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
-    if (e == cudaSuccess && HAS_VALUES) {
-      e = cudaMemcpyAsync(values, vb.current(), n * sizeof(Value), cudaMemcpyDeviceToDevice, stream);
-    }
-  }
-  const cudaError_t f = cudaFreeAsync(mem, stream);
-  return e != cudaSuccess ? e : f;
-}
-
-/// An empty kernel whose attributes tell which PTX version this program's kernels run from.
-template <int = 0>
-__global__ void ptx_version_probe() {}
-
-/// PTX version (x 10, as `__CUDA_ARCH__`) of the kernels the current device runs; the shipped
-/// policy for it is the one whose kernel bodies were compiled for that version (see policy.cuh).
-/// cudaFuncGetAttributes only: no synchronisation; a device with no usable kernel image reports
-/// that error here.
-__host__ inline cudaError_t current_ptx_arch(int& arch) {
-  cudaFuncAttributes attr;
-  const cudaError_t e = cudaFuncGetAttributes(&attr, ptx_version_probe<0>);
-  if (e != cudaSuccess) return e;
-  arch = attr.ptxVersion * 10;
-  return cudaSuccess;
-}
-
-/// Calls `f(Policy{})` with the shipped policy for the current device; returns its error, or the
-/// error of finding the device's PTX version.
-template <class F>
-__host__ cudaError_t with_device_policy(F&& f) {
-  int arch = 0;
-  const cudaError_t e = current_ptx_arch(arch);
-  if (e != cudaSuccess) return e;
-  return with_arch_policy(arch, static_cast<F&&>(f), shipped_policies{});
-}
-
-// ---- detail-level entry points templated on a policy (tests use policy_tiny) -------------------
-
-/// `ringsweep::sort_keys` (in/out form) with an explicit policy.
-template <class Policy, class Key>
-__host__ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                               std::size_t n, sort_options opts = {}, cudaStream_t stream = 0) {
-  return sort_in_out<Policy, Key, null_value, false>(d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n,
-                                                     opts, stream);
-}
-
-/// `ringsweep::sort_pairs` (in/out form) with an explicit policy.
-template <class Policy, class Key, class Value>
-__host__ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                const Value* d_values_in, Value* d_values_out, std::size_t n, sort_options opts = {},
-                                cudaStream_t stream = 0) {
-  return sort_in_out<Policy, Key, Value, true>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                                               n, opts, stream);
-}
-
-/// `ringsweep::sort_keys` (double-buffer form) with an explicit policy.
-template <class Policy, class Key>
-__host__ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                               sort_options opts = {}, cudaStream_t stream = 0) {
-  return sort_double_buffer<Policy, Key, null_value, false>(d_temp, temp_bytes, keys, nullptr, n, opts, stream);
-}
-
-/// `ringsweep::sort_pairs` (double-buffer form) with an explicit policy.
-template <class Policy, class Key, class Value>
-__host__ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
-                                double_buffer<Value>& values, std::size_t n, sort_options opts = {},
-                                cudaStream_t stream = 0) {
-  return sort_double_buffer<Policy, Key, Value, true>(d_temp, temp_bytes, keys, &values, n, opts, stream);
-}
-
-/// `ringsweep::sort_keys` (in-place form) with an explicit policy.
-template <class Policy, class Key>
-__host__ cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0) {
-  return sort_in_place<Policy, Key, null_value, false>(d_keys, static_cast<null_value*>(nullptr), n, opts, stream);
-}
-
-/// `ringsweep::sort_pairs` (in-place form) with an explicit policy.
-template <class Policy, class Key, class Value>
-__host__ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts = {},
-                                cudaStream_t stream = 0) {
-  return sort_in_place<Policy, Key, Value, true>(d_keys, d_values, n, opts, stream);
-}
 
 }  // namespace detail
 }  // namespace ringsweep

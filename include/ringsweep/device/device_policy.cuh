@@ -1,0 +1,38 @@
+// The shipped policy for the current device, picked by the PTX version this program's kernels run
+// from (see policy.cuh: a policy's kernels have bodies only for its own architectures).
+#pragma once
+
+#include "../detail/config.cuh"
+#include "../policy.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+/// An empty kernel whose attributes tell which PTX version this program's kernels run from.
+template <int = 0>
+__global__ void ptx_version_probe() {}
+
+/// PTX version (x 10, as `__CUDA_ARCH__`) of the kernels the current device runs; the shipped
+/// policy for it is the one whose kernel bodies were compiled for that version (see policy.cuh).
+/// cudaFuncGetAttributes only: no synchronisation; a device with no usable kernel image reports
+/// that error here.
+__host__ inline cudaError_t current_ptx_arch(int& arch) {
+  cudaFuncAttributes attr;
+  const cudaError_t e = cudaFuncGetAttributes(&attr, ptx_version_probe<0>);
+  if (e != cudaSuccess) return e;
+  arch = attr.ptxVersion * 10;
+  return cudaSuccess;
+}
+
+/// Calls `f(Policy{})` with the shipped policy for the current device; returns its error, or the
+/// error of finding the device's PTX version.
+template <class F>
+__host__ cudaError_t with_device_policy(F&& f) {
+  int arch = 0;
+  const cudaError_t e = current_ptx_arch(arch);
+  if (e != cudaSuccess) return e;
+  return with_arch_policy(arch, static_cast<F&&>(f), shipped_policies{});
+}
+
+}  // namespace detail
+}  // namespace ringsweep

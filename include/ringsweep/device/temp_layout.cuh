@@ -1,0 +1,40 @@
+// The temporary storage of a sort: its pieces' offsets and the size a query reports.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../detail/config.cuh"
+
+namespace ringsweep {
+namespace detail {
+
+constexpr std::size_t temp_alignment = 256;
+
+__host__ inline std::size_t align_up(std::size_t x) {
+  return (x + temp_alignment - 1) / temp_alignment * temp_alignment;
+}
+
+/// Byte offsets of the pieces of the temporary storage (each 256-byte aligned, from an aligned
+/// base), and the size a query reports (including up to 255 bytes to align a caller's pointer).
+struct temp_layout {
+  std::size_t status = 0;    // circular look-back status buffer
+  std::size_t counts = 0;    // passes x RADIX digit counts, scanned in place into bins
+  std::size_t pingpong = 0;  // passes x 2 x RADIX bins of the next portion
+  std::size_t counters = 0;  // ticket, bins-scan count, tail iterator's words (from word 32), routes
+  std::size_t cleared = 0;   // bytes from the base zeroed by the sort's one memset
+  std::size_t keys_alt = 0;  // in/out forms: scratch keys
+  std::size_t values_alt = 0;
+  std::size_t bytes = temp_alignment;
+};
+
+/// Piece `offset` of the caller's temporary storage `temp` (aligned first, as the layout assumes).
+///
+///     u64* status = temp_piece<u64>(d_temp, layout.status);
+template <class T>
+__host__ inline T* temp_piece(void* temp, std::size_t offset) {
+  return reinterpret_cast<T*>(align_up(reinterpret_cast<std::uintptr_t>(temp)) + offset);
+}
+
+}  // namespace detail
+}  // namespace ringsweep

@@ -1,0 +1,113 @@
+// Sorting with an explicit tuning policy: the sorts of sort.cuh and decomposer.cuh with the policy
+// named by the caller instead of picked for the current device. For tuning programs, tests and
+// users who ship a policy of their own (one derived from ringsweep::policy_defaults, see
+// policy.cuh); arguments, results, errors and temporary storage are as in sort.cuh, with the
+// policy's tile, ring and portion sizes in the formulas there.
+//
+//     struct my_policy : ringsweep::policy_sm90 {
+//       static constexpr int LOOKBACK_DEPTH = 256;
+//     };
+//     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, d_in, d_out, n);
+//
+// A policy other than the shipped ones has kernel bodies for every architecture the program is
+// built for; the caller makes sure its shape fits the device (threads, shared memory).
+#pragma once
+
+#include <cstddef>
+
+#include "detail/config.cuh"
+#include "device/decomposed_arguments.cuh"
+#include "sort_options.cuh"
+
+namespace ringsweep {
+namespace tuning {
+
+/// `ringsweep::sort_keys` (in/out form) with `Policy`.
+///
+///     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, d_in, d_out, n, {}, stream);
+template <class Policy, class Key>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out, std::size_t n,
+                      sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_pairs` (in/out form) with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs<my_policy>(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n);
+template <class Policy, class Key, class Value>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                       const Value* d_values_in, Value* d_values_out, std::size_t n, sort_options opts = {},
+                       cudaStream_t stream = 0);
+
+/// `ringsweep::sort_keys` (double-buffer form) with `Policy`.
+///
+///     ringsweep::double_buffer<float> keys(d_a, d_b);
+///     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, keys, n);
+template <class Policy, class Key>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                      sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_pairs` (double-buffer form) with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs<my_policy>(d_temp, bytes, keys, values, n);
+template <class Policy, class Key, class Value>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
+                       std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_keys` (in-place form) with `Policy`.
+///
+///     ringsweep::tuning::sort_keys<my_policy>(d_keys, n);
+template <class Policy, class Key>
+cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_pairs` (in-place form) with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs<my_policy>(d_keys, d_values, n);
+template <class Policy, class Key, class Value>
+cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_keys` (in/out form, custom keys through a decomposer) with `Policy`.
+///
+///     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, d_in, d_out, n, by_cell_depth{});
+template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out, std::size_t n,
+                      Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_pairs` (in/out form, custom keys through a decomposer) with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs<my_policy>(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, by_cell_depth{});
+template <class Policy, class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                       const Value* d_values_in, Value* d_values_out, std::size_t n, Decomposer decomposer,
+                       sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_keys` (double-buffer form, custom keys through a decomposer) with `Policy`.
+///
+///     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, keys, n, by_cell_depth{});
+template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                      Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_pairs` (double-buffer form, custom keys through a decomposer) with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs<my_policy>(d_temp, bytes, keys, values, n, by_cell_depth{});
+template <class Policy, class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
+                       std::size_t n, Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_keys` (in-place form, custom keys through a decomposer) with `Policy`.
+///
+///     ringsweep::tuning::sort_keys<my_policy>(d_keys, n, by_cell_depth{});
+template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t sort_keys(Key* d_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
+                      cudaStream_t stream = 0);
+
+/// `ringsweep::sort_pairs` (in-place form, custom keys through a decomposer) with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs<my_policy>(d_keys, d_values, n, by_cell_depth{});
+template <class Policy, class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer, sort_options opts = {},
+                       cudaStream_t stream = 0);
+
+}  // namespace tuning
+}  // namespace ringsweep
+
+#include "device/tuning.inl"
