@@ -33,13 +33,13 @@ namespace tune {
 
 /// policy_sm90 with some members replaced: the onesweep shape (THREADS_ x KEYS_ for keys, PAIRS_
 /// keys per thread for pairs, 0: KEYS_ too; EXCHANGE_BYTES_ 0: room for KEYS_ 4-byte items;
-/// VECTOR_ -1: policy_sm90's vector loads), blocks per SM, RECOMPUTE_ and the ring (L_, TAIL_BITS_).
+/// VECTOR_ -1: policy_sm90's vector loads), blocks per SM, RECOMPUTE_ and the ring (LOOKBACK_DEPTH_, TAIL_BITS_).
 /// External linkage: nvcc warns about members of types in unnamed namespaces that only device
 /// code reads.
-template <int THREADS_, int KEYS_, int L_, int TAIL_BITS_, int MIN_BLOCKS_, int EXCHANGE_BYTES_ = 0, int PAIRS_ = 0,
-          bool RECOMPUTE_ = false, int VECTOR_ = -1>
+template <int THREADS_, int KEYS_, int LOOKBACK_DEPTH_, int TAIL_BITS_, int MIN_BLOCKS_, int EXCHANGE_BYTES_ = 0,
+          int PAIRS_ = 0, bool RECOMPUTE_ = false, int VECTOR_ = -1>
 struct variant : ringsweep::policy_sm90 {
-  static constexpr int L = L_;
+  static constexpr int LOOKBACK_DEPTH = LOOKBACK_DEPTH_;
   static constexpr int TAIL_BITS = TAIL_BITS_;
   __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
     return ringsweep::onesweep_shape::fit(t, THREADS_, KEYS_, PAIRS_ > 0 ? PAIRS_ : KEYS_,
@@ -50,13 +50,13 @@ struct variant : ringsweep::policy_sm90 {
   }
 };
 
-/// `Base` with another look-back ring and walk: N_TABLE_ 0 sizes the ring for RESIDENT_ tiles in
+/// `Base` with another look-back ring and walk: STATUS_SLOTS_ 0 sizes the ring for RESIDENT_ tiles in
 /// flight (ringsweep::ring_slots), LOOKBACK_WINDOW W_, PREFETCH_BINS PREFETCH_.
-template <class Base, int RESIDENT_, int L_, int TAIL_BITS_, int W_ = 1, int PREFETCH_ = 0>
+template <class Base, int RESIDENT_, int LOOKBACK_DEPTH_, int TAIL_BITS_, int W_ = 1, int PREFETCH_ = 0>
 struct ring_variant : Base {
-  static constexpr int L = L_;
+  static constexpr int LOOKBACK_DEPTH = LOOKBACK_DEPTH_;
   static constexpr int TAIL_BITS = TAIL_BITS_;
-  static constexpr int N_TABLE = ringsweep::ring_slots(RESIDENT_, L_, TAIL_BITS_);
+  static constexpr int STATUS_SLOTS = ringsweep::ring_slots(RESIDENT_, LOOKBACK_DEPTH_, TAIL_BITS_);
   static constexpr int LOOKBACK_WINDOW = W_;
   static constexpr int PREFETCH_BINS = PREFETCH_;
 };
@@ -446,7 +446,9 @@ int main(int argc, char** argv) {
   std::printf("%s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
   const std::size_t n = std::size_t(1) << lg;
   const std::string cases = argc > 3 ? argv[3] : "keys_u32,pairs_u32,keys_i32,keys_f32,keys_u64,lowent_u32";
-  const auto want = [&](const char* c) { return ("," + cases + ",").find(std::string(",") + c + ",") != std::string::npos; };
+  const auto want = [&](const char* c) {
+    return ("," + cases + ",").find(std::string(",") + c + ",") != std::string::npos;
+  };
   if (want("keys_u32")) run_case<std::uint32_t, narrow_variants>("keys_u32", n, false, reps, 1);
   if (want("keys_i32")) run_case<std::int32_t, narrow_variants>("keys_i32", n, false, reps, 1);
   if (want("keys_f32")) run_case<float, narrow_variants>("keys_f32", n, false, reps, 1);

@@ -41,7 +41,7 @@
 
 #include "sort.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 
 /// CUB's DoubleBuffer: two device buffers of equal size and a selector naming the one that holds
 /// the data. A DoubleBuffer sort uses the other one as scratch and updates `selector`.
@@ -216,6 +216,6 @@ struct DeviceRadixSort {
                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
 };
 
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END
 
 #include "device/cub.inl"

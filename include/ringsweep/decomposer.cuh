@@ -37,7 +37,7 @@
 #include "tuning.cuh"
 #include "sort_options.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 
 /// Sorts `n` custom keys by the fields `decomposer` names (see the top of decomposer.cuh).
 ///
@@ -110,4 +110,4 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer d
   });
 }
 
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

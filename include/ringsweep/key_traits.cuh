@@ -10,7 +10,7 @@
 
 #include "detail/config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 
 /// Order-preserving bit image of a key type.
 ///
@@ -135,6 +135,27 @@ template <> struct key_traits<__nv_bfloat16> : detail::float_key_traits<__nv_bfl
 
 namespace detail {
 
+/// The bits one digit pass of a sort reads: a sort over key bits [begin_bit, end_bit) with
+/// `radix_bits`-bit digits runs `passes(...)` passes, pass `p` reading `width` bits from `shift`
+/// (the last pass of a window may be narrower than the radix). The one place a pass's window is
+/// computed: the plan, the histogram, the onesweep launches and the single-tile sort all ask here.
+///
+///     const digit_window w = digit_window::of_pass(0, 20, 8, 2);   // shift 16, width 4
+///     u32 d = u32(image >> w.shift) & w.mask();
+struct digit_window {
+  int shift = 0;
+  int width = 0;
+
+  __host__ __device__ static constexpr int passes(int begin_bit, int end_bit, int radix_bits) {
+    return (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  }
+  __host__ __device__ static constexpr digit_window of_pass(int begin_bit, int end_bit, int radix_bits, int pass) {
+    const int first = begin_bit + pass * radix_bits;
+    return digit_window{first, end_bit - first < radix_bits ? end_bit - first : radix_bits};
+  }
+  __host__ __device__ constexpr u32 mask() const { return (1u << width) - 1u; }
+};
+
 /// Reads the digit of one pass out of a key's raw bits: the ordered image, complemented for a
 /// descending sort, shifted right by `shift`, masked to the pass's width (the last pass of a bit
 /// window may be narrower than the radix). For integer keys the image and the complement fold
@@ -177,9 +198,9 @@ struct digit_extractor {
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// What a key's digit extractors are built from besides the bit window and the order: nothing
@@ -188,14 +209,14 @@ namespace detail {
 /// single-tile kernels' parameters derive from it (an empty base: no bytes for built-in keys).
 ///
 ///     const key_context<float> c;
-///     const digit_extractor<float> digit_of = c.extractor(false, 8, 8);   // bits [8, 16)
+///     const digit_extractor<float> digit_of = c.extractor(false, digit_window{8, 8});   // bits [8, 16)
 template <class Key>
 struct key_context {
   static constexpr bool custom_key = false;  // true: a key sorted through a decomposer
-  __host__ __device__ digit_extractor<Key> extractor(bool descending, int shift, int width) const {
-    return digit_extractor<Key>(descending, shift, width);
+  __host__ __device__ digit_extractor<Key> extractor(bool descending, digit_window w) const {
+    return digit_extractor<Key>(descending, w.shift, w.width);
   }
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

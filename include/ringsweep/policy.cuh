@@ -8,7 +8,7 @@
 #include "detail/config.cuh"
 #include "detail/tile_trace.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 
 /// The key and value a sort moves, as a policy's shape table sees them.
 ///
@@ -77,13 +77,14 @@ struct onesweep_shape {
   }
 };
 
-/// Status slots (`N_TABLE`) of a ring in which `resident_tiles` onesweep tiles in flight never
-/// wait for a slot: tile u may write once every tile below u - (N_TABLE - L) + 1 has retired, and
-/// the tail counts whole groups of 2^tail_bits tiles, so the free window N_TABLE - L holds the
-/// resident tiles rounded up to whole groups, plus one group. Each slot costs RADIX x 8 bytes
-/// (2 KiB at 8-bit digits).
+/// Status slots (`STATUS_SLOTS`) of a ring in which `resident_tiles` onesweep tiles in flight
+/// never wait for a slot: tile u may write once every tile below u - (STATUS_SLOTS - depth) + 1
+/// has retired, and the tail counts whole groups of 2^tail_bits tiles, so the free window
+/// STATUS_SLOTS - depth holds the resident tiles rounded up to whole groups, plus one group. Each
+/// slot costs RADIX x 8 bytes (2 KiB at 8-bit digits).
 ///
-///     static constexpr int N_TABLE = ring_slots(3 * 132, L, TAIL_BITS);  // three blocks per SM, 132 SMs
+///     // three blocks per SM on 132 SMs:
+///     static constexpr int STATUS_SLOTS = ring_slots(3 * 132, LOOKBACK_DEPTH, TAIL_BITS);
 __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int tail_bits) {
   return depth + (resident_tiles + (1 << tail_bits) - 1) / (1 << tail_bits) * (1 << tail_bits) + (1 << tail_bits);
 }
@@ -91,7 +92,7 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 /// What every policy starts from. A policy derives from it and hides the members it changes:
 ///
 ///     struct my_policy : ringsweep::policy_defaults {
-///       static constexpr int L = 256;
+///       static constexpr int LOOKBACK_DEPTH = 256;
 ///       __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
 ///         return onesweep_shape::fit(t, 256, 16, 16, 16384);
 ///       }
@@ -103,9 +104,9 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   tables give one per key size). The single-tile sort uses the same shape: its tile is one
 ///   onesweep tile.
 /// - `RADIX_BITS`: bits per digit pass.
-/// - `N_TABLE`: slots of the circular look-back status buffer; `L`: look-back depth cap;
-///   `TAIL_BITS`: the tail iterator retires tiles in groups of `1 << TAIL_BITS`.
-///   Deadlock freedom needs `N_TABLE >= L + (1 << TAIL_BITS)`.
+/// - `STATUS_SLOTS`: slots of the circular look-back status buffer; `LOOKBACK_DEPTH`: how many
+///   predecessors a tile's look-back reads at most; `TAIL_BITS`: the tail iterator retires tiles in groups of `1 << TAIL_BITS`.
+///   Deadlock freedom needs `STATUS_SLOTS >= LOOKBACK_DEPTH + (1 << TAIL_BITS)`.
 /// - `PORTION_TILES`: tiles per onesweep launch (per-tile counts stay below 2^30).
 /// - `HIST_THREADS`, `HIST_ITEMS`: block shape of the upfront histogram.
 /// - `LOOKBACK_WINDOW`: predecessor words each digit's look-back loads at once (1: one dependent
@@ -125,10 +126,10 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 /// - `FAULT_INJECTION`: tests only; onesweep tiles pause at random at their synchronisation points.
 struct policy_defaults {
   static constexpr int RADIX_BITS = 8;
-  static constexpr int L = 512;
+  static constexpr int LOOKBACK_DEPTH = 512;
   static constexpr int TAIL_BITS = 8;
   // 1024 slots, 2 MiB: sized for 256 tiles in flight (two blocks per SM on 128 SMs).
-  static constexpr int N_TABLE = ring_slots(256, L, TAIL_BITS);
+  static constexpr int STATUS_SLOTS = ring_slots(256, LOOKBACK_DEPTH, TAIL_BITS);
   static constexpr int PORTION_TILES = 32768;
   static constexpr int HIST_THREADS = 128;
   static constexpr int HIST_ITEMS = 16;
@@ -247,10 +248,10 @@ struct policy_check {
   static_assert(std::is_base_of<policy_defaults, Policy>::value, "a policy derives from ringsweep::policy_defaults");
   static_assert(Policy::HIST_THREADS % warp_threads == 0, "HIST_THREADS must be a multiple of 32");
   static_assert(Policy::RADIX_BITS >= 1 && Policy::RADIX_BITS <= 12, "RADIX_BITS out of range");
-  static_assert(Policy::N_TABLE >= Policy::L + (1 << Policy::TAIL_BITS),
-                "N_TABLE >= L + 2^TAIL_BITS is needed for deadlock freedom");
-  static_assert(Policy::L >= 1, "look-back depth L must be at least 1");
-  static_assert(static_cast<long long>(Policy::N_TABLE) * (8 << Policy::RADIX_BITS) <= (7ll << 19),
+  static_assert(Policy::STATUS_SLOTS >= Policy::LOOKBACK_DEPTH + (1 << Policy::TAIL_BITS),
+                "STATUS_SLOTS >= LOOKBACK_DEPTH + 2^TAIL_BITS is needed for deadlock freedom");
+  static_assert(Policy::LOOKBACK_DEPTH >= 1, "LOOKBACK_DEPTH must be at least 1");
+  static_assert(static_cast<long long>(Policy::STATUS_SLOTS) * (8 << Policy::RADIX_BITS) <= (7ll << 19),
                 "the status ring must stay within 3.5 MiB (temporary storage at most 4 MiB for every n)");
   static_assert(Policy::LOOKBACK_WINDOW >= 1 && Policy::LOOKBACK_WINDOW <= 32, "LOOKBACK_WINDOW: 1 to 32");
   static_assert(Policy::PREFETCH_BINS >= 0 && Policy::PREFETCH_BINS <= 2, "PREFETCH_BINS: 0, 1 or 2");
@@ -276,4 +277,4 @@ struct tile_shape {
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

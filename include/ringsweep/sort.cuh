@@ -28,8 +28,8 @@
 // Temporary storage, exactly (P = digit passes = ceil((end_bit - begin_bit) / 8), a(x) = x rounded
 // up to 256): inputs of at most one tile (7680 or 8448 four-byte keys, fewer for wide keys or
 // values), n = 0 and empty bit windows need 256 bytes. Larger inputs need
-//     256 + a(N_TABLE * 256 * 8) + a(P * 256 * 8) + a(2 * P * 256 * 8) + 256
-// (N_TABLE = 1024: at most 2.1 MiB for 64-bit keys), plus, for the in/out forms when P >= 2,
+//     256 + a(STATUS_SLOTS * 256 * 8) + a(P * 256 * 8) + a(2 * P * 256 * 8) + 256
+// (STATUS_SLOTS = 1024: at most 2.1 MiB for 64-bit keys), plus, for the in/out forms when P >= 2,
 // a(n * sizeof(Key)) + a(n * sizeof(Value)) of scratch. The first 256 lets an unaligned d_temp be
 // aligned. All of it is cleared by one cudaMemsetAsync per sort.
 #pragma once
@@ -40,7 +40,7 @@
 #include "key_traits.cuh"
 #include "sort_options.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 
 /// Sorts `n` keys from `d_keys_in` into `d_keys_out`; the input is left untouched.
 ///
@@ -94,7 +94,7 @@ cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts = {}, cudaSt
 template <class Key, class Value>
 cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
 
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END
 
 #include "device/sort.inl"
 #include "decomposer.cuh"

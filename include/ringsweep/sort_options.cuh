@@ -3,7 +3,7 @@
 
 #include "detail/config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 
 /// Direction of a sort. Both directions are stable: equal keys keep their input order.
 enum class sort_order { ascending, descending };
@@ -38,4 +38,4 @@ struct double_buffer {
   __host__ __device__ T* alternate() const { return d_buffers[selector ^ 1]; }
 };
 
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

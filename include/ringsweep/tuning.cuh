@@ -19,7 +19,7 @@
 #include "device/decomposed_arguments.cuh"
 #include "sort_options.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace tuning {
 
 /// `ringsweep::sort_keys` (in/out form) with `Policy`.
@@ -108,6 +108,6 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer d
                        cudaStream_t stream = 0);
 
 }  // namespace tuning
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END
 
 #include "device/tuning.inl"

@@ -11,8 +11,8 @@ namespace ringsweep_test {
 /// 192-key tiles (64 threads x 3 keys; fewer for wide keys or values), a 4-slot status buffer and
 /// 8-tile portions.
 struct policy_tiny : ringsweep::policy_defaults {
-  static constexpr int N_TABLE = 4;
-  static constexpr int L = 2;
+  static constexpr int STATUS_SLOTS = 4;
+  static constexpr int LOOKBACK_DEPTH = 2;
   static constexpr int TAIL_BITS = 1;
   static constexpr int PORTION_TILES = 8;
   static constexpr int HIST_THREADS = 64;
@@ -25,8 +25,8 @@ struct policy_tiny : ringsweep::policy_defaults {
 /// A narrow radix (5 bits, fewer digits than threads) and deep look-back.
 struct policy_tiny_radix5 : ringsweep::policy_defaults {
   static constexpr int RADIX_BITS = 5;
-  static constexpr int N_TABLE = 8;
-  static constexpr int L = 4;
+  static constexpr int STATUS_SLOTS = 8;
+  static constexpr int LOOKBACK_DEPTH = 4;
   static constexpr int TAIL_BITS = 2;
   static constexpr int PORTION_TILES = 5;
   static constexpr int HIST_THREADS = 32;
@@ -71,12 +71,12 @@ struct policy_tiny_dependent : policy_tiny_faulty {
   static constexpr bool DEPENDENT_LAUNCH = true;
 };
 
-/// A tiny policy whose circular buffer has N_TABLE slots, look-back depth L and tail groups of
+/// A tiny policy whose circular buffer has STATUS_SLOTS slots, look-back depth LOOKBACK_DEPTH and tail groups of
 /// 2^TAIL_BITS tiles: 128-key tiles, 6-tile portions, tiles that pause at random (FAULT_INJECTION).
-template <int N_TABLE_, int L_, int TAIL_BITS_>
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
 struct policy_ring : ringsweep::policy_defaults {
-  static constexpr int N_TABLE = N_TABLE_;
-  static constexpr int L = L_;
+  static constexpr int STATUS_SLOTS = STATUS_SLOTS_;
+  static constexpr int LOOKBACK_DEPTH = LOOKBACK_DEPTH_;
   static constexpr int TAIL_BITS = TAIL_BITS_;
   static constexpr int PORTION_TILES = 6;
   static constexpr int HIST_THREADS = 32;
@@ -87,13 +87,13 @@ struct policy_ring : ringsweep::policy_defaults {
   }
 };
 
-/// A deeper ring read through a look-back window of 3 words (not a divisor of L = 5, so windows
+/// A deeper ring read through a look-back window of 3 words (not a divisor of LOOKBACK_DEPTH = 5, so windows
 /// are cut at the depth cap) with the digits' bins prefetched at the tile's start, and 32-bit
 /// output offsets (sorts of fewer than 2^32 keys).
 struct policy_tiny_window : policy_tiny {
   static constexpr bool NARROW_OFFSETS = true;
-  static constexpr int N_TABLE = 8;
-  static constexpr int L = 5;
+  static constexpr int STATUS_SLOTS = 8;
+  static constexpr int LOOKBACK_DEPTH = 5;
   static constexpr int TAIL_BITS = 1;
   static constexpr int LOOKBACK_WINDOW = 3;
   static constexpr int PREFETCH_BINS = 2;

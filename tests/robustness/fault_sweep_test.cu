@@ -47,37 +47,41 @@ void sweep(const char* name) {
   CHECK(failures == 0u);
 }
 
-/// Ring shapes whose free window (N_TABLE - L tiles) is wider than a tail group, so that later
+/// Ring shapes whose free window (STATUS_SLOTS - LOOKBACK_DEPTH tiles) is wider than a tail group, so that later
 /// groups can complete before earlier ones and the tail's carry runs over several groups at
 /// once; 16-tile portions, so that launches exceed the free window and retire.
-template <int N_TABLE_, int L_, int TAIL_BITS_>
-struct chain_ring : ringsweep_test::policy_ring<N_TABLE_, L_, TAIL_BITS_> {
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
+struct chain_ring : ringsweep_test::policy_ring<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_> {
   static constexpr int PORTION_TILES = 16;
 };
 
 /// chain_ring read through a look-back window of W words, bins prefetched before the look-back.
-template <int N_TABLE_, int L_, int TAIL_BITS_, int W_>
-struct window_ring : chain_ring<N_TABLE_, L_, TAIL_BITS_> {
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_, int W_>
+struct window_ring : chain_ring<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_> {
   static constexpr int LOOKBACK_WINDOW = W_;
   static constexpr int PREFETCH_BINS = 1;
 };
 
 }  // namespace
 
-TEST_CASE("fault sweep: N_TABLE = 2, L = 1", "[faults]") { sweep<robustness::ring_policy<2, 1, 0>>("2/1/0"); }
-TEST_CASE("fault sweep: N_TABLE = 3, L = 2", "[faults]") { sweep<robustness::ring_policy<3, 2, 0>>("3/2/0"); }
-TEST_CASE("fault sweep: N_TABLE = 4, L = 2, tail groups of 2", "[faults]") {
+TEST_CASE("fault sweep: STATUS_SLOTS = 2, LOOKBACK_DEPTH = 1", "[faults]") {
+  sweep<robustness::ring_policy<2, 1, 0>>("2/1/0");
+}
+TEST_CASE("fault sweep: STATUS_SLOTS = 3, LOOKBACK_DEPTH = 2", "[faults]") {
+  sweep<robustness::ring_policy<3, 2, 0>>("3/2/0");
+}
+TEST_CASE("fault sweep: STATUS_SLOTS = 4, LOOKBACK_DEPTH = 2, tail groups of 2", "[faults]") {
   sweep<robustness::ring_policy<4, 2, 1>>("4/2/1");
 }
-TEST_CASE("fault sweep: N_TABLE = 4, L = 1, tail groups of 2", "[faults]") {
+TEST_CASE("fault sweep: STATUS_SLOTS = 4, LOOKBACK_DEPTH = 1, tail groups of 2", "[faults]") {
   sweep<robustness::ring_policy<4, 1, 1>>("4/1/1");
 }
-TEST_CASE("fault sweep: N_TABLE = 8, L = 2, tail groups of 2 (carries over groups)", "[faults]") {
+TEST_CASE("fault sweep: STATUS_SLOTS = 8, LOOKBACK_DEPTH = 2, tail groups of 2 (carries over groups)", "[faults]") {
   sweep<chain_ring<8, 2, 1>>("8/2/1");
 }
-TEST_CASE("fault sweep: N_TABLE = 6, L = 1, tail groups of 1 (carries over groups)", "[faults]") {
+TEST_CASE("fault sweep: STATUS_SLOTS = 6, LOOKBACK_DEPTH = 1, tail groups of 1 (carries over groups)", "[faults]") {
   sweep<chain_ring<6, 1, 0>>("6/1/0");
 }
-TEST_CASE("fault sweep: N_TABLE = 8, L = 3, look-back window of 2", "[faults]") {
+TEST_CASE("fault sweep: STATUS_SLOTS = 8, LOOKBACK_DEPTH = 3, look-back window of 2", "[faults]") {
   sweep<window_ring<8, 3, 1, 2>>("8/3/1 W2");
 }

@@ -17,8 +17,8 @@
 namespace robustness {
 
 /// ringsweep_test::policy_ring under its older name.
-template <int N_TABLE_, int L_, int TAIL_BITS_>
-using ring_policy = ringsweep_test::policy_ring<N_TABLE_, L_, TAIL_BITS_>;
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
+using ring_policy = ringsweep_test::policy_ring<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_>;
 
 /// Sorts `keys` (with their indices as values when `pairs`) under `Policy` in the in/out form and
 /// checks keys and values against std::stable_sort. Returns false (and records why) on a mismatch.

@@ -140,7 +140,8 @@ __global__ void generate_values(Value* values, std::size_t n) {
        i += std::size_t(gridDim.x) * blockDim.x) {
     unsigned char bytes[sizeof(Value)];
     const u64 h = mix(i);
-    for (std::size_t b = 0; b < sizeof(Value); ++b) bytes[b] = (unsigned char)(b < 4 ? i >> (8 * b) : h >> (8 * (b % 8)));
+    for (std::size_t b = 0; b < sizeof(Value); ++b)
+      bytes[b] = (unsigned char)(b < 4 ? i >> (8 * b) : h >> (8 * (b % 8)));
     Value v;
     memcpy(&v, bytes, sizeof(Value));
     values[i] = v;
@@ -259,8 +260,8 @@ void launch_case(running_case& r) {
 
   // Input keys; sorted and reversed ones are uniform keys sorted by CUB first.
   const bool presort = c.distribution == sorted || c.distribution == reversed;
-  STRESS_TRY(launch_on(s, n, generate_keys<bits>, reinterpret_cast<bits*>(presort ? kout : kin), n, c.seed ^ mix(c.index),
-                       presort ? int(uniform) : c.distribution, c.param));
+  STRESS_TRY(launch_on(s, n, generate_keys<bits>, reinterpret_cast<bits*>(presort ? kout : kin), n,
+                       c.seed ^ mix(c.index), presort ? int(uniform) : c.distribution, c.param));
   if (presort) {
     std::size_t bytes = 0;
     STRESS_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, kout, kref, std::int64_t(n), 0, int(sizeof(Key) * 8), s));
@@ -310,8 +311,8 @@ void launch_case(running_case& r) {
   if (r.error != cudaSuccess) return;
   STRESS_TRY(cudaMemcpyAsync(d_first, r.first, sizeof(u64), cudaMemcpyHostToDevice, s));
   STRESS_TRY(launch_on(s, n, compare<bits, Value>, reinterpret_cast<const bits*>(got_keys),
-                       reinterpret_cast<const bits*>(want_keys), PAIRS ? static_cast<const Value*>(got_values) : nullptr,
-                       want_values, n, d_first));
+                       reinterpret_cast<const bits*>(want_keys),
+                       PAIRS ? static_cast<const Value*>(got_values) : nullptr, want_values, n, d_first));
   STRESS_TRY(cudaMemcpyAsync(r.first, d_first, sizeof(u64), cudaMemcpyDeviceToHost, s));
   r.keys_sorted = n;
 }
@@ -402,11 +403,11 @@ stress_case draw(u64 seed, u64 index, int max_log2) {
   c.param = c.distribution == low_entropy ? 2 + next(3) : c.distribution == few_distinct ? 2 + next(63)
             : c.distribution == narrow_range                                             ? 1 + next(1000)
                                                                                           : 0;
-  // n: edges of tiles, of the status ring (N_TABLE tiles) and of portions, or log-uniform.
+  // n: edges of tiles, of the status ring (STATUS_SLOTS tiles) and of portions, or log-uniform.
   const std::size_t max_n = std::size_t(1) << max_log2;
   const std::size_t tile = case_tile(c.key_type, c.value_bytes, c.tiny);
   using P = ringsweep::policy_defaults;
-  const std::size_t ring = tile * std::size_t(c.tiny ? ringsweep_test::policy_tiny::N_TABLE : P::N_TABLE);
+  const std::size_t ring = tile * std::size_t(c.tiny ? ringsweep_test::policy_tiny::STATUS_SLOTS : P::STATUS_SLOTS);
   const std::size_t portion = tile * std::size_t(c.tiny ? ringsweep_test::policy_tiny::PORTION_TILES
                                                         : P::PORTION_TILES);
   const long long delta = (long long)next(3) - 1;  // -1, 0, +1
@@ -417,7 +418,8 @@ stress_case draw(u64 seed, u64 index, int max_log2) {
   } else if (pick < 35) {
     n = std::size_t(std::max<long long>(0, (long long)(tile * (1 + next(8))) + delta));
   } else if (pick < 50) {
-    n = std::size_t(std::max<long long>(0, (long long)(ring * (1 + next(3))) + delta + (next(4) == 0 ? (long long)tile : 0)));
+    n = std::size_t(
+        std::max<long long>(0, (long long)(ring * (1 + next(3))) + delta + (next(4) == 0 ? (long long)tile : 0)));
   } else if (pick < 60 && portion + 1 <= max_n) {  // the shipped policies' portions are past 2^26
     n = std::size_t(std::max<long long>(0, (long long)(portion * (1 + next(2))) + delta));
   } else {
@@ -485,7 +487,8 @@ TEST_CASE("differential stress against cub::DeviceRadixSort", "[stress]") {
   std::printf("stress: seed %llu, %llu cases (%zu keys) in %.1f s on %d streams, %llu failed; by key type:",
               (unsigned long long)seed, (unsigned long long)done, keys_total, elapsed(), streams,
               (unsigned long long)failures);
-  for (int k = 0; k < n_key_types; ++k) std::printf(" %s %llu", key_names[k], (unsigned long long)per_key_type[std::size_t(k)]);
+  for (int k = 0; k < n_key_types; ++k)
+    std::printf(" %s %llu", key_names[k], (unsigned long long)per_key_type[std::size_t(k)]);
   std::printf("\n");
   cudaFreeHost(pinned);
   for (auto& st : s) cudaStreamDestroy(st);

@@ -25,7 +25,7 @@ namespace {
 using ringsweep::detail::u32;
 using ringsweep::detail::u64;
 
-constexpr int RADIX = 4, N_TABLE = 2, L = 1, TAIL_BITS = 0;
+constexpr int RADIX = 4, STATUS_SLOTS = 2, LOOKBACK_DEPTH = 1, TAIL_BITS = 0;
 
 /// The broken rule: no wait before reusing a slot; retiring is bookkeeping only.
 struct no_wait_tail {
@@ -34,11 +34,11 @@ struct no_wait_tail {
   __device__ void wait_slot_free(u32) const {}
   __device__ void retire(u32) const { atomicAdd(tail, 1u); }
 };
-using library_tail = ringsweep::detail::tail_iterator<N_TABLE, L, TAIL_BITS>;
+using library_tail = ringsweep::detail::tail_iterator<STATUS_SLOTS, LOOKBACK_DEPTH, TAIL_BITS>;
 
 template <class Tail>
 __global__ void harness_kernel(const u32* counts, u32* exclusive_out, u64* status, u32* ticket, u32* tail_counter) {
-  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, N_TABLE, L>;
+  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, STATUS_SLOTS, LOOKBACK_DEPTH>;
   __shared__ u32 s_tile;
   const Tail tail(tail_counter, 0u);
   const lookback_t lookback{{status}, 0u};
@@ -67,7 +67,7 @@ bool run_harness(u32 tiles, unsigned long long seed) {
   const std::vector<u32> counts = ringsweep_test::random_ints<u32>(std::size_t(tiles) * RADIX, seed, 0u, 100u);
   ringsweep_test::device_buffer<u32> d_counts(counts), d_exclusive(counts.size());
   ringsweep_test::device_buffer<u32> counters(1 + std::size_t(library_tail::WORDS_PER_SORT));
-  ringsweep_test::device_buffer<u64> status(std::size_t(N_TABLE) * RADIX);
+  ringsweep_test::device_buffer<u64> status(std::size_t(STATUS_SLOTS) * RADIX);
   counters.fill_bytes(0);
   status.fill_bytes(0);
   cudaLaunchConfig_t config{};

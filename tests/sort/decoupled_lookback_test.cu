@@ -1,5 +1,5 @@
 // Decoupled look-back alone: tiles publish random per-digit counts into a tiny circular status
-// buffer (N_TABLE = 4, L = 2) and must each get their exclusive prefix, across several launches
+// buffer (STATUS_SLOTS = 4, LOOKBACK_DEPTH = 2) and must each get their exclusive prefix, across several launches
 // that continue one ticket and alternate the tail counters; random delays shuffle the timing.
 #include <catch2/catch.hpp>
 
@@ -29,11 +29,11 @@ __device__ void random_delay(u32 seed, u32 a, u32 b) {
   for (u32 i = 0; i < n; ++i) __nanosleep(200);
 }
 
-template <int RADIX, int N_TABLE, int L, int TAIL_BITS, int W>
+template <int RADIX, int STATUS_SLOTS, int LOOKBACK_DEPTH, int TAIL_BITS, int W>
 __global__ void lookback_kernel(const u32* counts, u32* exclusive_out, u64* status, u32* ticket, u32* tails,
                                 u32 tile_base, u32 launch_index, u32 delay_seed) {
-  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, N_TABLE, L, W>;
-  using tail_t = ringsweep::detail::tail_iterator<N_TABLE, L, TAIL_BITS>;
+  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, STATUS_SLOTS, LOOKBACK_DEPTH, W>;
+  using tail_t = ringsweep::detail::tail_iterator<STATUS_SLOTS, LOOKBACK_DEPTH, TAIL_BITS>;
   __shared__ u32 s_ticket;
   const tail_t tail(tails, launch_index);
   const lookback_t lookback{{status}, tile_base};
@@ -63,14 +63,13 @@ __global__ void lookback_kernel(const u32* counts, u32* exclusive_out, u64* stat
   }
 }
 
-template <int RADIX, int N_TABLE, int L, int TAIL_BITS, int W = 1>
+template <int RADIX, int STATUS_SLOTS, int LOOKBACK_DEPTH, int TAIL_BITS, int W = 1>
 void check_lookback(const std::vector<u32>& launch_tiles, u32 max_count, std::uint64_t seed) {
-  INFO("RADIX " << RADIX << " N_TABLE " << N_TABLE << " L " << L << " TAIL_BITS " << TAIL_BITS << " W " << W
-                << " max_count "
-                << max_count << " seed " << seed);
-  ringsweep_test::device_buffer<u64> status(static_cast<std::size_t>(N_TABLE * RADIX));
+  INFO("RADIX " << RADIX << " STATUS_SLOTS " << STATUS_SLOTS << " LOOKBACK_DEPTH " << LOOKBACK_DEPTH << " TAIL_BITS "
+                << TAIL_BITS << " W " << W << " max_count " << max_count << " seed " << seed);
+  ringsweep_test::device_buffer<u64> status(static_cast<std::size_t>(STATUS_SLOTS * RADIX));
   ringsweep_test::device_buffer<u32> counters(
-      1 + std::size_t(ringsweep::detail::tail_iterator<N_TABLE, L, TAIL_BITS>::WORDS_PER_SORT));
+      1 + std::size_t(ringsweep::detail::tail_iterator<STATUS_SLOTS, LOOKBACK_DEPTH, TAIL_BITS>::WORDS_PER_SORT));
   status.fill_bytes(0);
   counters.fill_bytes(0);
   u32 tile_base = 0;
@@ -80,9 +79,9 @@ void check_lookback(const std::vector<u32>& launch_tiles, u32 max_count, std::ui
     std::vector<u32> counts =
         ringsweep_test::random_ints<u32>(std::size_t(tiles) * RADIX, seed + 17 * k, 0u, max_count);
     ringsweep_test::device_buffer<u32> d_counts(counts), d_exclusive(counts.size());
-    REQUIRE_CUDA(sort_test::launch(lookback_kernel<RADIX, N_TABLE, L, TAIL_BITS, W>, tiles, 32, d_counts.data(),
-                                   d_exclusive.data(), status.data(), counters.data(), counters.data() + 1,
-                                   tile_base, u32(k), u32(seed + k)));
+    REQUIRE_CUDA(sort_test::launch(lookback_kernel<RADIX, STATUS_SLOTS, LOOKBACK_DEPTH, TAIL_BITS, W>, tiles, 32,
+                                   d_counts.data(), d_exclusive.data(), status.data(), counters.data(),
+                                   counters.data() + 1, tile_base, u32(k), u32(seed + k)));
     REQUIRE_CUDA_LAUNCH();
     std::vector<u32> expected(counts.size());
     for (int d = 0; d < RADIX; ++d) {
@@ -101,7 +100,7 @@ void check_lookback(const std::vector<u32>& launch_tiles, u32 max_count, std::ui
 
 }  // namespace
 
-TEST_CASE("decoupled look-back over a 4-slot buffer (L = 2)", "[lookback]") {
+TEST_CASE("decoupled look-back over a 4-slot buffer (LOOKBACK_DEPTH = 2)", "[lookback]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   check_lookback<4, 4, 2, 1>({1, 13, 2, 40, 7}, 1000, seed);
   check_lookback<4, 4, 2, 1>({64}, 0, seed + 1);         // all zero counts
@@ -118,7 +117,7 @@ TEST_CASE("decoupled look-back with more digits than threads and deeper look-bac
 
 TEST_CASE("decoupled look-back reading a window of predecessors at once", "[lookback]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
-  check_lookback<4, 8, 5, 1, 3>({1, 13, 40, 7}, 1000, seed + 6);  // windows cut at depth L
+  check_lookback<4, 8, 5, 1, 3>({1, 13, 40, 7}, 1000, seed + 6);  // windows cut at depth LOOKBACK_DEPTH
   check_lookback<8, 16, 8, 2, 4>({60, 5}, 50, seed + 7);
   check_lookback<4, 4, 2, 1, 2>({30}, 0, seed + 8);               // all zero counts
 }

@@ -124,7 +124,8 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
   const auto keys = sort_test::make_keys<u32>(n, distribution::uniform, ringsweep_test::catch_seed());
   ringsweep_test::device_buffer<u32> kin(keys), kout(n), vin(n), vout(n), big(2 * n);
   std::size_t bytes = 0;
-  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
+  REQUIRE_CUDA(
+      ringsweep::tuning::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n));
   ringsweep_test::device_bytes temp(bytes);
   const ringsweep::sort_options ok;
 
@@ -277,7 +278,8 @@ TEST_CASE("the device's policy: two-phase forms over tile edges", "[sort][api]")
       std::size_t bytes = 0;
       REQUIRE_CUDA(ringsweep::sort_pairs(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, opts));
       ringsweep_test::device_bytes temp(bytes);
-      REQUIRE_CUDA(ringsweep::sort_pairs(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, opts));
+      REQUIRE_CUDA(
+          ringsweep::sort_pairs(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, opts));
       REQUIRE_CUDA(cudaDeviceSynchronize());
       const auto order = sort_test::reference_order(keys, opts);
       REQUIRE(sort_test::first_key_mismatch(kout.download(), keys, order) == -1);
@@ -392,7 +394,7 @@ template <class Policy>
 std::size_t promised_bytes(std::size_t n, std::size_t key_bytes, std::size_t value_bytes, int passes, bool in_out) {
   const std::size_t radix = std::size_t(1) << Policy::RADIX_BITS;
   const std::size_t p = std::size_t(passes);
-  std::size_t bytes = 256 + a256(std::size_t(Policy::N_TABLE) * radix * 8) + a256(p * radix * 8) +
+  std::size_t bytes = 256 + a256(std::size_t(Policy::STATUS_SLOTS) * radix * 8) + a256(p * radix * 8) +
                       a256(2 * p * radix * 8) + 256;
   if (in_out && passes >= 2) bytes += a256(n * key_bytes) + (value_bytes != 0 ? a256(n * value_bytes) : 0);
   return bytes;
@@ -471,7 +473,7 @@ TEST_CASE("temporary storage at the tile edge is what the README promises", "[so
   check_tile_edge<tiny, std::uint8_t, double>();
   check_tile_edge<ringsweep_test::policy_tiny_radix5, std::uint16_t, u32>();
   check_tile_edge<ringsweep_test::policy_tiny_per_type, double, u32>();
-  // The shipped policies (their N_TABLE and RADIX_BITS are policy_defaults'); the README names
+  // The shipped policies (their STATUS_SLOTS and RADIX_BITS are policy_defaults'); the README names
   // the four-byte-key tiles: 7680 (policy_sm80) or 8448 (policy_sm90).
   check_tile_edge<void, u32, u32>();
   check_tile_edge<void, float, double>();
@@ -479,7 +481,7 @@ TEST_CASE("temporary storage at the tile edge is what the README promises", "[so
   check_tile_edge<void, __half, std::uint16_t>();
   STATIC_REQUIRE(ringsweep::detail::tile_shape<ringsweep::policy_sm80, 4, 0>::TILE == 7680);
   STATIC_REQUIRE(ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 0>::TILE == 8448);
-  STATIC_REQUIRE(ringsweep::policy_sm80::N_TABLE == ringsweep::policy_defaults::N_TABLE);
+  STATIC_REQUIRE(ringsweep::policy_sm80::STATUS_SLOTS == ringsweep::policy_defaults::STATUS_SLOTS);
   STATIC_REQUIRE(ringsweep::policy_sm90::RADIX_BITS == ringsweep::policy_defaults::RADIX_BITS);
 }
 

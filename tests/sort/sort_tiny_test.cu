@@ -424,7 +424,7 @@ TEST_CASE("an instrumented policy records every tile's timeline, look-back depth
     CHECK(r.lookback_start <= r.lookback_end);
     CHECK(r.lookback_end <= r.retired);
     CHECK(r.retired <= r.exit);
-    CHECK(r.depth <= unsigned(traced::L));
+    CHECK(r.depth <= unsigned(traced::LOOKBACK_DEPTH));
     first_tiles += r.depth == 0 ? 1 : 0;
   }
   CHECK(first_tiles == launches);  // only a launch's first tile has no predecessor to read
@@ -433,11 +433,11 @@ TEST_CASE("an instrumented policy records every tile's timeline, look-back depth
 TEMPLATE_TEST_CASE("look-back at its depth cap waits for an inclusive count", "[sort][tiny][lookback]",
                    (ringsweep_test::policy_ring<4, 1, 0>), (ringsweep_test::policy_ring<4, 1, 1>),
                    (ringsweep_test::policy_ring<8, 2, 1>), (ringsweep_test::policy_ring<16, 2, 2>)) {
-  // With L = 1 every tile that finds its predecessor still at an aggregate has reached the cap and
+  // With LOOKBACK_DEPTH = 1 every tile that finds its predecessor still at an aggregate has reached the cap and
   // must wait for the inclusive count; the tiles' random pauses (FAULT_INJECTION) between
   // publishing a count and its inclusive sum make that common. A look-back that took the
   // aggregate at the cap would add up too few keys and scatter into the wrong places. The status
-  // rings have room beyond L + 2^TAIL_BITS slots: at exactly that size a tile cannot publish
+  // rings have room beyond LOOKBACK_DEPTH + 2^TAIL_BITS slots: at exactly that size a tile cannot publish
   // before the tiles within its look-back window have retired (all inclusive), so the cap is
   // never met with an aggregate.
   const std::uint64_t seed = ringsweep_test::catch_seed();

@@ -4,7 +4,7 @@
 #include "../block/block_scan.cuh"
 #include "../detail/config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Exclusive sum, in place, of `RADIX` 64-bit counts by one block of `THREADS` threads (thread `t`
@@ -51,4 +51,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -9,7 +9,7 @@
 #include "../key_traits.cuh"
 #include "../policy.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Arguments of the histogram kernel.
@@ -49,11 +49,12 @@ class histogram_tile {
   __device__ __forceinline__ void process() {
     hist_.clear();
     __syncthreads();
-    const int passes = ceil_div(p_.end_bit - p_.begin_bit, Policy::RADIX_BITS);
+    const int passes = digit_window::passes(p_.begin_bit, p_.end_bit, Policy::RADIX_BITS);
     // Keys before the first VEC-aligned address are counted one by one (block 0, fewer than VEC);
     // full tiles after them are read with vector loads, the ragged last tile one key at a time.
     constexpr std::size_t VEC_BYTES = std::size_t(VEC) * sizeof(bits_type);
-    const std::size_t misaligned = std::size_t(reinterpret_cast<std::uintptr_t>(p_.keys) % VEC_BYTES) / sizeof(bits_type);
+    const std::size_t misaligned =
+        std::size_t(reinterpret_cast<std::uintptr_t>(p_.keys) % VEC_BYTES) / sizeof(bits_type);
     const std::size_t head = min_of<std::size_t>(p_.n, misaligned == 0 ? 0 : std::size_t(VEC) - misaligned);
     if (blockIdx.x == 0 && threadIdx.x < head) {
       bits_type key[1] = {p_.keys[threadIdx.x]};
@@ -88,15 +89,15 @@ RINGSWEEP_UNROLL
   /// and only shifted and masked per pass (pass-outer, so no per-pass state stays live).
   template <bool FULL, int N>
   __device__ __forceinline__ void count(bits_type (&keys)[N], int valid, int passes) {
-    const digit_extractor<Key> image_of = p_.extractor(p_.descending, 0, 0);
+    const digit_extractor<Key> image_of = p_.extractor(p_.descending, digit_window{});
 RINGSWEEP_UNROLL
     for (int k = 0; k < N; ++k) keys[k] = image_of.image(keys[k]);
     for (int pass = 0; pass < passes; ++pass) {
-      const int shift = p_.begin_bit + pass * Policy::RADIX_BITS;
-      const u32 mask = (1u << min_of(Policy::RADIX_BITS, p_.end_bit - shift)) - 1u;
+      const digit_window w = digit_window::of_pass(p_.begin_bit, p_.end_bit, Policy::RADIX_BITS, pass);
+      const u32 mask = w.mask();
 RINGSWEEP_UNROLL
       for (int k = 0; k < N; ++k) {
-        if (FULL || k * THREADS + int(threadIdx.x) < valid) hist_.add(pass, u32(keys[k] >> shift) & mask);
+        if (FULL || k * THREADS + int(threadIdx.x) < valid) hist_.add(pass, u32(keys[k] >> w.shift) & mask);
       }
     }
   }
@@ -106,4 +107,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

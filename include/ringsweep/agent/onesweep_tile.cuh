@@ -17,7 +17,7 @@
 #include "../warp/warp_vector_load.cuh"
 #include "pass_route.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Arguments of one onesweep launch (one pass over one portion of the keys).
@@ -61,8 +61,8 @@ class onesweep_tile {
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   using rank_t = block_radix_rank<THREADS, ITEMS, Policy::RADIX_BITS>;
   using scatter_t = block_scatter<THREADS, ITEMS>;
-  using lookback_t = decoupled_lookback<RADIX, Policy::N_TABLE, Policy::L, Policy::LOOKBACK_WINDOW>;
-  using tail_t = tail_iterator<Policy::N_TABLE, Policy::L, Policy::TAIL_BITS>;
+  using lookback_t = decoupled_lookback<RADIX, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::LOOKBACK_WINDOW>;
+  using tail_t = tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
   static constexpr int WARPS = THREADS / warp_threads;
   /// Whether items of type T load through warp_vector_load.
@@ -351,4 +351,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

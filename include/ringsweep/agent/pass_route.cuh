@@ -5,7 +5,7 @@
 
 #include "../detail/config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// The three buffers a sort's routes name: the input (never written), the buffer the result must
@@ -65,4 +65,4 @@ __device__ inline void build_pass_routes(u32* routes, int passes, u32 mode) {
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -9,7 +9,7 @@
 #include "../key_traits.cuh"
 #include "../policy.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Arguments of the single-block sort.
@@ -67,8 +67,10 @@ class small_sort {
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
 
-    for (int shift = p_.begin_bit; shift < p_.end_bit; shift += RADIX_BITS) {
-      const digit_extractor<Key> digit_of = p_.extractor(p_.descending, shift, min_of(RADIX_BITS, p_.end_bit - shift));
+    const int passes = digit_window::passes(p_.begin_bit, p_.end_bit, RADIX_BITS);
+    for (int pass = 0; pass < passes; ++pass) {
+      const digit_extractor<Key> digit_of =
+          p_.extractor(p_.descending, digit_window::of_pass(p_.begin_bit, p_.end_bit, RADIX_BITS, pass));
       u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
 RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);
@@ -102,4 +104,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

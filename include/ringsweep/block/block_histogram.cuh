@@ -3,7 +3,7 @@
 
 #include "../detail/config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Shared-memory histograms of up to `MAX_PASSES` digit passes of `RADIX` bins each.
@@ -45,4 +45,4 @@ class block_histogram {
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

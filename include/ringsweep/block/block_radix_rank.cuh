@@ -7,7 +7,7 @@
 #include "../warp/warp_multisplit.cuh"
 #include "block_scan.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Ranks a tile of `THREADS * ITEMS` digits held warp-striped: warp `w` owns the contiguous segment
@@ -127,4 +127,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

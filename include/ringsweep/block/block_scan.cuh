@@ -4,7 +4,7 @@
 #include "../detail/config.cuh"
 #include "../detail/intrinsics.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Exclusive sum over the threads of a block (thread order), with the block total.
@@ -46,4 +46,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

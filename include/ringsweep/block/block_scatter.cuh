@@ -6,7 +6,7 @@
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Scatter of a warp-striped, ranked tile (see block_radix_rank for the arrangement).
@@ -66,4 +66,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -15,7 +15,47 @@
 #define RINGSWEEP_UNROLL
 #endif
 
-namespace ringsweep {
+// ---- the library's namespace ------------------------------------------------------------------
+// Everything ringsweep declares lives in an inline namespace of `ringsweep` named after the
+// architectures the translation unit builds device code for (`__CUDA_ARCH_LIST__`, e.g.
+// `ringsweep::arch_800_900::`; `host_only` for a host compiler). Two translation units of one
+// program built for different architecture lists then share no template instance: without it the
+// linker keeps one copy of each weak kernel stub and probe, and a sort compiled for sm_80 could
+// launch the sm_90 unit's kernels with the sm_80 policy's shapes. Users keep writing `ringsweep::`.
+#define RINGSWEEP_PP_CAT_(a, b) a##b
+#define RINGSWEEP_PP_CAT(a, b) RINGSWEEP_PP_CAT_(a, b)
+#define RINGSWEEP_PP_COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, n, ...) n
+#define RINGSWEEP_PP_COUNT(...) RINGSWEEP_PP_COUNT_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define RINGSWEEP_PP_JOIN_1(a) a
+#define RINGSWEEP_PP_JOIN_2(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_1(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_3(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_2(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_4(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_3(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_5(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_4(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_6(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_5(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_7(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_6(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_8(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_7(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_9(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_8(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_10(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_9(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_11(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_10(__VA_ARGS__))
+#define RINGSWEEP_PP_JOIN_12(a, ...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_CAT(a, _), RINGSWEEP_PP_JOIN_11(__VA_ARGS__))
+/// `a_b_c` from the list `a, b, c` (1 to 12 entries).
+#define RINGSWEEP_PP_JOIN(...) RINGSWEEP_PP_CAT(RINGSWEEP_PP_JOIN_, RINGSWEEP_PP_COUNT(__VA_ARGS__))(__VA_ARGS__)
+
+#if defined(__CUDA_ARCH_LIST__)
+#define RINGSWEEP_ABI_NAMESPACE RINGSWEEP_PP_CAT(arch_, RINGSWEEP_PP_JOIN(__CUDA_ARCH_LIST__))
+#else
+#define RINGSWEEP_ABI_NAMESPACE host_only
+#endif
+
+/// Opens and closes `ringsweep` and its architecture namespace (every ringsweep header uses them).
+#define RINGSWEEP_NAMESPACE_BEGIN \
+  namespace ringsweep {           \
+  inline namespace RINGSWEEP_ABI_NAMESPACE {
+#define RINGSWEEP_NAMESPACE_END \
+  }                             \
+  }
+
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 using u32 = unsigned int;
@@ -43,4 +83,4 @@ template <> struct uint_of_size<4> { using type = unsigned int; };
 template <> struct uint_of_size<8> { using type = unsigned long long; };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -23,7 +23,7 @@
 #include "../key_traits.cuh"
 #include "config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Tag type standing for `Key` sorted through `Decomposer`: the sort's kernels are instantiated
@@ -315,11 +315,11 @@ struct key_context<decomposed_key<Key, Decomposer>> {
   key_context() = default;
   __host__ __device__ explicit key_context(const Decomposer& d) : holder(d) {}
 
-  __host__ __device__ digit_extractor<decomposed_key<Key, Decomposer>> extractor(bool descending, int shift,
-                                                                                 int width) const {
-    return digit_extractor<decomposed_key<Key, Decomposer>>(holder.decomposer, descending, shift, width);
+  __host__ __device__ digit_extractor<decomposed_key<Key, Decomposer>> extractor(bool descending,
+                                                                                 digit_window w) const {
+    return digit_extractor<decomposed_key<Key, Decomposer>>(holder.decomposer, descending, w.shift, w.width);
   }
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -6,7 +6,7 @@
 #include "config.cuh"
 #include "intrinsics.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Sleeps 0..7 short pauses chosen by hashing (tile, site, thread) when `Policy` asks for it.
@@ -28,4 +28,4 @@ __device__ __forceinline__ void inject_delay(u32 tile, u32 site) {
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -7,7 +7,7 @@
 
 #include "config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// This thread's lane in its warp (blocks are one-dimensional, whole warps).
@@ -230,4 +230,4 @@ __device__ __forceinline__ void backoff(u32& state) {
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -8,7 +8,7 @@
 
 #include "config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 template <class T>
@@ -170,4 +170,4 @@ RINGSWEEP_UNROLL
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

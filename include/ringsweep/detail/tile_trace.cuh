@@ -3,7 +3,7 @@
 
 #include "config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// One onesweep tile's timeline in nanoseconds (`%globaltimer`; the host's steady clock on the
@@ -30,4 +30,4 @@ struct lookback_stats {
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <type_traits>
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// CUB's templated count as a std::size_t; false (an invalid count) when it is negative or too
@@ -201,4 +201,4 @@ cudaError_t DeviceRadixSort::SortKeysDescending(void* d_temp_storage, std::size_
                                              true, stream);
 }
 
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

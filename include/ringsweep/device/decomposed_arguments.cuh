@@ -8,7 +8,7 @@
 #include "../detail/decomposed_key.cuh"
 #include "../sort_options.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Enables the decomposer overloads for anything but `sort_options` (which selects the built-in
@@ -34,4 +34,4 @@ __host__ double_buffer<K> as_decomposed(const double_buffer<Key>& keys) {
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -5,7 +5,7 @@
 #include "../detail/config.cuh"
 #include "../policy.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// An empty kernel whose attributes tell which PTX version this program's kernels run from.
@@ -35,4 +35,4 @@ __host__ cudaError_t with_device_policy(F&& f) {
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

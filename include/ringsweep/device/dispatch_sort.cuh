@@ -18,7 +18,7 @@
 #include "launch.cuh"
 #include "temp_layout.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Where the data of a sort is and where it must end. Onesweep sorts skip the passes whose digit
@@ -52,7 +52,8 @@ struct sort_dispatch {
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   static constexpr int TILE = shape::TILE;
   static constexpr int PORTION_KEYS = Policy::PORTION_TILES * TILE;
-  static constexpr int tail_words = tail_iterator<Policy::N_TABLE, Policy::L, Policy::TAIL_BITS>::WORDS_PER_SORT;
+  static constexpr int tail_words =
+      tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>::WORDS_PER_SORT;
   static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value, "values must be trivially copyable");
   static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 || sizeof(Value) == 8 ||
                     sizeof(Value) == 16,
@@ -85,7 +86,7 @@ struct sort_dispatch {
     p.n = n;
     p.begin_bit = opts.begin_bit;
     p.end_bit = end;
-    p.passes = ceil_div(end - opts.begin_bit, Policy::RADIX_BITS);
+    p.passes = digit_window::passes(opts.begin_bit, end, Policy::RADIX_BITS);
     p.descending = opts.order == sort_order::descending;
     if (n == 0) {
       p.path = sort_path::nothing;
@@ -100,7 +101,7 @@ struct sort_dispatch {
     if (p.path == sort_path::onesweep) {
       std::size_t at = 0;
       l.status = at;
-      at += align_up(circular_status_buffer<RADIX, Policy::N_TABLE>::bytes);
+      at += align_up(circular_status_buffer<RADIX, Policy::STATUS_SLOTS>::bytes);
       l.counts = at;
       at += align_up(std::size_t(p.passes) * RADIX * sizeof(u64));
       l.pingpong = at;
@@ -127,7 +128,8 @@ struct sort_dispatch {
       case sort_path::nothing:
         return cudaSuccess;
       case sort_path::copy: {
-        cudaError_t e = cudaMemcpyAsync(b.keys_final, b.keys_in, p.n * sizeof(bits_type), cudaMemcpyDeviceToDevice, stream);
+        cudaError_t e =
+            cudaMemcpyAsync(b.keys_final, b.keys_in, p.n * sizeof(bits_type), cudaMemcpyDeviceToDevice, stream);
         if (e == cudaSuccess && HAS_VALUES) {
           e = cudaMemcpyAsync(b.values_final, b.values_in, p.n * sizeof(value_raw_t), cudaMemcpyDeviceToDevice, stream);
         }
@@ -248,8 +250,8 @@ struct sort_dispatch {
       op.ticket = counters;
       op.tails = counters + 32;
       op.trace = Policy::INSTRUMENT ? Policy::trace_sink() : nullptr;
-      const int shift = p.begin_bit + pass * Policy::RADIX_BITS;
-      op.digit = p.context.extractor(p.descending, shift, min_of(Policy::RADIX_BITS, p.end_bit - shift));
+      op.digit = p.context.extractor(p.descending,
+                                     digit_window::of_pass(p.begin_bit, p.end_bit, Policy::RADIX_BITS, pass));
       for (std::size_t portion = 0; portion < portions; ++portion) {
         const std::size_t first_tile = portion * Policy::PORTION_TILES;
         const std::size_t first_key = first_tile * TILE;
@@ -286,4 +288,4 @@ struct sort_dispatch {
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -6,7 +6,7 @@
 
 #include "../detail/config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// How a kernel is launched after the one before it in the stream.
@@ -35,4 +35,4 @@ __host__ cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned t
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

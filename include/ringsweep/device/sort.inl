@@ -6,7 +6,7 @@
 #include "../tuning.cuh"
 #include "device_policy.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 
 template <class Key>
 cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out, std::size_t n,
@@ -54,4 +54,4 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options
       [&](auto policy) { return tuning::sort_pairs<decltype(policy), Key, Value>(d_keys, d_values, n, opts, stream); });
 }
 
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -8,7 +8,7 @@
 #include "dispatch_sort.cuh"
 #include "temp_layout.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// True when the byte ranges `[a, a + bytes)` and `[b, b + bytes)` share a byte.
@@ -176,4 +176,4 @@ __host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, cons
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

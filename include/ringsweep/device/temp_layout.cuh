@@ -6,7 +6,7 @@
 
 #include "../detail/config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 constexpr std::size_t temp_alignment = 256;
@@ -37,4 +37,4 @@ __host__ inline T* temp_piece(void* temp, std::size_t offset) {
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -7,7 +7,7 @@
 #include "decomposed_arguments.cuh"
 #include "sort_forms.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace tuning {
 
 template <class Policy, class Key>
@@ -123,4 +123,4 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer d
 }
 
 }  // namespace tuning
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

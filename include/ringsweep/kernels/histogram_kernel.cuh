@@ -6,7 +6,7 @@
 #include "../agent/pass_route.cuh"
 #include "../detail/intrinsics.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Persistent grid; counts the digits of every pass (see histogram_tile).
@@ -58,4 +58,4 @@ __global__ void __launch_bounds__(bins_scan_threads) bins_scan_kernel(bins_scan_
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

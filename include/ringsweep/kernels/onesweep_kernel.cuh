@@ -4,7 +4,7 @@
 #include "../agent/onesweep_tile.cuh"
 #include "../detail/intrinsics.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// One launch per (pass, portion); the grid is the portion's tile count. Tiles take their index
@@ -28,4 +28,4 @@ __global__ void __launch_bounds__(onesweep_tile<Policy, Key, ValueRaw, HAS_VALUE
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

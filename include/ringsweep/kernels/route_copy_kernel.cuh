@@ -10,7 +10,7 @@
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Arguments of the final copy: the route word and the sort's buffers (indexed by pass_buffer).
@@ -72,4 +72,4 @@ __global__ void __launch_bounds__(route_copy_threads) route_copy_kernel(route_co
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -3,7 +3,7 @@
 
 #include "../agent/small_sort.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Launched with one block (see small_sort).
@@ -20,4 +20,4 @@ __global__ void __launch_bounds__(small_sort<Policy, Key, ValueRaw, HAS_VALUES>:
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

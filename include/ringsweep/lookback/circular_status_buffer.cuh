@@ -1,14 +1,14 @@
-// circular_status_buffer: N_TABLE slots of RADIX status words, reused round-robin by tiles.
+// circular_status_buffer: STATUS_SLOTS slots of RADIX status words, reused round-robin by tiles.
 #pragma once
 
 #include "../detail/config.cuh"
 #include "../detail/intrinsics.cuh"
 #include "status_word.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// Status words of global tile `g` live in slot `g % N_TABLE`, at `words[slot * RADIX + digit]`.
+/// Status words of global tile `g` live in slot `g % STATUS_SLOTS`, at `words[slot * RADIX + digit]`.
 /// The buffer is zeroed once per sort; afterwards a slot is stale, not empty, when it holds an
 /// older tile, which readers recognise by the tile index in the word.
 ///
@@ -19,14 +19,14 @@ namespace detail {
 ///     circular_status_buffer<256, 1024> status{d_words};
 ///     status.publish(g, d, status_word::aggregate, count);
 ///     u64 w = status.wait(g_before, d);   // spins until tile g_before has published digit d
-template <int RADIX, int N_TABLE>
+template <int RADIX, int STATUS_SLOTS>
 struct circular_status_buffer {
-  static constexpr std::size_t bytes = std::size_t(N_TABLE) * RADIX * sizeof(u64);
+  static constexpr std::size_t bytes = std::size_t(STATUS_SLOTS) * RADIX * sizeof(u64);
 
   u64* words;
 
   __device__ __forceinline__ u64* entry(u32 tile, int digit) const {
-    return words + std::size_t(tile % u32(N_TABLE)) * RADIX + digit;
+    return words + std::size_t(tile % u32(STATUS_SLOTS)) * RADIX + digit;
   }
 
   __device__ __forceinline__ void publish(u32 tile, int digit, u32 flag, u32 count) const {
@@ -73,4 +73,4 @@ struct circular_status_buffer {
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

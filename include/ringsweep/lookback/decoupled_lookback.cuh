@@ -1,5 +1,5 @@
 // decoupled_lookback: per-digit exclusive prefix of a tile across the earlier tiles of its launch,
-// with look-back depth capped at L.
+// with look-back depth capped at LOOKBACK_DEPTH.
 #pragma once
 
 #include "../detail/config.cuh"
@@ -7,7 +7,7 @@
 #include "circular_status_buffer.cuh"
 #include "status_word.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Decoupled look-back over a circular status buffer. Tiles are numbered locally (`u`, from the
@@ -19,15 +19,15 @@ namespace detail {
 ///     lb.publish_inclusive(u, d, exclusive + count);
 ///
 /// Tile 0 of a launch publishes its count as inclusive at once. Any other tile sums the aggregates
-/// of tiles `u-1, u-2, ...` until it meets an inclusive one; at depth `L` it waits for that tile to
+/// of tiles `u-1, u-2, ...` until it meets an inclusive one; at depth `LOOKBACK_DEPTH` it waits for that tile to
 /// become inclusive. With a window `W > 1` it loads the words of W predecessors at once (W
 /// independent loads in flight instead of one dependent round trip each) and walks them nearest
 /// first, waiting only on a word not yet published. The caller keeps slots from being overwritten
 /// too early (tail_iterator).
-template <int RADIX, int N_TABLE, int L, int W = 1>
+template <int RADIX, int STATUS_SLOTS, int LOOKBACK_DEPTH, int W = 1>
 struct decoupled_lookback {
   static_assert(W >= 1 && W <= 32, "look-back window: 1 to 32 words");
-  circular_status_buffer<RADIX, N_TABLE> status;
+  circular_status_buffer<RADIX, STATUS_SLOTS> status;
   u32 tile_base;
 
   __device__ __forceinline__ void publish_count(u32 u, int digit, u32 count) const {
@@ -39,7 +39,7 @@ struct decoupled_lookback {
   __device__ __forceinline__ u32 exclusive_prefix(u32 u, int digit, lookback_stats* stats = nullptr) const {
     if (u == 0) return 0;
     u32* polls = stats != nullptr ? &stats->polls : nullptr;
-    const u32 last = u > u32(L) ? u - u32(L) : 0u;
+    const u32 last = u > u32(LOOKBACK_DEPTH) ? u - u32(LOOKBACK_DEPTH) : 0u;
     u32 sum = 0;
     if constexpr (W == 1) {
       for (u32 j = u - 1;; --j) {
@@ -83,4 +83,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

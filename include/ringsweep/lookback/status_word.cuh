@@ -3,7 +3,7 @@
 
 #include "../detail/config.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Layout: bits [0,2) flag, [2,32) count (30 bits), [32,64) the publishing tile's global index.
@@ -27,4 +27,4 @@ struct status_word {
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -5,7 +5,7 @@
 #include "../detail/config.cuh"
 #include "../detail/intrinsics.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Tiles retire in groups of `GROUP = 2^TAIL_BITS` local tile indices. The tail, the number of
@@ -19,12 +19,12 @@ namespace detail {
 ///   token to group g + 1, whose completion it may be again, and so on. The carry role passes by
 ///   acquire-release atomics, so exactly one block carries at a time and the tail only grows.
 ///
-/// Local tile `u` reads slots of tiles `u-1 .. u-L` only, and shares its slot with tile
-/// `u + N_TABLE`. Before writing, tile `u` waits until every tile below `u - N_TABLE + L + 1` has
-/// retired (`wait_slot_free`): on smaller tickets only when `N_TABLE >= L + GROUP`, and a group's
+/// Local tile `u` reads slots of tiles `u-1 .. u-LOOKBACK_DEPTH` only, and shares its slot with tile
+/// `u + STATUS_SLOTS`. Before writing, tile `u` waits until every tile below `u - STATUS_SLOTS + LOOKBACK_DEPTH + 1`
+/// has retired (`wait_slot_free`): on smaller tickets only when `STATUS_SLOTS >= LOOKBACK_DEPTH + GROUP`, and a group's
 /// counter is clear before any tile of the group that reuses it can pass that wait, because
-/// `GROUPS * GROUP >= N_TABLE - L`. Tiles below `N_TABLE - L` never wait, so a launch of at most
-/// `N_TABLE - L` tiles need not retire at all.
+/// `GROUPS * GROUP >= STATUS_SLOTS - LOOKBACK_DEPTH`. Tiles below `STATUS_SLOTS - LOOKBACK_DEPTH` never wait, so a
+/// launch of at most `STATUS_SLOTS - LOOKBACK_DEPTH` tiles need not retire at all.
 ///
 /// Two sets of words, used by alternate launches of a sort; the first tile of a launch clears the
 /// other set for the next launch (the previous one, which used it, has finished).
@@ -34,11 +34,12 @@ namespace detail {
 ///     tail.wait_slot_free(u);   // before the first publish
 ///     ...look-back, then a block barrier...
 ///     tail.retire(u);           // one thread; never waits
-template <int N_TABLE, int L, int TAIL_BITS>
+template <int STATUS_SLOTS, int LOOKBACK_DEPTH, int TAIL_BITS>
 struct tail_iterator {
-  static_assert(N_TABLE >= L + (1 << TAIL_BITS), "tail_iterator needs N_TABLE >= L + 2^TAIL_BITS");
+  static_assert(STATUS_SLOTS >= LOOKBACK_DEPTH + (1 << TAIL_BITS),
+                "tail_iterator needs STATUS_SLOTS >= LOOKBACK_DEPTH + 2^TAIL_BITS");
   static constexpr u32 GROUP = 1u << TAIL_BITS;
-  static constexpr u32 FREE_TILES = u32(N_TABLE - L);  // tiles that never wait for a slot
+  static constexpr u32 FREE_TILES = u32(STATUS_SLOTS - LOOKBACK_DEPTH);  // tiles that never wait for a slot
   static constexpr u32 GROUPS = max_of(1u, ceil_div(FREE_TILES, GROUP));
   static constexpr int WORDS = 1 + int(GROUPS);  // the tail, then the group counters
   static constexpr int WORDS_PER_SORT = 2 * WORDS;
@@ -85,4 +86,4 @@ struct tail_iterator {
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -4,7 +4,7 @@
 #include "../detail/config.cuh"
 #include "../detail/intrinsics.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// match_any built from one ballot per bit: lane `l` is in the result when its value agrees with
@@ -36,4 +36,4 @@ __device__ __forceinline__ u32 warp_match_any(u32 value) {
 }
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

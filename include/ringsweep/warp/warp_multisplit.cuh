@@ -6,7 +6,7 @@
 #include "../detail/intrinsics.cuh"
 #include "warp_match.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Ranks `ITEMS` warp-striped digits of `RADIX_BITS` bits per lane (lane `l` item `k` is segment
@@ -53,4 +53,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END

@@ -5,7 +5,7 @@
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
 
-namespace ringsweep {
+RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Loads `ITEMS` items per lane of a full warp segment with vector loads, in warp-striped order:
@@ -75,4 +75,4 @@ RINGSWEEP_UNROLL
 };
 
 }  // namespace detail
-}  // namespace ringsweep
+RINGSWEEP_NAMESPACE_END
