@@ -14,7 +14,7 @@ Everything here is measured or computed without a GPU:
 Usage (after configuring and building with CMake):
 
     cmake --build build --target ringsweep_report        # or:
-    python3 bench/report.py --build build [--quick] [--n N] [--out DIR]
+    python3 bench/report/report.py --build build [--quick] [--n N] [--out DIR]
 
 Writes report.md, resources.csv, temp_memory.csv, traffic.csv and temp_memory.png into
 bench/results/ (or --out) and prints report.md.
@@ -213,8 +213,13 @@ def case_of(key, value):
     return "pairs_%s_%s" % (k, v) if v else None
 
 
+# ringsweep's architecture namespace (ringsweep::arch_800_900::, see include/ringsweep/detail/config.cuh).
+RS_ARCH_NS_RE = re.compile(r"ringsweep::(?:arch_[0-9_]+|host_only)::")
+
+
 def classify(demangled):
     """(library, kernel, policy, [cases]) of one kernel, or None for kernels the report ignores."""
+    demangled = RS_ARCH_NS_RE.sub("ringsweep::", demangled)
     m = RS_RE.search(demangled)
     if m:
         kind, args = m.group(1), split_args(m.group(2))
@@ -639,7 +644,7 @@ def render_markdown(args, cfg, cccl, goals, res_rows, res_note, ptxas_log, temp_
     L = []
     L.append("# ringsweep performance report (no GPU)")
     L.append("")
-    L.append("Generated %s by `python3 bench/report.py --build <build>%s` (or `cmake --build <build> --target "
+    L.append("Generated %s by `python3 bench/report/report.py --build <build>%s` (or `cmake --build <build> --target "
              "ringsweep_report`), ringsweep at %s%s. Nothing here ran on a GPU: registers and shared memory "
              "come from ptxas, temporary storage from size queries and CUB's layout, traffic from the CPU SIMT "
              "backend. Timings need a GPU: `ringsweep_sort_bench` (bench/sort_bench.cu); those measured so far are in bench/results/gpu/."
