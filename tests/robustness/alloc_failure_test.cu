@@ -13,7 +13,7 @@
 #include <numeric>
 #include <vector>
 
-#include "../common/test_util.cuh"
+#include "test_util.cuh"
 
 #if defined(RINGSWEEP_SIMT_BACKEND)
 #include <ringsweep_simt/control.hpp>

@@ -11,7 +11,8 @@ namespace {
 // Fills keys[i] with a hash of i, on the device.
 template <class T>
 __global__ void fill_kernel(T* keys, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     unsigned long long x = (i + 1) * 0x9E3779B97F4A7C15ull;
     x ^= x >> 29;
     keys[i] = static_cast<T>(x * 0xBF58476D1CE4E5B9ull >> 32);
@@ -21,7 +22,8 @@ __global__ void fill_kernel(T* keys, std::size_t n) {
 // Counts positions where keys[i] > keys[i+1], and a histogram of the low byte of the keys.
 template <class T>
 __global__ void check_kernel(const T* keys, std::size_t n, unsigned long long* inversions, unsigned long long* hist) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     if (i + 1 < n && keys[i] > keys[i + 1]) atomicAdd(inversions, 1ull);
     atomicAdd(&hist[static_cast<unsigned>(keys[i]) & 255u], 1ull);
   }
@@ -43,13 +45,11 @@ void sort_large(std::size_t n) {
   // the input (ignored), [258, 514) its histogram.
   ringsweep_test::device_buffer<unsigned long long> counts(514);
   counts.fill_bytes(0);
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(4096);
-  config.blockDim = dim3(256);
-  REQUIRE_CUDA(cudaLaunchKernelEx(&config, fill_kernel<T>, in.data(), n));
-  REQUIRE_CUDA(cudaLaunchKernelEx(&config, check_kernel<T>, in.data(), n, counts.data() + 257, counts.data() + 258));
+  REQUIRE_CUDA(ringsweep_test::launch(4096, 256, fill_kernel<T>, in.data(), n));
+  REQUIRE_CUDA(
+      ringsweep_test::launch(4096, 256, check_kernel<T>, in.data(), n, counts.data() + 257, counts.data() + 258));
   REQUIRE_CUDA(ringsweep::sort_keys(temp.data(), temp_bytes, in.data(), out.data(), n));
-  REQUIRE_CUDA(cudaLaunchKernelEx(&config, check_kernel<T>, out.data(), n, counts.data(), counts.data() + 1));
+  REQUIRE_CUDA(ringsweep_test::launch(4096, 256, check_kernel<T>, out.data(), n, counts.data(), counts.data() + 1));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned long long> c = counts.download();
   CHECK(c[0] == 0ull);  // sorted

@@ -96,14 +96,10 @@ u64 env_u64(const char* name, u64 fallback) {
 
 // ---- device helpers (launched with cudaLaunchKernelEx) ------------------------------------------
 
-template <class... Params, class... Args>
-cudaError_t launch_on(cudaStream_t stream, std::size_t n, void (*kernel)(Params...), Args&&... args) {
-  cudaLaunchConfig_t config = {};
+/// Blocks of 256 threads for a grid-stride loop over n items (at most 4096, at least 1).
+inline unsigned blocks_for(std::size_t n) {
   const std::size_t blocks = (n + 255) / 256;
-  config.gridDim = dim3(unsigned(blocks < 4096 ? (blocks > 0 ? blocks : 1) : 4096), 1, 1);
-  config.blockDim = dim3(256, 1, 1);
-  config.stream = stream;
-  return cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
+  return unsigned(blocks < 4096 ? (blocks > 0 ? blocks : 1) : 4096);
 }
 
 template <class Bits>
@@ -260,18 +256,19 @@ void launch_case(running_case& r) {
 
   // Input keys; sorted and reversed ones are uniform keys sorted by CUB first.
   const bool presort = c.distribution == sorted || c.distribution == reversed;
-  STRESS_TRY(launch_on(s, n, generate_keys<bits>, reinterpret_cast<bits*>(presort ? kout : kin), n,
-                       c.seed ^ mix(c.index), presort ? int(uniform) : c.distribution, c.param));
+  STRESS_TRY(ringsweep_test::launch_on(s, blocks_for(n), 256, generate_keys<bits>,
+                                       reinterpret_cast<bits*>(presort ? kout : kin), n, c.seed ^ mix(c.index),
+                                       presort ? int(uniform) : c.distribution, c.param));
   if (presort) {
     std::size_t bytes = 0;
     STRESS_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, kout, kref, std::int64_t(n), 0, int(sizeof(Key) * 8), s));
     void* temp = alloc<unsigned char>(r, bytes);
     if (r.error != cudaSuccess) return;
     STRESS_TRY(cub::DeviceRadixSort::SortKeys(temp, bytes, kout, kref, std::int64_t(n), 0, int(sizeof(Key) * 8), s));
-    STRESS_TRY(launch_on(s, n, copy_keys<bits>, reinterpret_cast<const bits*>(kref), reinterpret_cast<bits*>(kin), n,
-                         c.distribution == reversed));
+    STRESS_TRY(ringsweep_test::launch_on(s, blocks_for(n), 256, copy_keys<bits>, reinterpret_cast<const bits*>(kref),
+                                         reinterpret_cast<bits*>(kin), n, c.distribution == reversed));
   }
-  if constexpr (PAIRS) STRESS_TRY(launch_on(s, n, generate_values<Value>, vin, n));
+  if constexpr (PAIRS) STRESS_TRY(ringsweep_test::launch_on(s, blocks_for(n), 256, generate_values<Value>, vin, n));
   if (c.api_form == double_buf && n != 0) {
     STRESS_TRY(cudaMemcpyAsync(kout, kin, n * sizeof(Key), cudaMemcpyDeviceToDevice, s));
     if constexpr (PAIRS) STRESS_TRY(cudaMemcpyAsync(vout, vin, n * sizeof(Value), cudaMemcpyDeviceToDevice, s));
@@ -310,9 +307,10 @@ void launch_case(running_case& r) {
   unsigned long long* d_first = alloc<unsigned long long>(r, 1);
   if (r.error != cudaSuccess) return;
   STRESS_TRY(cudaMemcpyAsync(d_first, r.first, sizeof(u64), cudaMemcpyHostToDevice, s));
-  STRESS_TRY(launch_on(s, n, compare<bits, Value>, reinterpret_cast<const bits*>(got_keys),
-                       reinterpret_cast<const bits*>(want_keys),
-                       PAIRS ? static_cast<const Value*>(got_values) : nullptr, want_values, n, d_first));
+  STRESS_TRY(
+      ringsweep_test::launch_on(s, blocks_for(n), 256, compare<bits, Value>, reinterpret_cast<const bits*>(got_keys),
+                                reinterpret_cast<const bits*>(want_keys),
+                                PAIRS ? static_cast<const Value*>(got_values) : nullptr, want_values, n, d_first));
   STRESS_TRY(cudaMemcpyAsync(r.first, d_first, sizeof(u64), cudaMemcpyDeviceToHost, s));
   r.keys_sorted = n;
 }

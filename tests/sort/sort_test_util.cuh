@@ -1,4 +1,4 @@
-// Helpers of the sort tests: kernel launches, host reference sorts, key generators.
+// Helpers of the sort tests: host reference sorts, key generators, checks.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -17,16 +17,6 @@
 #include "test_util.cuh"
 
 namespace sort_test {
-
-/// cudaLaunchKernelEx with a 1-D grid on the default stream.
-template <class... Params, class... Args>
-cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned threads, Args&&... args) {
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(grid, 1, 1);
-  config.blockDim = dim3(threads, 1, 1);
-  config.stream = 0;
-  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-}
 
 template <class Key>
 using bits_of = typename ringsweep::key_traits<Key>::bits_type;
