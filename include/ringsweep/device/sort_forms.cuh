@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "dispatch_sort.cuh"
+#include "sort_dispatch.cuh"
 #include "temp_layout.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
