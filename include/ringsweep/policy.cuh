@@ -242,9 +242,22 @@ __host__ auto with_arch_policy(int arch, F&& f, arch_policies<First, Second, Res
   return with_arch_policy(arch, static_cast<F&&>(f), arch_policies<Second, Rest...>{});
 }
 
+/// Whether a policy still names a member by its old name (`L`, `N_TABLE`): nothing reads those
+/// any more, so such a policy would silently run with the defaults' depth or ring.
+template <class Policy, class = void>
+struct names_old_depth : std::false_type {};
+template <class Policy>
+struct names_old_depth<Policy, decltype(void(Policy::L))> : std::true_type {};
+template <class Policy, class = void>
+struct names_old_slots : std::false_type {};
+template <class Policy>
+struct names_old_slots<Policy, decltype(void(Policy::N_TABLE))> : std::true_type {};
+
 /// Checks a policy's invariants once, where it is used.
 template <class Policy>
 struct policy_check {
+  static_assert(!names_old_depth<Policy>::value, "ringsweep: the policy member L is now called LOOKBACK_DEPTH");
+  static_assert(!names_old_slots<Policy>::value, "ringsweep: the policy member N_TABLE is now called STATUS_SLOTS");
   static_assert(std::is_base_of<policy_defaults, Policy>::value, "a policy derives from ringsweep::policy_defaults");
   static_assert(Policy::HIST_THREADS % warp_threads == 0, "HIST_THREADS must be a multiple of 32");
   static_assert(Policy::RADIX_BITS >= 1 && Policy::RADIX_BITS <= 12, "RADIX_BITS out of range");
