@@ -48,12 +48,20 @@
 #endif
 
 /// Opens and closes `ringsweep` and its architecture namespace (every ringsweep header uses them).
+/// A program that passes ringsweep types between units built by nvcc and by a host compiler (whose
+/// namespaces differ) defines RINGSWEEP_DISABLE_ARCH_NAMESPACE everywhere, and then builds every
+/// unit that launches ringsweep kernels for the same architectures.
+#if defined(RINGSWEEP_DISABLE_ARCH_NAMESPACE)
+#define RINGSWEEP_NAMESPACE_BEGIN namespace ringsweep {
+#define RINGSWEEP_NAMESPACE_END }
+#else
 #define RINGSWEEP_NAMESPACE_BEGIN \
   namespace ringsweep {           \
   inline namespace RINGSWEEP_ABI_NAMESPACE {
 #define RINGSWEEP_NAMESPACE_END \
   }                             \
   }
+#endif
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
