@@ -345,7 +345,7 @@ TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under sh
 }
 
 TEMPLATE_TEST_CASE("kernels launched as programmatic dependents of the one before", "[sort][tiny][dependent]",
-                   std::uint32_t, std::uint64_t, float) {
+                   std::uint32_t, std::uint64_t) {
   using dependent = ringsweep_test::policy_tiny_dependent;
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
