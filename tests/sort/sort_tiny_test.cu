@@ -12,22 +12,18 @@
 #include <vector>
 
 #include "sort_test_util.cuh"
+#include "sort_tiny_common.cuh"
 
 namespace {
 
 using tiny = ringsweep_test::policy_tiny;
 using sort_test::distribution;
-
-constexpr int tile = 192;
-// 0..33: warp edges; tile +-1: single-block path vs onesweep; 977: 5 tiles + ragged; 3845: 21
-// tiles, the status buffer wraps 5 times and three portions (8 tiles each) are launched per pass.
-const std::vector<std::size_t> sizes{0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 5 * tile + 17, 20 * tile + 5};
-
-ringsweep::sort_options with_order(ringsweep::sort_order o) {
-  ringsweep::sort_options opts;
-  opts.order = o;
-  return opts;
-}
+using sort_tiny::sizes;
+using sort_tiny::tile;
+using sort_tiny::value16a;
+using sort_tiny::value16u;
+using sort_tiny::value8u;
+using sort_tiny::with_order;
 
 }  // namespace
 
@@ -211,18 +207,6 @@ TEMPLATE_TEST_CASE("-0.0 and +0.0 keep their input order through a whole sort", 
   }
 }
 
-namespace {
-struct alignas(16) value16a {
-  std::uint32_t w[4];
-};
-struct value16u {
-  std::uint32_t w[4];
-};
-struct value8u {
-  std::uint16_t w[4];
-};
-}  // namespace
-
 TEST_CASE("tiny policy: value types of 1, 2, 4, 8 and 16 bytes", "[sort][tiny]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : {std::size_t(150), std::size_t(3845)}) {
@@ -277,178 +261,6 @@ TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sor
           sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
       sort_test::check_sort_keys<r5>(sort_test::make_keys<std::int8_t>(n, distribution::uniform, seed + n),
                                      with_order(o));
-    }
-  }
-}
-
-using tiny_faulty = ringsweep_test::policy_tiny_faulty;
-using tiny_recompute = ringsweep_test::policy_tiny_recompute;
-
-TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uint32_t, std::int32_t, float,
-                   std::uint64_t, std::uint16_t) {
-  const std::uint64_t seed = ringsweep_test::catch_seed();
-  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-    for (std::size_t n : sizes) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<tiny_recompute>(keys, with_order(o));
-      sort_test::check_sort_pairs<tiny_recompute, TestType, std::uint32_t>(keys, with_order(o));
-    }
-    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
-    sort_test::check_sort_pairs<tiny_recompute, TestType, std::uint64_t>(few, with_order(o));
-  }
-}
-
-TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_t, float, std::uint64_t,
-                   std::uint8_t, std::int16_t, double) {
-  // Whole segments load through vectors, the ragged tile's partial segments striped; small sizes
-  // take the single-block path, which does not use them.
-  using tiny_vector = ringsweep_test::policy_tiny_vector;
-  constexpr std::size_t vtile = std::size_t(ringsweep::detail::tile_shape<tiny_vector, 4, 4>::TILE);
-  STATIC_REQUIRE(vtile == 384);
-  const std::uint64_t seed = ringsweep_test::catch_seed();
-  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-    for (std::size_t n : {vtile - 1, vtile, vtile + 1, vtile + 64, 5 * vtile + 17, 12 * vtile, 20 * vtile + 5}) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<tiny_vector>(keys, with_order(o));
-      sort_test::check_sort_pairs<tiny_vector, TestType, std::uint32_t>(keys, with_order(o));
-      sort_test::check_sort_pairs<tiny_vector, TestType, std::uint8_t>(keys, with_order(o));
-    }
-    // One digit per tile in most passes (the uniform-digit path loads values too).
-    const auto few = sort_test::make_keys<TestType>(20 * vtile + 5, distribution::few_distinct, seed);
-    sort_test::check_sort_pairs<tiny_vector, TestType, std::uint64_t>(few, with_order(o));
-  }
-}
-
-TEST_CASE("tiny policy with vector loads: value types of 1 to 16 bytes", "[sort][tiny]") {
-  using tiny_vector = ringsweep_test::policy_tiny_vector;
-  const std::uint64_t seed = ringsweep_test::catch_seed();
-  const auto keys = sort_test::make_keys<std::uint32_t>(7 * 384 + 100, distribution::uniform, seed);
-  const ringsweep::sort_options opts;
-  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, std::uint16_t>(keys, opts);
-  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value8u>(keys, opts);
-  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value16a>(keys, opts);
-  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value16u>(keys, opts);
-}
-
-TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under shuffled timing", "[sort][tiny]") {
-  const std::uint64_t seed = ringsweep_test::catch_seed();
-  for (std::size_t n : {std::size_t(977), std::size_t(3845), std::size_t(7000)}) {
-    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-      sort_test::check_sort_pairs<tiny_faulty, std::uint32_t, std::uint32_t>(
-          sort_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
-      sort_test::check_sort_pairs<tiny_faulty, std::uint64_t, std::uint64_t>(
-          sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
-      sort_test::check_sort_keys<tiny_faulty>(sort_test::make_keys<float>(n, distribution::sorted, seed + n),
-                                              with_order(o));
-    }
-  }
-}
-
-TEMPLATE_TEST_CASE("kernels launched as programmatic dependents of the one before", "[sort][tiny][dependent]",
-                   std::uint32_t, std::uint64_t) {
-  using dependent = ringsweep_test::policy_tiny_dependent;
-  const std::uint64_t seed = ringsweep_test::catch_seed();
-  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-    const std::size_t t = tile;
-    for (std::size_t n : {t + 1, 9 * t - 3, 20 * t + 5, 45 * t + 17}) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<dependent>(keys, with_order(o));
-      sort_test::check_sort_pairs<dependent, TestType, std::uint32_t>(keys, with_order(o));
-    }
-    // Most passes skipped (their launches read the route the scan wrote, then exit) and the
-    // final copy's route decided on the device.
-    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
-    sort_test::check_sort_pairs<dependent, TestType, std::uint64_t>(few, with_order(o));
-  }
-}
-
-TEMPLATE_TEST_CASE("a policy with a shape per key type", "[sort][tiny][policy]", std::uint32_t, float, std::uint64_t,
-                   double, std::uint16_t, std::int8_t) {
-  using per_type = ringsweep_test::policy_tiny_per_type;
-  using traits = ringsweep::key_traits<TestType>;
-  using keys_shape = ringsweep::detail::tile_shape<per_type, int(sizeof(TestType)), 0, !traits::image_is_xor>;
-  using pairs_shape = ringsweep::detail::tile_shape<per_type, int(sizeof(TestType)), 4, !traits::image_is_xor>;
-  // The table's entries reach the kernels: block size and items per thread differ by key type.
-  constexpr int want_threads = sizeof(TestType) == 8 ? 96 : sizeof(TestType) < 4 ? 32 : 64;
-  constexpr int want_items = sizeof(TestType) == 8 ? 2 : sizeof(TestType) < 4 ? 5 : traits::image_is_xor ? 3 : 2;
-  STATIC_REQUIRE(keys_shape::THREADS == want_threads);
-  STATIC_REQUIRE(keys_shape::ITEMS == want_items);
-  STATIC_REQUIRE(ringsweep::detail::onesweep_tile<per_type, TestType, std::uint32_t, false>::TILE == keys_shape::TILE);
-  const std::uint64_t seed = ringsweep_test::catch_seed();
-  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-    for (std::size_t n : {std::size_t(1), std::size_t(keys_shape::TILE), std::size_t(keys_shape::TILE) + 1,
-                          std::size_t(pairs_shape::TILE) * 9 + 7, std::size_t(keys_shape::TILE) * 37 + 3}) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<per_type>(keys, with_order(o));
-      sort_test::check_sort_pairs<per_type, TestType, std::uint32_t>(keys, with_order(o));
-    }
-  }
-}
-
-TEMPLATE_TEST_CASE("a look-back window of 3 words and bins prefetched at the tile's start", "[sort][tiny][lookback]",
-                   std::uint32_t, float, std::uint64_t) {
-  using windowed = ringsweep_test::policy_tiny_window;
-  const std::uint64_t seed = ringsweep_test::catch_seed();
-  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-    for (std::size_t n : sizes) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<windowed>(keys, with_order(o));
-      sort_test::check_sort_pairs<windowed, TestType, std::uint32_t>(keys, with_order(o));
-    }
-    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
-    sort_test::check_sort_pairs<windowed, TestType, std::uint64_t>(few, with_order(o));
-  }
-}
-
-TEST_CASE("an instrumented policy records every tile's timeline, look-back depth and polls", "[sort][tiny][trace]") {
-  using traced = ringsweep_test::policy_tiny_traced;
-  using ringsweep::detail::tile_trace;
-  const std::size_t n = 20 * tile + 5;  // 21 tiles a pass: portions of 8, 8 and 5 tiles
-  constexpr int passes = 4;
-  const std::size_t tiles = passes * 21;
-  constexpr std::size_t launches = passes * 3;
-  ringsweep_test::device_buffer<tile_trace> records(tiles);
-  records.fill_bytes(0);
-  traced::sink = records.data();
-  const auto keys = sort_test::make_keys<std::uint32_t>(n, distribution::uniform, ringsweep_test::catch_seed());
-  sort_test::check_sort_keys<traced>(keys, {});
-  traced::sink = nullptr;
-  const std::vector<tile_trace> got = records.download();
-  std::size_t first_tiles = 0;
-  for (std::size_t t = 0; t < tiles; ++t) {
-    INFO("ticket " << t);
-    const tile_trace& r = got[t];
-    CHECK(r.ticket != 0u);
-    CHECK(r.ticket <= r.counts);
-    CHECK(r.counts <= r.lookback_start);
-    CHECK(r.lookback_start <= r.lookback_end);
-    CHECK(r.lookback_end <= r.retired);
-    CHECK(r.retired <= r.exit);
-    CHECK(r.depth <= unsigned(traced::LOOKBACK_DEPTH));
-    first_tiles += r.depth == 0 ? 1 : 0;
-  }
-  CHECK(first_tiles == launches);  // only a launch's first tile has no predecessor to read
-}
-
-TEMPLATE_TEST_CASE("look-back at its depth cap waits for an inclusive count", "[sort][tiny][lookback]",
-                   (ringsweep_test::policy_ring<4, 1, 0>), (ringsweep_test::policy_ring<4, 1, 1>),
-                   (ringsweep_test::policy_ring<8, 2, 1>), (ringsweep_test::policy_ring<16, 2, 2>)) {
-  // With LOOKBACK_DEPTH = 1 every tile that finds its predecessor still at an aggregate has reached the cap and
-  // must wait for the inclusive count; the tiles' random pauses (FAULT_INJECTION) between
-  // publishing a count and its inclusive sum make that common. A look-back that took the
-  // aggregate at the cap would add up too few keys and scatter into the wrong places. The status
-  // rings have room beyond LOOKBACK_DEPTH + 2^TAIL_BITS slots: at exactly that size a tile cannot publish
-  // before the tiles within its look-back window have retired (all inclusive), so the cap is
-  // never met with an aggregate.
-  const std::uint64_t seed = ringsweep_test::catch_seed();
-  constexpr std::size_t ring_tile = std::size_t(ringsweep::detail::tile_shape<TestType, 4, 4>::TILE);
-  STATIC_REQUIRE(ring_tile == 128);
-  for (std::size_t n : {7 * ring_tile + 3, 40 * ring_tile + 7}) {
-    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-      sort_test::check_sort_pairs<TestType, std::uint32_t, std::uint32_t>(
-          sort_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
-      sort_test::check_sort_keys<TestType>(sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n),
-                                           with_order(o));
     }
   }
 }
