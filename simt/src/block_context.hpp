@@ -16,6 +16,7 @@ namespace simt {
 namespace detail {
 
 struct grid_barrier;
+struct grid_run;
 
 enum class fiber_state { ready, barrier, warp, done };
 
@@ -41,6 +42,8 @@ struct fiber {
   std::uint32_t traced_loads = 0, traced_stores = 0;
   void* race_fiber = nullptr;    // the TSan fiber (race-detection build)
   std::uint32_t sync_slot = 0;   // sync object of the rendezvous it waits in
+  const char* waits_in = nullptr;  // a spin-wait of the backend's own it is in (diagnostics), e.g.
+                                   // "cudaGridDependencySynchronize"
 };
 
 // A warp collective that some of the lanes in `mask` have reached (`arrived`).
@@ -75,6 +78,9 @@ struct block_context {
   std::uint32_t barrier_generation = 0, rendezvous_count = 0;
   void* scheduler_race_fiber = nullptr;
   grid_barrier* grid = nullptr;
+  grid_run* run = nullptr;                  // the launch this block belongs to
+  bool triggered = false;                   // cudaTriggerProgrammaticLaunchCompletion() was called
+  unsigned grid_dependency_waiters = 0;     // fibers waiting in cudaGridDependencySynchronize()
 };
 
 }  // namespace detail

@@ -1,5 +1,7 @@
 #include "config.hpp"
 
+#include "grid_run.hpp"
+
 #include "ringsweep_simt/control.hpp"
 
 #include <algorithm>
@@ -41,6 +43,7 @@ backend_config read_config() {
   c.device_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICES", 1), 0, 1));
   c.delay_permille = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DELAY", 0), 0, 1000));
   c.poison_shared = env_int("RINGSWEEP_SIMT_POISON", 0) != 0;
+  c.dependent_launch = env_int("RINGSWEEP_SIMT_PDL", 1) != 0;
   c.fail_alloc_at = static_cast<unsigned long long>(std::max<long long>(0, env_int("RINGSWEEP_SIMT_FAIL_ALLOC", 0)));
   return c;
 }
@@ -56,13 +59,29 @@ const backend_config& config() { return mutable_config(); }
 
 }  // namespace detail
 
-void set_watchdog_seconds(double seconds) { detail::mutable_config().watchdog_seconds = seconds; }
-void set_schedule_seed(unsigned long long seed) { detail::mutable_config().seed = seed; }
-void set_delay_permille(unsigned permille) { detail::mutable_config().delay_permille = permille > 1000 ? 1000 : permille; }
+// The settings are read by the grid in flight: it finishes first.
+void set_watchdog_seconds(double seconds) {
+  detail::drain_grids();
+  detail::mutable_config().watchdog_seconds = seconds;
+}
+void set_schedule_seed(unsigned long long seed) {
+  detail::drain_grids();
+  detail::mutable_config().seed = seed;
+}
+void set_delay_permille(unsigned permille) {
+  detail::drain_grids();
+  detail::mutable_config().delay_permille = permille > 1000 ? 1000 : permille;
+}
 unsigned long long schedule_seed() { return detail::config().seed; }
-void set_workers(unsigned workers) { detail::mutable_config().workers = workers < 1 ? 1u : (workers > 256 ? 256u : workers); }
+void set_workers(unsigned workers) {
+  detail::drain_grids();
+  detail::mutable_config().workers = workers < 1 ? 1u : (workers > 256 ? 256u : workers);
+}
 unsigned workers() { return detail::config().workers; }
-void set_poison_shared(bool on) { detail::mutable_config().poison_shared = on; }
+void set_poison_shared(bool on) {
+  detail::drain_grids();
+  detail::mutable_config().poison_shared = on;
+}
 
 namespace detail {
 

@@ -17,6 +17,8 @@ struct backend_config {
   unsigned delay_permille;     // RINGSWEEP_SIMT_DELAY: fault injection, chance per mille of a delay at atomics,
                                // spin-waits and block start (default 0: off)
   bool poison_shared;          // RINGSWEEP_SIMT_POISON=1: fill shared memory with 0xA5 bytes at block start
+  bool dependent_launch;       // RINGSWEEP_SIMT_PDL=0: every launch completes before it returns (no programmatic
+                               // dependent launch overlap; default 1)
   unsigned long long fail_alloc_at;  // RINGSWEEP_SIMT_FAIL_ALLOC=k: allocation call number k of the process fails
                                      // with cudaErrorMemoryAllocation (0: none)
 };

@@ -9,6 +9,7 @@
 #include <ringsweep_simt/control.hpp>
 
 #include "config.hpp"
+#include "grid_run.hpp"
 
 namespace simt {
 namespace detail {
@@ -77,8 +78,12 @@ void fail_allocation(unsigned long long k) {
 }  // namespace simt
 
 cudaError_t cudaGetLastError() {
+  simt::detail::drain_grids();
   const cudaError_t e = simt::detail::t_last_error;
   simt::detail::t_last_error = cudaSuccess;
   return e;
 }
-cudaError_t cudaPeekAtLastError() { return simt::detail::t_last_error; }
+cudaError_t cudaPeekAtLastError() {
+  simt::detail::drain_grids();
+  return simt::detail::t_last_error;
+}

@@ -9,6 +9,7 @@
 
 #include "capture.hpp"
 #include "device_memory.hpp"
+#include "grid_run.hpp"
 
 namespace simt {
 namespace detail {
@@ -28,11 +29,16 @@ bool disturbs(const CUstream_st& s) {
   }
 }
 
+// Kernel nodes keep the launch attributes they were captured with: consecutive dependent launches
+// overlap as they would in the stream. The last grid finishes before the replay returns.
 cudaError_t run_body(const graph_body& body) {
+  drain_grids();
+  cudaError_t result = cudaSuccess;
   for (const auto& op : body.ops) {
-    if (cudaError_t e = op()) return e;
+    if ((result = op()) != cudaSuccess) break;
   }
-  return cudaSuccess;
+  drain_grids();
+  return result;
 }
 
 }  // namespace
@@ -109,6 +115,7 @@ cudaError_t stream_operation(cudaStream_t s, std::function<cudaError_t()> op) {
 using simt::detail::record_error;
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode) {
+  simt::detail::drain_grids();
   if (!simt::detail::is_stream_object(s)) return record_error(cudaErrorStreamCaptureUnsupported);
   if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
       mode != cudaStreamCaptureModeRelaxed)
@@ -125,6 +132,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode) {
 }
 
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* graph) {
+  simt::detail::drain_grids();
   if (graph == nullptr) return record_error(cudaErrorInvalidValue);
   if (!simt::detail::is_stream_object(s)) return record_error(cudaErrorInvalidValue);
   std::shared_ptr<simt::detail::graph_body> body;
@@ -160,18 +168,21 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
 }
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s) {
+  simt::detail::drain_grids();
   if (exec == nullptr) return record_error(cudaErrorInvalidValue);
   std::shared_ptr<simt::detail::graph_body> body = exec->body;
   return simt::detail::stream_operation(s, [body]() { return simt::detail::run_body(*body); });
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  simt::detail::drain_grids();
   if (exec == nullptr) return record_error(cudaErrorInvalidValue);
   delete exec;
   return cudaSuccess;
 }
 
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  simt::detail::drain_grids();
   if (graph == nullptr) return record_error(cudaErrorInvalidValue);
   delete graph;
   return cudaSuccess;

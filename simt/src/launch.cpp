@@ -1,5 +1,15 @@
 // ringsweep SIMT backend: grid launch and per-function attributes.
+//
+// A launch starts its grid on worker threads and returns; the grid stays "in flight" (one at a
+// time, process-wide) until the next runtime call that could observe memory or ordering drains it
+// (joins its workers, records its traffic, marks it complete). A launch with
+// cudaLaunchAttributeProgrammaticStreamSerialization into the stream of the grid in flight overlaps
+// it: its blocks start once every block of that grid has triggered or exited, and its
+// cudaGridDependencySynchronize() waits until that grid is complete (see grid_run.hpp). Every other
+// launch drains the grid in flight first; cooperative launches and RINGSWEEP_SIMT_PDL=0 also drain
+// their own grid before returning.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <thread>
@@ -11,19 +21,13 @@
 
 #include "config.hpp"
 #include "device_memory.hpp"
+#include "grid_run.hpp"
+#include "race_annotations.hpp"
 #include "scheduler.hpp"
 #include "traffic.hpp"
 
 namespace simt {
 namespace detail {
-
-// The grid-wide barrier of a cooperative launch: blocks arrive once per grid_group::sync().
-// (Reached through the running block, not a thread-local: shared-memory poison overwrites those.)
-struct grid_barrier {
-  std::uint64_t blocks = 0;
-  std::atomic<std::uint64_t> arrived{0};
-  std::atomic<std::uint64_t> generation{0};
-};
 
 namespace {
 
@@ -40,13 +44,97 @@ bool is_cooperative(const cudaLaunchConfig_t& c) {
   return false;
 }
 
+bool is_dependent_launch(const cudaLaunchConfig_t& c) {
+  bool allowed = false;  // the last occurrence of the attribute counts
+  for (unsigned i = 0; c.attrs != nullptr && i < c.numAttrs; ++i)
+    if (c.attrs[i].id == cudaLaunchAttributeProgrammaticStreamSerialization)
+      allowed = c.attrs[i].val.programmaticStreamSerializationAllowed != 0;
+  return allowed;
+}
+
+bool same_stream(cudaStream_t a, cudaStream_t b) {
+  if (a == cudaStreamLegacy) a = nullptr;  // the legacy default stream, by either name
+  if (b == cudaStreamLegacy) b = nullptr;
+  return a == b;
+}
+
 std::size_t dynamic_smem_limit(const void* kernel) {
   std::lock_guard<std::mutex> lock(g_attr_mutex);
   auto it = g_max_dynamic_smem.find(kernel);
   return it == g_max_dynamic_smem.end() ? k_default_smem_limit : static_cast<std::size_t>(it->second);
 }
 
+// Joins `r`'s workers, records its traffic and publishes its completion to a dependent grid.
+void join(grid_run& r) {
+  for (std::thread& t : r.workers) t.join();
+  r.workers.clear();
+  if (r.tracing) record_launch_traffic(r.kernel, r.traffic);
+  r.primary.reset();  // joined before this one: complete, and nobody waits for it any more
+  r.dependent.store(nullptr);
+  race::release(&r.complete);  // what the workers did, for the dependent's fibers (race build)
+  {
+    std::lock_guard<std::mutex> lock(r.state_mutex);
+    r.complete.store(true, std::memory_order_release);
+  }
+  r.state_changed.notify_all();
+}
+
+// The grid in flight (at most one, process-wide). Drained at exit at the latest: the slot is
+// created after the configuration and before nothing it uses is destroyed.
+struct in_flight_slot {
+  std::mutex mutex;
+  std::shared_ptr<grid_run> run;
+  ~in_flight_slot() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (run) join(*run);
+    run.reset();
+  }
+};
+
+in_flight_slot& slot() {
+  (void)config();
+  static in_flight_slot s;
+  return s;
+}
+
+void work(grid_run& r) {
+  if (r.primary != nullptr) {  // blocks start once every block of the primary triggered or exited
+    grid_run& p = *r.primary;
+    std::unique_lock<std::mutex> lock(p.state_mutex);
+    p.state_changed.wait(lock, [&p] { return p.triggered_all() || p.is_complete(); });
+  }
+  block_runner runner;
+  for (;;) {
+    const std::uint64_t b = r.next.fetch_add(1);
+    if (b >= r.blocks) break;
+    const dim3 g = r.grid;
+    const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
+                    static_cast<unsigned>(b / (std::uint64_t{g.x} * g.y))};
+    runner.run(r, idx, b);
+  }
+  std::lock_guard<std::mutex> lock(r.traffic_mutex);
+  r.traffic.load_bytes += runner.traffic.load_bytes;
+  r.traffic.store_bytes += runner.traffic.store_bytes;
+  r.traffic.load_sectors += runner.traffic.load_sectors;
+  r.traffic.store_sectors += runner.traffic.store_sectors;
+  r.traffic.load_accesses += runner.traffic.load_accesses;
+  r.traffic.store_accesses += runner.traffic.store_accesses;
+}
+
 }  // namespace
+
+void drain_grids() {
+  in_flight_slot& s = slot();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.run) join(*s.run);
+  s.run.reset();
+}
+
+void wait_for_primary(grid_run& primary, unsigned microseconds) {
+  std::unique_lock<std::mutex> lock(primary.state_mutex);
+  primary.state_changed.wait_for(lock, std::chrono::microseconds(microseconds),
+                                 [&primary] { return primary.is_complete(); });
+}
 
 cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::function<void()> body) {
   const dim3 g = c.gridDim, bd = c.blockDim;
@@ -62,8 +150,6 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(config().workers, blocks));
   // A cooperative grid must be resident at once: every block gets an OS thread of its own.
   const bool cooperative = is_cooperative(c);
-  grid_barrier barrier;
-  barrier.blocks = blocks;
   if (cooperative) {
     int per_sm = 0;
     occupancy_blocks_per_sm(&per_sm, kernel, static_cast<int>(threads), c.dynamicSmemBytes);
@@ -71,39 +157,38 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
       return record_error(cudaErrorCooperativeLaunchTooLarge);
     workers = static_cast<unsigned>(blocks);
   }
-  std::atomic<std::uint64_t> next{0};
-  std::mutex traffic_mutex;
-  kernel_traffic traffic;
-  const bool tracing = g_trace_enabled;
-  auto work = [&]() {
-    block_runner runner;
-    struct merge_on_exit {
-      block_runner& r;
-      std::mutex& m;
-      kernel_traffic& t;
-      ~merge_on_exit() {
-        std::lock_guard<std::mutex> lock(m);
-        t.load_bytes += r.traffic.load_bytes;
-        t.store_bytes += r.traffic.store_bytes;
-        t.load_sectors += r.traffic.load_sectors;
-        t.store_sectors += r.traffic.store_sectors;
-        t.load_accesses += r.traffic.load_accesses;
-        t.store_accesses += r.traffic.store_accesses;
-      }
-    } merge{runner, traffic_mutex, traffic};
-    for (;;) {
-      const std::uint64_t b = next.fetch_add(1);
-      if (b >= blocks) break;
-      const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
-                      static_cast<unsigned>(b / (std::uint64_t{g.x} * g.y))};
-      runner.run(body, idx, bd, g, b, cooperative ? &barrier : nullptr);
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(workers);
-  for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
-  for (std::thread& t : pool) t.join();
-  if (tracing) record_launch_traffic(kernel, traffic);
+  const bool overlap_allowed = config().dependent_launch && !cooperative;
+
+  in_flight_slot& s = slot();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  std::shared_ptr<grid_run> previous = std::move(s.run);
+  s.run.reset();
+  // Only a dependent launch into the stream of the grid in flight overlaps it; anything else
+  // starts after it has finished.
+  if (previous && !(overlap_allowed && is_dependent_launch(c) && same_stream(previous->stream, c.stream))) {
+    join(*previous);
+    previous.reset();
+  }
+  auto run = std::make_shared<grid_run>();
+  run->body = std::move(body);
+  run->kernel = kernel;
+  run->grid = g;
+  run->block = bd;
+  run->blocks = blocks;
+  run->stream = c.stream;
+  run->cooperative = cooperative;
+  run->tracing = g_trace_enabled;
+  run->barrier.blocks = blocks;
+  run->primary = previous;
+  if (previous) previous->dependent.store(run.get());
+  run->workers.reserve(workers);
+  for (unsigned w = 0; w < workers; ++w) run->workers.emplace_back(work, std::ref(*run));
+  // The primary finishes while this grid may already run; then this one is the grid in flight.
+  if (previous) join(*previous);
+  if (overlap_allowed)
+    s.run = std::move(run);
+  else
+    join(*run);
   return cudaSuccess;
 }
 

@@ -1,5 +1,6 @@
-// ringsweep SIMT backend: runtime API backed by host memory. Every stream operation completes before
-// its call returns, which keeps operations on every stream in issue order.
+// ringsweep SIMT backend: runtime API backed by host memory. Every stream operation other than a
+// kernel launch completes before its call returns; each first waits for the grid in flight
+// (drain_grids, launch.cpp), which keeps operations on every stream in issue order.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,14 +11,17 @@
 #include "capture.hpp"
 #include "config.hpp"
 #include "device_memory.hpp"
+#include "grid_run.hpp"
 
 namespace simt {
 namespace detail {
 namespace {
 void copy_now(void* dst, const void* src, std::size_t bytes) {
+  drain_grids();
   if (bytes != 0) std::memmove(dst, src, bytes);
 }
 void set_now(void* ptr, int value, std::size_t bytes) {
+  drain_grids();
   if (bytes != 0) std::memset(ptr, value, bytes);
 }
 }  // namespace
@@ -97,10 +101,14 @@ cudaError_t cudaSetDevice(int device) {
   return device == 0 ? cudaSuccess : record_error(cudaErrorInvalidDevice);
 }
 cudaError_t cudaDeviceSynchronize() {
+  simt::detail::drain_grids();
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   return simt::detail::check_device();
 }
-cudaError_t cudaDeviceReset() { return cudaSuccess; }
+cudaError_t cudaDeviceReset() {
+  simt::detail::drain_grids();
+  return cudaSuccess;
+}
 cudaError_t cudaDriverGetVersion(int* v) {
   if (v == nullptr) return record_error(cudaErrorInvalidValue);
   *v = CUDART_VERSION;
@@ -182,11 +190,13 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
 // ---- memory -----------------------------------------------------------------------------------
 
 cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  simt::detail::drain_grids();
   if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   return simt::detail::allocate_memory(ptr, bytes);
 }
 cudaError_t cudaFree(void* ptr) {
+  simt::detail::drain_grids();
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   return simt::detail::release_memory(ptr);
 }
@@ -194,6 +204,7 @@ cudaError_t cudaFree(void* ptr) {
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
 cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t s) {
+  simt::detail::drain_grids();
   if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);
   if (auto body = simt::detail::capture_body(s)) {
     // The graph's memory: allocated now, valid for every replay, released with the graph.
@@ -205,9 +216,13 @@ cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t s) {
   return simt::detail::allocate_memory(ptr, bytes);
 }
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t s) {
+  simt::detail::drain_grids();
   if (auto body = simt::detail::capture_body(s)) {
     if (ptr == nullptr || body->owns(ptr)) return cudaSuccess;
-    return simt::detail::capture_record(s, [ptr]() { return simt::detail::release_memory(ptr); });
+    return simt::detail::capture_record(s, [ptr]() {
+      simt::detail::drain_grids();
+      return simt::detail::release_memory(ptr);
+    });
   }
   if (cudaError_t e = simt::detail::stream_usable(s)) return e;
   return simt::detail::release_memory(ptr);
@@ -253,12 +268,14 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
 }
 cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamDefault); }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  simt::detail::drain_grids();
   if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return record_error(cudaErrorInvalidResourceHandle);
   simt::detail::forget_capture(s);
   delete s;
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  simt::detail::drain_grids();
   if (simt::detail::stream_capturing(s)) {
     simt::detail::invalidate_capture(s);
     return record_error(cudaErrorStreamCaptureUnsupported);
@@ -267,6 +284,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s) {
 }
 cudaError_t cudaStreamQuery(cudaStream_t s) { return cudaStreamSynchronize(s); }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned int) {
+  simt::detail::drain_grids();
   return e == nullptr ? record_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
 }
 
@@ -284,16 +302,19 @@ cudaError_t cudaEventDestroy(cudaEvent_t e) {
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   if (e == nullptr) return record_error(cudaErrorInvalidResourceHandle);
   return simt::detail::stream_operation(s, [e]() {
+    simt::detail::drain_grids();  // the event completes after the work before it
     e->recorded = true;
     e->when = std::chrono::steady_clock::now();
     return cudaSuccess;
   });
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  simt::detail::drain_grids();
   if (e == nullptr) return record_error(cudaErrorInvalidResourceHandle);
   return simt::detail::refuse_if_capturing();
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) {
+  simt::detail::drain_grids();
   return e == nullptr ? record_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
 }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {

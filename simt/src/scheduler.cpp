@@ -23,6 +23,7 @@
 #include "block_context.hpp"
 #include "config.hpp"
 #include "fiber_stacks.hpp"
+#include "grid_run.hpp"
 #include "race_annotations.hpp"
 #include "shared_poison.hpp"
 #include "traffic.hpp"
@@ -368,6 +369,34 @@ void trace_global_access(const void* address, unsigned bytes, bool is_store) {
   t_block->trace->push_back(traced_access{f->warp, index, is_store ? 1u : 0u, bytes, a / 32, (a + bytes - 1) / 32});
 }
 
+// ---- programmatic dependent launch ------------------------------------------------------------
+
+void trigger_dependents() {
+  const race::ignore_scope hidden;
+  if (t_fiber == nullptr) fail("cudaTriggerProgrammaticLaunchCompletion called outside a kernel");
+  block_context& b = *t_block;
+  if (b.triggered) return;  // any thread of the block counts for the whole block, once
+  b.triggered = true;
+  b.run->count_trigger();
+}
+
+void grid_dependency_wait() {
+  const race::ignore_scope hidden;
+  fiber* f = t_fiber;
+  if (f == nullptr) fail("cudaGridDependencySynchronize called outside a kernel");
+  block_context& b = *t_block;
+  grid_run* primary = b.run->primary.get();
+  if (primary == nullptr) return;  // nothing overlaps this grid: its predecessor has finished
+  if (!primary->is_complete()) {
+    f->waits_in = "cudaGridDependencySynchronize";
+    if (b.grid_dependency_waiters++ == 0) b.run->blocks_waiting.fetch_add(1);
+    while (!primary->is_complete()) yield_fiber();
+    if (--b.grid_dependency_waiters == 0) b.run->blocks_waiting.fetch_sub(1);
+    f->waits_in = nullptr;
+  }
+  race::acquire(&primary->complete);  // the host released it after joining the primary's workers
+}
+
 namespace {
 // Poisons shared memory (and this module's thread-locals, which hold nothing between blocks).
 void poison_shared_memory() {
@@ -382,22 +411,23 @@ block_runner::~block_runner() {
   for (unsigned char* s : stacks_) release_stack(s);
 }
 
-void block_runner::run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim,
-                       std::uint64_t block_linear, grid_barrier* grid) {
+void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) {
   const backend_config& cfg = config();
+  const dim3 block_dim = grid.block, grid_dim = grid.grid;
   const unsigned n = block_dim.x * block_dim.y * block_dim.z;
   while (stacks_.size() < n) stacks_.push_back(acquire_stack(cfg.stack_bytes));
 
   if (cfg.poison_shared) poison_shared_memory();
 
   block_context b;
-  b.body = &body;
+  b.body = &grid.body;
   b.trace = &trace_;
   sync_objects_.resize(2 * k_sync_slots);
   b.sync_objects = sync_objects_.data();
   b.scheduler_race_fiber = race::current_fiber();
   b.block = block;
-  b.grid = grid;
+  b.grid = grid.cooperative ? &grid.barrier : nullptr;
+  b.run = &grid;
   b.fibers.resize(n);
   b.order.resize(n);
   const unsigned nwarps = (n + 31) / 32;
@@ -450,8 +480,12 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
       continue;
     }
     // Every fiber that ran only yielded: the block waits on something outside it. Let other OS
-    // threads run, and give up after the watchdog's limit.
-    std::this_thread::yield();
+    // threads run (when all of it waits for the previous grid, sleep until that finishes, briefly),
+    // and give up after the watchdog's limit.
+    if (b.grid_dependency_waiters == b.live && grid.primary != nullptr)
+      wait_for_primary(*grid.primary, 1000);
+    else
+      std::this_thread::yield();
     const clock::time_point now = clock::now();
     if (!spinning) {
       spinning = true;
@@ -461,6 +495,7 @@ void block_runner::run(const std::function<void()>& body, uint3 block, dim3 bloc
     }
   }
   t_block = nullptr;
+  if (!b.triggered) grid.count_trigger();  // an exited block no longer holds its dependents back
   for (fiber& f : b.fibers) race::destroy_fiber(f.race_fiber);
   if (!trace_.empty()) fold_block_traffic(trace_, traffic);
 }

@@ -12,7 +12,8 @@
 namespace simt {
 namespace detail {
 
-struct grid_barrier;  // of a cooperative launch (launch.cpp)
+struct grid_barrier;  // of a cooperative launch (grid_run.hpp)
+struct grid_run;      // a launched grid (grid_run.hpp)
 // The grid barrier of the running block's launch; nullptr outside a cooperative launch.
 grid_barrier* current_grid();
 
@@ -24,9 +25,8 @@ class block_runner {
   block_runner(const block_runner&) = delete;
   block_runner& operator=(const block_runner&) = delete;
 
-  // `grid`: the launch's grid barrier when it is cooperative, else nullptr.
-  void run(const std::function<void()>& body, uint3 block, dim3 block_dim, dim3 grid_dim, std::uint64_t block_linear,
-           grid_barrier* grid);
+  // Runs block `block` (linear index `block_linear`) of `grid` to its end.
+  void run(grid_run& grid, uint3 block, std::uint64_t block_linear);
 
   kernel_traffic traffic;  // traced global accesses of the blocks this runner ran
 

@@ -2,6 +2,8 @@
 // see it: bytes requested, and distinct 32-byte sectors per warp-wide access.
 #include "traffic.hpp"
 
+#include "grid_run.hpp"
+
 #include <cxxabi.h>
 #include <dlfcn.h>
 
@@ -88,12 +90,14 @@ void record_launch_traffic(const void* kernel, const kernel_traffic& totals) {
 }  // namespace detail
 
 void traffic_begin() {
+  detail::drain_grids();  // a grid in flight counts (or not) as when it was launched
   std::lock_guard<std::mutex> lock(detail::g_mutex);
   detail::g_kernels.clear();
   detail::g_trace_enabled = true;
 }
 
 std::vector<kernel_traffic> traffic_end() {
+  detail::drain_grids();  // its traffic is recorded when it is joined
   std::lock_guard<std::mutex> lock(detail::g_mutex);
   detail::g_trace_enabled = false;
   std::vector<kernel_traffic> out;

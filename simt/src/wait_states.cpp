@@ -3,6 +3,8 @@
 // a diagnosis.
 #include "wait_states.hpp"
 
+#include "grid_run.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -52,7 +54,13 @@ void print_wait_states(const block_context& b) {
       if (i >= b.fibers.size()) break;
       const fiber& f = b.fibers[i];
       if (f.state == fiber_state::barrier) in_barrier |= 1u << l;
-      if (f.state == fiber_state::ready) ready |= 1u << l;
+      if (f.state == fiber_state::ready && f.waits_in == nullptr) ready |= 1u << l;
+      if (f.state == fiber_state::ready && f.waits_in != nullptr) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s (spinning)", f.waits_in);
+        auto it = std::find_if(in_ops.begin(), in_ops.end(), [&](auto& p) { return p.first == buf; });
+        if (it == in_ops.end()) in_ops.emplace_back(buf, 1u << l); else it->second |= 1u << l;
+      }
       if (f.state == fiber_state::warp) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "%s(mask=0x%08x)", op_name(f.op), f.mask);
@@ -67,6 +75,24 @@ void print_wait_states(const block_context& b) {
   }
 }
 
+namespace {
+// Programmatic dependent launch: which grid this block's grid waits for, or which waits for it.
+void print_dependent_launch(const block_context& b) {
+  if (b.run == nullptr) return;
+  if (b.grid_dependency_waiters > 0 && b.run->primary != nullptr && !b.run->primary->is_complete())
+    std::fprintf(stderr,
+                 "  (cudaGridDependencySynchronize waits for the previous grid in the stream to finish: it was "
+                 "launched before this one, which has cudaLaunchAttributeProgrammaticStreamSerialization, and "
+                 "has not finished)\n");
+  if (const grid_run* d = b.run->dependent.load()) {
+    if (const unsigned n = d->blocks_waiting.load())
+      std::fprintf(stderr,
+                   "  (the grid launched after this one with programmatic dependent launch has %u block(s) "
+                   "waiting in cudaGridDependencySynchronize for this grid to finish)\n", n);
+  }
+}
+}  // namespace
+
 void report_deadlock(const block_context& b) {
   std::fflush(stdout);
   std::fprintf(stderr,
@@ -74,6 +100,7 @@ void report_deadlock(const block_context& b) {
                "barrier or warp collective can complete\n",
                b.block.x, b.block.y, b.block.z);
   print_wait_states(b);
+  print_dependent_launch(b);
   std::fflush(stderr);
   std::abort();
 }
@@ -85,6 +112,7 @@ void report_watchdog(const block_context& b, double seconds) {
                "(RINGSWEEP_SIMT_WATCHDOG_S); wait states:\n",
                b.block.x, b.block.y, b.block.z, seconds);
   print_wait_states(b);
+  print_dependent_launch(b);
   std::fflush(stderr);
   std::abort();
 }

@@ -152,10 +152,20 @@ inline void fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence() { simt::detail::fence(); }
 inline void __threadfence_block() { simt::detail::fence(); }
 inline void __threadfence_system() { simt::detail::fence(); }
-// Programmatic dependent launch (sm_90): every launch runs its whole grid before it returns, so
-// the previous grid in the stream has always completed and both calls have nothing to do.
-inline void cudaGridDependencySynchronize() {}
-inline void cudaTriggerProgrammaticLaunchCompletion() {}
+// Programmatic dependent launch (sm_90). A grid launched with
+// cudaLaunchAttributeProgrammaticStreamSerialization may start while the previous grid in its
+// stream still runs, once every block of that grid has called
+// cudaTriggerProgrammaticLaunchCompletion() or exited; cudaGridDependencySynchronize() waits (the
+// fiber yields) until the previous grid has finished and its memory effects are visible. Without
+// such an overlap (no attribute, RINGSWEEP_SIMT_PDL=0) the wait returns at once. See launch.hpp.
+namespace simt {
+namespace detail {
+void grid_dependency_wait();
+void trigger_dependents();
+}  // namespace detail
+}  // namespace simt
+inline void cudaGridDependencySynchronize() { simt::detail::grid_dependency_wait(); }
+inline void cudaTriggerProgrammaticLaunchCompletion() { simt::detail::trigger_dependents(); }
 [[noreturn]] inline void __trap() { simt::detail::trap("__trap() called"); }
 long long clock64();
 

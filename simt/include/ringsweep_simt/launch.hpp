@@ -1,8 +1,27 @@
 // ringsweep SIMT backend: kernel launch and per-function attributes.
 //
-// cudaLaunchKernelEx runs the whole grid before it returns: blocks are handed out in ascending
-// linear order from a shared counter to RINGSWEEP_SIMT_WORKERS OS threads; each block's threads run
-// as fibers on the OS thread that took the block.
+// cudaLaunchKernelEx starts the grid and returns: blocks are handed out in ascending linear order
+// from a shared counter to RINGSWEEP_SIMT_WORKERS OS threads; each block's threads run as fibers on
+// the OS thread that took the block. The grid stays in flight (one grid at a time, process-wide)
+// until the next runtime call that could observe memory or ordering (memcpy, memset, malloc, free,
+// synchronize, event record or query, capture, graph launch, cudaGetLastError, another launch,
+// process exit) waits for it first. A launch with cudaLaunchAttributeProgrammaticStreamSerialization
+// (programmaticStreamSerializationAllowed = 1) into the stream of the grid in flight may overlap it,
+// as on sm_90: its blocks start once every block of the previous grid has called
+// cudaTriggerProgrammaticLaunchCompletion() or exited, and cudaGridDependencySynchronize() in it
+// waits until the previous grid has finished and its memory effects are visible. So a dependent
+// kernel that reads its predecessor's output before cudaGridDependencySynchronize() can see stale
+// data here, as on a GPU. Any other launch (no attribute, another stream, after a non-kernel
+// operation) starts after the previous grid has finished; a cooperative launch also finishes before
+// it returns, and so does every launch with RINGSWEEP_SIMT_PDL=0 (fully serial, for debugging).
+//
+//   cudaLaunchAttribute pdl{};
+//   pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+//   pdl.val.programmaticStreamSerializationAllowed = 1;
+//   cudaLaunchConfig_t config{};  // grid, block, stream as for the previous kernel
+//   config.attrs = &pdl;
+//   config.numAttrs = 1;
+//   cudaLaunchKernelEx(&config, consumer_kernel, out);  // consumer calls cudaGridDependencySynchronize()
 #pragma once
 
 #include <functional>
@@ -44,9 +63,10 @@ inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*k
     });
   }
   if (cudaError_t e = simt::detail::stream_usable(config->stream)) return e;
-  params_t params(std::forward<Args>(args)...);
+  // The grid may still run after this returns: it owns its arguments.
+  auto params = std::make_shared<params_t>(std::forward<Args>(args)...);
   return simt::detail::launch_grid(*config, reinterpret_cast<const void*>(kernel),
-                                   [kernel, &params]() { std::apply(kernel, params); });
+                                   [kernel, params]() { std::apply(kernel, *params); });
 }
 
 template <class T>
