@@ -10,12 +10,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "../../tests/common/test_util.cuh"
-#include "launch_util.cuh"
+#include "test_util.cuh"
 
 namespace cg = cooperative_groups;
 using ringsweep_test::device_buffer;
-using simt_test::launch;
+using ringsweep_test::launch;
 
 static_assert(CUDA_VERSION >= 11000, "<cuda.h> defines CUDA_VERSION");
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "../../tests/common/test_util.cuh"
+#include "test_util.cuh"
 
 using ringsweep_test::device_buffer;
 

@@ -9,11 +9,10 @@
 #include <numeric>
 #include <vector>
 
-#include "../../tests/common/test_util.cuh"
-#include "launch_util.cuh"
+#include "test_util.cuh"
 
 using ringsweep_test::device_buffer;
-using simt_test::launch;
+using ringsweep_test::launch;
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "../../tests/common/test_util.cuh"
+#include "test_util.cuh"
 
 using ringsweep_test::device_buffer;
 
@@ -20,11 +20,7 @@ __global__ void add_kernel(unsigned* data, unsigned n, unsigned amount) {
 }
 
 cudaError_t launch_add(cudaStream_t s, unsigned* data, unsigned n, unsigned amount) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3((n + 63) / 64);
-  config.blockDim = dim3(64);
-  config.stream = s;
-  return cudaLaunchKernelEx(&config, add_kernel, data, n, amount);
+  return ringsweep_test::launch_on(s, (n + 63) / 64, 64, add_kernel, data, n, amount);
 }
 
 struct stream_guard {
