@@ -40,6 +40,7 @@ child_result run_in_child(F body) {
     dup2(fds[1], 2);
     close(fds[0]);
     body();
+    (void)cudaDeviceSynchronize();  // a launch returns before its grid has run
     _exit(0);
   }
   close(fds[1]);

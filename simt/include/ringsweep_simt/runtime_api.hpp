@@ -1,6 +1,7 @@
 // ringsweep SIMT backend: the host-side CUDA runtime API subset, backed by host memory.
-// Every stream operation completes before the call returns, so operations on any stream complete
-// in the order they were issued.
+// Every stream operation but a kernel launch completes before the call returns, after the grid
+// still in flight (launch.hpp) has finished, so operations on any stream complete in the order
+// they were issued (a dependent launch may overlap its predecessor, as on sm_90).
 //
 // Stream capture: between cudaStreamBeginCapture and cudaStreamEndCapture, kernel launches,
 // cudaMemsetAsync, cudaMemcpyAsync, cudaEventRecord and cudaGraphLaunch on the capturing stream
