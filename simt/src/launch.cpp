@@ -142,7 +142,7 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   if (bd.x == 0 || bd.y == 0 || bd.z == 0 || bd.x > 1024 || bd.y > 1024 || bd.z > 64 ||
       threads > k_max_threads_per_block || g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7fffffffu || g.y > 65535 ||
       g.z > 65535)
-    return record_error(cudaErrorInvalidConfiguration);
+    return record_error(cudaErrorInvalidValue);  // CUDA 13 on an H100: every launch API says so
   if (c.dynamicSmemBytes > dynamic_smem_limit(kernel)) return record_error(cudaErrorInvalidValue);
   if (config().device_count == 0) return record_error(cudaErrorNoDevice);
 

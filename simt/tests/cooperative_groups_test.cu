@@ -104,10 +104,6 @@ __global__ void grid_sync_kernel(unsigned* a, unsigned* b, int* valid) {
   if (r == 0) *valid = grid.is_valid();
 }
 
-__global__ void grid_valid_kernel(int* valid) {
-  if (cg::this_grid().thread_rank() == 0) *valid = cg::this_grid().is_valid();
-}
-
 template <class... Params, class... Args>
 cudaError_t launch_cooperative(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
   cudaLaunchAttribute attr{};
@@ -236,12 +232,8 @@ TEST_CASE("grid_group::sync() in a cooperative launch orders the whole grid", "[
     CHECK(ha[r] == 0u);
   }
   CHECK(valid.download()[0] == 1);
-
-  // An ordinary launch has no grid barrier.
-  valid.fill_bytes(0xff);
-  REQUIRE_CUDA(launch(dim3(2), dim3(32), grid_valid_kernel, valid.data()));
-  REQUIRE_CUDA_LAUNCH();
-  CHECK(valid.download()[0] == 0);
+  // Not checked: is_valid() in an ordinary launch. On an H100 (CUDA 13.0) it was 0 in a fresh
+  // process but 1 after this cooperative launch, so a GPU gives no answer to hold the backend to.
 }
 
 TEST_CASE("a cooperative grid larger than the device can hold is refused", "[simt][cg]") {

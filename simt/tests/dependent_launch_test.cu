@@ -167,22 +167,37 @@ TEST_CASE("a dependent launch starts while its primary still runs", "[pdl]") {
     return;
   }
   const unsigned n = 4096, value = 77;
+  constexpr int rounds = 4;
   stream_guard sg;
-  for (int round = 0; round < 3; ++round) {
+  int overlapped = 0;
+  // Round 0 loads both kernels (a GPU loads modules lazily, and the first dependent launch was seen
+  // not to overlap on an H100); it is checked like the others but expected to overlap only here.
+  for (int round = 0; round <= rounds; ++round) {
     device_buffer<unsigned> flag(std::vector<unsigned>(1, 0u)), saw(std::vector<unsigned>(1, 0u));
     device_buffer<unsigned> data(std::vector<unsigned>(n, 0u)), counts(std::vector<unsigned>(2, 0u));
     REQUIRE(launch_on(sg.s, dim3(1), dim3(64), false, primary_kernel, flag.data(), saw.data(), data.data(), n, value,
-                      k_long_wait_ns, 1) == cudaSuccess);
+                      round == 0 ? k_short_wait_ns : k_long_wait_ns, 1) == cudaSuccess);
     // One dependent block: its early reads are all done when the primary sees the flag.
     REQUIRE(launch_on(sg.s, dim3(1), dim3(64), true, dependent_kernel, flag.data(),
                       static_cast<const unsigned*>(data.data()), n, value, counts.data(), counts.data() + 1) ==
             cudaSuccess);
     REQUIRE(cudaStreamSynchronize(sg.s) == cudaSuccess);
-    CHECK(saw.download()[0] == 1u);  // the dependent ran its pre-wait code while the primary waited
+    const bool overlap = saw.download()[0] == 1u;  // the dependent ran its pre-wait code while the primary waited
     const std::vector<unsigned> c = counts.download();
-    CHECK(c[0] == 0u);  // so before its wait it saw none of the primary's writes (they came later) ...
-    CHECK(c[1] == 0u);  // ... and after its wait all of them
+    INFO("round " << round << (overlap ? ", overlapped" : ", not overlapped"));
+    if (overlap) {
+      CHECK(c[0] == 0u);  // so before its wait it saw none of the primary's writes (they came later) ...
+      if (round > 0) ++overlapped;
+    }
+    CHECK(c[1] == 0u);  // ... and after its wait all of them, overlapped or not
   }
+  // A GPU may start a dependent early but need not; the backend always does (so that a read
+  // before the wait fails there). Held to: the GPU overlapped at least once after warming up.
+#if defined(RINGSWEEP_VARIANT_SIMT)
+  CHECK(overlapped == rounds);
+#else
+  CHECK(overlapped >= 1);
+#endif
 }
 
 TEST_CASE("after cudaGridDependencySynchronize the primary's writes are all visible", "[pdl]") {

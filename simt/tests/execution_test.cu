@@ -134,12 +134,16 @@ TEST_CASE("a chain of tiles, each waiting on its predecessor, completes over man
 }
 
 TEST_CASE("launch errors come back as the CUDA error a GPU gives", "[simt][launch]") {
-  CHECK(launch(dim3(1), dim3(2048), empty_kernel) == cudaErrorInvalidConfiguration);
-  CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  // Seen on an H100 with CUDA 13.0 (driver 580): cudaLaunchKernelEx, cudaLaunchKernel and <<<>>>
+  // all return cudaErrorInvalidValue for a bad grid or block (older toolkits said
+  // cudaErrorInvalidConfiguration for some of them).
+  CHECK(launch(dim3(1), dim3(2048), empty_kernel) == cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaErrorInvalidValue);
   CHECK(cudaGetLastError() == cudaSuccess);  // not sticky
-  CHECK(launch(dim3(1), dim3(32, 32, 2), empty_kernel) == cudaErrorInvalidConfiguration);
-  CHECK(launch(dim3(0), dim3(32), empty_kernel) == cudaErrorInvalidConfiguration);
-  CHECK(launch(dim3(1, 70000), dim3(32), empty_kernel) == cudaErrorInvalidConfiguration);
+  CHECK(launch(dim3(1), dim3(32, 32, 2), empty_kernel) == cudaErrorInvalidValue);
+  CHECK(launch(dim3(0), dim3(32), empty_kernel) == cudaErrorInvalidValue);
+  CHECK(launch(dim3(1, 70000), dim3(32), empty_kernel) == cudaErrorInvalidValue);
+  CHECK(launch(dim3(1), dim3(0), empty_kernel) == cudaErrorInvalidValue);
   cudaGetLastError();
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(1);

@@ -42,8 +42,8 @@ struct warp_vector_load {
     word_t words[warp_threads];
   };
 
-  /// Whether `p` may start a vector-loaded segment.
-  __device__ __forceinline__ static bool aligned(const T* p) {
+  /// Whether `p` may start a vector-loaded segment (host code may ask too).
+  __host__ __device__ __forceinline__ static bool aligned(const T* p) {
     return (reinterpret_cast<unsigned long long>(p) & 15u) == 0;
   }
 
