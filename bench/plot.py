@@ -22,6 +22,10 @@ import statistics
 import sys
 
 NAME_RE = re.compile(r"^(keys|pairs)/(\w+)/entropy:([\d.]+)/n:(\d+)/(cub|ringsweep)$")
+# The narrow-key and sorted-input rows, read as modes "narrow" (type "u32<2^16") and "sorted"
+# (type "keys u32"), entropy 1.0.
+NARROW_RE = re.compile(r"^narrow/(\w+)/below:2\^(\d+)/n:(\d+)/(cub|ringsweep)$")
+SORTED_RE = re.compile(r"^sorted/(\w+)/(keys|pairs)/n:(\d+)/(cub|ringsweep)$")
 TYPES = ["u32", "i32", "f32", "u64"]
 LIBS = ["ringsweep", "cub"]
 
@@ -43,11 +47,18 @@ def load(paths):
                 continue
             name = b.get("run_name", b["name"])
             name = re.sub(r"/manual_time$", "", name)
-            m = NAME_RE.match(name)
-            if not m or "keys_per_s" not in b:
+            if "keys_per_s" not in b:
                 continue
-            mode, typ, entropy, n, lib = m.groups()
-            runs[(mode, typ, float(entropy), int(n), lib)].append(b)
+            m, mn, ms = NAME_RE.match(name), NARROW_RE.match(name), SORTED_RE.match(name)
+            if m:
+                mode, typ, entropy, n, lib = m.groups()
+                runs[(mode, typ, float(entropy), int(n), lib)].append(b)
+            elif mn:
+                typ, bits, n, lib = mn.groups()
+                runs[("narrow", "%s<2^%s" % (typ, bits), 1.0, int(n), lib)].append(b)
+            elif ms:
+                typ, mode, n, lib = ms.groups()
+                runs[("sorted", "%s %s" % (mode, typ), 1.0, int(n), lib)].append(b)
     return runs, context
 
 
@@ -146,10 +157,13 @@ def main():
 def write_markdown(path, runs, context):
     """Per entropy: rows (mode, type), columns n; each cell 'ratio (ringsweep / CUB G keys/s)'."""
     configs = sorted({k[:4] for k in runs})
-    all_n = sorted({c[3] for c in configs})
-    cols = [n for n in (1 << 16, 1 << 20, 1 << 24) if n in all_n]
-    if all_n and all_n[-1] not in cols:
-        cols.append(all_n[-1])
+    all_n = sorted({c[3] for c in configs if c[0] in ("keys", "pairs")})
+    if len(all_n) <= 8:
+        cols = all_n
+    else:
+        cols = [n for n in (1 << 16, 1 << 20, 1 << 24) if n in all_n]
+        if all_n and all_n[-1] not in cols:
+            cols.append(all_n[-1])
     lines = ["Device: %s (compute capability %s), CCCL %s. Cells: ringsweep / CUB throughput "
              "(> 1: ringsweep faster), then ringsweep and CUB in G keys/s; medians over repetitions."
              % (context.get("device", "?"), context.get("compute_capability", "?"),
@@ -174,6 +188,25 @@ def write_markdown(path, runs, context):
                 if any_cell:
                     label = "%s %s%s" % (mode, typ, " / u32" if mode == "pairs" else "")
                     lines.append("| " + label + " | " + " | ".join(cells) + " |")
+        lines.append("")
+    for mode, title in (("narrow", "Narrow keys (uniform below 2^b; the full key width sorted)"),
+                        ("sorted", "Sorted input (ascending keys, every digit varying)")):
+        sel = [c for c in configs if c[0] == mode]
+        if not sel:
+            continue
+        ns = sorted({c[3] for c in sel})
+        lines.append(title + ":")
+        lines.append("")
+        lines.append("| sort | " + " | ".join("n = 2^%d" % int(math.log2(n)) for n in ns) + " |")
+        lines.append("|---|" + "---|" * len(ns))
+        for typ in sorted({c[1] for c in sel}):
+            cells = []
+            for n in ns:
+                c = (mode, typ, 1.0, n)
+                rk = median_of(runs.get(c + ("ringsweep",), []), "keys_per_s")
+                ck = median_of(runs.get(c + ("cub",), []), "keys_per_s")
+                cells.append("**%.2f** (%.2f / %.2f)" % (rk / ck, rk * 1e-9, ck * 1e-9) if rk and ck else "")
+            lines.append("| %s %s | " % (mode, typ) + " | ".join(cells) + " |")
         lines.append("")
     with open(path, "w") as f:
         f.write("\n".join(lines))

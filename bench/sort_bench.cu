@@ -14,6 +14,10 @@
 // Rows  narrow/<key type>/below:2^<b>/n:<n>/<cub|ringsweep>  sort uniform keys below 2^b (u32 below
 // 2^16 and 2^24, u64 below 2^32; n = 2^20..2^28 within the range above): both libraries sort the
 // full key width, and ringsweep skips the passes whose digit is the same for every key.
+// Rows  sorted/<key type>/<keys|pairs>/n:<n>/<cub|ringsweep>  sort input already in ascending order
+// (u32 and u64 keys, keys only and with u32 values): key i is i * step plus a random number below
+// step (step = key range / n), so every digit of every pass varies and no pass can be skipped for
+// being uniform; what a library gains here, it gains from noticing the order.
 //
 // Timing: CUDA events around the sort call only (UseManualTime); inputs are generated, temporary
 // storage allocated and one warm-up sort run (and its output checked) before the timed loop; the
@@ -143,6 +147,17 @@ __global__ void fill_narrow_kernel(T* out, std::size_t n, std::uint64_t seed, in
   }
 }
 
+/// Ascending keys spread over the whole key range: key i = i * step + (random below step).
+template <class T>
+__global__ void fill_sorted_kernel(T* out, std::size_t n, std::uint64_t seed) {
+  const std::uint64_t range = sizeof(T) >= 8 ? ~0ull : (std::uint64_t(1) << (8 * sizeof(T))) - 1;
+  const std::uint64_t step = n > 1 ? range / n : 1;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    out[i] = T(std::uint64_t(i) * step + (step > 1 ? bench::random_bits(seed, i, 1) % step : 0));
+  }
+}
+
 /// Order image of a key for the check: ringsweep's key traits, with -0.0 taken as +0.0 (both
 /// libraries sort them as equal).
 template <class Key>
@@ -203,6 +218,7 @@ struct config {
   library lib;
   std::string key;  // name without the library, for pairing CUB and ringsweep rows
   int below_bits;   // narrow rows: keys below 2^below_bits (0: random keys of the given entropy)
+  bool sorted = false;  // sorted rows: ascending input (see fill_sorted_kernel)
 };
 
 /// Seconds per sort of the last CUB run of each configuration (see rs_over_cub).
@@ -253,7 +269,12 @@ void bm_sort(benchmark::State& state, config cfg) {
   device_buffer keys_in(n * sizeof(Key)), keys_out(n * sizeof(Key));
   device_buffer values_in(Pairs ? n * sizeof(Value) : 0), values_out(Pairs ? n * sizeof(Value) : 0);
   const int words = bench::and_words_for_entropy(cfg.entropy);
-  if (cfg.below_bits > 0) {
+  if (cfg.sorted) {
+    if constexpr (std::is_integral<Key>::value) {
+      fill_sorted_kernel<<<1024, 256, 0, s>>>(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n));
+      BENCH_CHECK(cudaGetLastError());
+    }
+  } else if (cfg.below_bits > 0) {
     if constexpr (std::is_integral<Key>::value) {
       fill_narrow_kernel<<<1024, 256, 0, s>>>(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n), cfg.below_bits);
       BENCH_CHECK(cudaGetLastError());
@@ -314,6 +335,7 @@ void bm_sort(benchmark::State& state, config cfg) {
   state.counters["n"] = double(n);
   state.counters["entropy"] = cfg.entropy;
   if (cfg.below_bits > 0) state.counters["below_bits"] = cfg.below_bits;
+  if (cfg.sorted) state.counters["sorted_input"] = 1;
   state.counters["keys_per_s"] = double(n) / seconds;
   state.counters["GBps"] = model * double(n) / seconds * 1e-9;
   state.counters["model_B_per_key"] = model;
@@ -383,6 +405,27 @@ void register_narrow(int below_bits) {
   }
 }
 
+/// The 'sorted' rows: already ascending `Key`s (keys only, or with u32 values), n = 2^16..2^28.
+template <class Key, bool Pairs>
+void register_sorted() {
+  for (int lg = g_settings.min_log2; lg <= std::min(28, g_settings.max_log2); ++lg) {
+    const std::size_t n = std::size_t(1) << lg;
+    const std::size_t per_key = sizeof(Key) + (Pairs ? sizeof(u32) : 0);
+    const std::size_t need = 3 * n * per_key + (std::size_t(256) << 20);
+    if (need > g_free_bytes / 10 * 9) continue;
+    char key[128];
+    std::snprintf(key, sizeof(key), "sorted/%s/%s/n:%zu", type_name<Key>(), Pairs ? "pairs" : "keys", n);
+    for (library lib : {library::cub, library::ringsweep}) {
+      config cfg{n, 1.0, lib, key, 0};
+      cfg.sorted = true;
+      const std::string name = std::string(key) + "/" + name_of(lib);
+      benchmark::RegisterBenchmark(name.c_str(), [cfg](benchmark::State& st) { bm_sort<Key, u32, Pairs>(st, cfg); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
+  }
+}
+
 /// Removes and applies our own --rs_* flags; the rest goes to Google Benchmark.
 void parse_own_flags(int& argc, char** argv) {
   int out = 1;
@@ -438,6 +481,9 @@ int main(int argc, char** argv) {
   register_narrow<u32>(16);
   register_narrow<u32>(24);
   register_narrow<u64>(32);
+  register_sorted<u32, false>();
+  register_sorted<u64, false>();
+  register_sorted<u32, true>();
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

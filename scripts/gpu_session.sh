@@ -8,6 +8,8 @@
 #   scripts/gpu_session.sh sanitize OUT        # there: the compute-sanitizer part alone
 #   scripts/gpu_session.sh stress OUT          # there: the stress part alone
 #   scripts/gpu_session.sh tune OUT            # there: the policy variants, traced runs, ncu
+#   scripts/gpu_session.sh speed OUT           # there: issue #22's benchmark table, then the
+#                                              # variants twice (runs a and b) at 2^24 and 2^28
 #
 # `stage` configures build-gpu/ (Release, sm_90 only) and takes the test list from
 # `ctest -N -L gpu` (every test nvcc builds: the library's, the SIMT backend's own
@@ -38,6 +40,12 @@
 # largest size, then, when ncu exists, profiles every onesweep launch of one sort per variant and
 # CUB's (keys_u32 at 2^24: SpeedOfLight, Occupancy, LaunchStats, WarpStateStats) within
 # RS_NCU_S s (default 150). All within RS_TOTAL_S.
+#
+# `speed` (one call) runs the benchmark rows issue #22 asks for, CUB in the same run: keys u32,
+# i32, f32, u64 and pairs u32/u32, u64/u32 at entropy 1.0, the narrow-key and the sorted-input
+# rows, n = 2^16, 2^18, ..., 2^28, RS_BENCH_REPS repetitions (default 3), within RS_BENCH_S s
+# (default 300); then every tune case at 2^24 and 2^28 twice (runs a and b, RS_TUNE_REPS
+# repetitions each, default 7), and bench/tune_summary.py's verdicts over the two runs.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -97,8 +105,9 @@ for t in json.load(sys.stdin)["tests"]:
   exit 0
 fi
 
-if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune ]] || [[ $# -lt 2 ]]; then
-  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT" >&2
+if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune && "${mode}" != speed ]] ||
+  [[ $# -lt 2 ]]; then
+  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT" >&2
   exit 2
 fi
 out="$2"
@@ -201,8 +210,28 @@ run_tune() {
   fi
 }
 
+# Issue #22's table: the sizes 2^16, 2^18, ..., 2^28 of the main, narrow and sorted rows.
+speed_filter='^((keys/(u32|i32|f32|u64)|pairs/(u32|u64))/entropy:1\.000|narrow/[^/]+/[^/]+|sorted/[^/]+/[^/]+)/n:(65536|262144|1048576|4194304|16777216|67108864|268435456)/'
+
+run_speed() {
+  local lg run cases="keys_u32,keys_i32,keys_f32,pairs_u32,lowent_u32,keys_u64,pairs_u64,keys_u16,keys_u8"
+  timed "bench (issue #22 rows)" "${out}/bench.txt" "${RS_BENCH_S:-300}" .gpu/bin/ringsweep_sort_bench \
+    --benchmark_filter="${speed_filter}" --benchmark_min_time="${RS_MIN_TIME:-0.05}" \
+    --benchmark_repetitions="${RS_BENCH_REPS:-3}" --benchmark_out="${out}/bench.json" --benchmark_out_format=json
+  for run in a b; do
+    for lg in 24 28; do
+      timed "tune ${run} 2^${lg}" "${out}/tune_${run}_2e${lg}.txt" 120 .gpu/bin/ringsweep_tune "${lg}" \
+        "${RS_TUNE_REPS:-7}" "${cases}"
+    done
+  done
+  python3 bench/tune_summary.py "${out}"/tune_a_2e24.txt "${out}"/tune_b_2e24.txt >"${out}/tune_verdicts_2e24.txt" 2>&1
+  python3 bench/tune_summary.py "${out}"/tune_a_2e28.txt "${out}"/tune_b_2e28.txt >"${out}/tune_verdicts_2e28.txt" 2>&1
+  tail -n 12 "${out}/tune_verdicts_2e24.txt" "${out}/tune_verdicts_2e28.txt"
+}
+
 case "${mode}" in
   tune) run_tune ;;
+  speed) run_speed ;;
   sanitize) run_sanitize ;;
   stress) run_stress ;;
   run)
