@@ -31,6 +31,15 @@
 
 namespace tune {
 
+/// policy_sm90 as shipped until 2026-11-24: 384 x 22 keys (pairs too) within a 33,792-byte
+/// exchange for every key width, two blocks per SM, a look-back window of 1, no dependent launch.
+/// The variants below start from it, so that their names keep meaning what was timed.
+struct sm90_before_2026_11_24 : ringsweep::policy_defaults {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 384, 22, 22, 33792).blocks_per_sm(2).vector_loads(2);
+  }
+};
+
 /// policy_sm90 with some members replaced: the onesweep shape (THREADS_ x KEYS_ for keys, PAIRS_
 /// keys per thread for pairs, 0: KEYS_ too; EXCHANGE_BYTES_ 0: room for KEYS_ 4-byte items;
 /// VECTOR_ -1: policy_sm90's vector loads), blocks per SM, RECOMPUTE_ and the ring (LOOKBACK_DEPTH_, TAIL_BITS_).
@@ -38,7 +47,7 @@ namespace tune {
 /// code reads.
 template <int THREADS_, int KEYS_, int LOOKBACK_DEPTH_, int TAIL_BITS_, int MIN_BLOCKS_, int EXCHANGE_BYTES_ = 0,
           int PAIRS_ = 0, bool RECOMPUTE_ = false, int VECTOR_ = -1>
-struct variant : ringsweep::policy_sm90 {
+struct variant : sm90_before_2026_11_24 {
   static constexpr int LOOKBACK_DEPTH = LOOKBACK_DEPTH_;
   static constexpr int TAIL_BITS = TAIL_BITS_;
   __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
@@ -46,7 +55,7 @@ struct variant : ringsweep::policy_sm90 {
                                           EXCHANGE_BYTES_ > 0 ? EXCHANGE_BYTES_ : THREADS_ * KEYS_ * 4)
         .blocks_per_sm(MIN_BLOCKS_)
         .recompute(RECOMPUTE_)
-        .vector_loads(VECTOR_ >= 0 ? VECTOR_ : ringsweep::policy_sm90::onesweep(t).vector_load_item_bytes);
+        .vector_loads(VECTOR_ >= 0 ? VECTOR_ : sm90_before_2026_11_24::onesweep(t).vector_load_item_bytes);
   }
 };
 
@@ -70,7 +79,7 @@ struct narrow_offsets : Base {
 /// Three blocks per SM (56 registers) with a shape per key type, each spill-free on sm_90 (ptxas
 /// over the spill check's instantiations): integer 4-byte keys 22 per thread, float keys 20
 /// (22 spill 12 B), pairs 18, 8-byte keys or values 10 (11 spill 8 B); digits recomputed.
-struct min3_per_type : ringsweep::policy_sm90 {
+struct min3_per_type : sm90_before_2026_11_24 {
   __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
     return ringsweep::onesweep_shape::fit(t, 384, t.float_key ? 20 : 22, 18, 30720)
         .blocks_per_sm(3)
@@ -80,11 +89,38 @@ struct min3_per_type : ringsweep::policy_sm90 {
 };
 
 /// 8-byte keys (and pairs) with CUB's sm_90 tile: 384 x 15 in a 46,080-byte exchange, two blocks
-/// per SM; 4-byte keys keep policy_sm90's shape.
-struct wide15 : ringsweep::policy_sm90 {
+/// per SM; 4-byte keys keep the old sm90 shape.
+struct wide15 : sm90_before_2026_11_24 {
   __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
     return t.key_bytes == 8 ? ringsweep::onesweep_shape::fit(t, 384, 15, 15, 46080).blocks_per_sm(2)
-                            : ringsweep::policy_sm90::onesweep(t);
+                            : sm90_before_2026_11_24::onesweep(t);
+  }
+};
+
+/// A shape per sort from the first full tune on an H100 (2026-11-24, bench/results/gpu/): keys-only
+/// 4-byte sorts 384 x K4 keys (floats 20 when MIN3) with a look-back window of W4B words, three
+/// blocks per SM with recomputed digits when MIN3 (spills 4-24 B on sm_90), else two; 4-byte keys
+/// with values 384 x PAIRS4 keys, two blocks per SM, window 1 (a window spills these kernels);
+/// 8-byte keys 384 x 15 in a 46,080-byte exchange, two blocks per SM, window W8B for keys only;
+/// 1- and 2-byte keys as the old sm90.
+template <int W4B, int W8B, int PAIRS4 = 24, int K4 = 22, bool MIN3 = true>
+struct per_sort : sm90_before_2026_11_24 {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    using ringsweep::onesweep_shape;
+    return t.key_bytes == 8 ? onesweep_shape::fit(t, 384, 15, 15, 46080)
+                                  .blocks_per_sm(2)
+                                  .vector_loads(2)
+                                  .lookback_window(t.value_bytes == 0 ? W8B : 1)
+           : t.key_bytes == 4 && t.value_bytes == 0 && MIN3
+               ? onesweep_shape::fit(t, 384, t.float_key ? 20 : K4, 18, 30720)
+                     .blocks_per_sm(3)
+                     .recompute()
+                     .vector_loads(2)
+                     .lookback_window(W4B)
+           : t.key_bytes == 4 && t.value_bytes == 0
+               ? onesweep_shape::fit(t, 384, K4, K4, 384 * K4 * 4).blocks_per_sm(2).vector_loads(2).lookback_window(W4B)
+           : t.key_bytes == 4 ? onesweep_shape::fit(t, 384, PAIRS4, PAIRS4, 384 * PAIRS4 * 4).blocks_per_sm(2).vector_loads(2)
+                              : sm90_before_2026_11_24::onesweep(t);
   }
 };
 
@@ -92,6 +128,12 @@ struct wide15 : ringsweep::policy_sm90 {
 template <class Base>
 struct dependent : Base {
   static constexpr bool DEPENDENT_LAUNCH = true;
+};
+
+/// `Base` with every kernel launched after the one before has finished (no dependent launch).
+template <class Base>
+struct serial : Base {
+  static constexpr bool DEPENDENT_LAUNCH = false;
 };
 
 /// `Base` instrumented: every onesweep tile writes its timeline to `sink` (see trace_variant).
@@ -330,11 +372,34 @@ void run_case(const char* label, std::size_t n, bool pairs, int reps, int entrop
   }
 }
 
+/// Combinations of the 2026-11-24 winners (shape per sort, window per shape, ring, prefetch), for
+/// 4- and 8-byte keys alike.
+struct per_sort_variants {
+  template <class Key>
+  static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+    using tune::per_sort;
+    // The fastest of the first round (three blocks per SM for 4-byte keys), which spills.
+    run_variant<ring_variant<per_sort<4, 4>, 396, 512, 6>>("per_sort W4/W4 ring396 T6 (min3)", b, pairs, reps, cub_ms);
+    // Spill-free: two blocks per SM everywhere.
+    run_variant<per_sort<4, 4, 24, 22, false>>("min2 per_sort 22 W4/W4", b, pairs, reps, cub_ms);
+    run_variant<per_sort<4, 4, 24, 24, false>>("min2 per_sort 24 W4/W4", b, pairs, reps, cub_ms);
+    run_variant<per_sort<2, 2, 24, 24, false>>("min2 per_sort 24 W2/W2", b, pairs, reps, cub_ms);
+    run_variant<per_sort<8, 8, 24, 22, false>>("min2 per_sort 22 W8/W8", b, pairs, reps, cub_ms);
+    run_variant<ring_variant<per_sort<4, 4, 24, 22, false>, 256, 512, 8, 1, 1>>("min2 per_sort 22 W4/W4 prefetch", b,
+                                                                                  pairs, reps, cub_ms);
+    run_variant<ring_variant<per_sort<4, 4, 24, 24, false>, 256, 512, 8, 1, 1>>("min2 per_sort 24 W4/W4 prefetch", b,
+                                                                                  pairs, reps, cub_ms);
+    run_variant<ring_variant<per_sort<4, 4, 24, 22, false>, 396, 512, 6>>("min2 per_sort 22 W4/W4 ring396 T6", b, pairs,
+                                                                            reps, cub_ms);
+  }
+};
+
 /// Tile shapes for 4-byte keys (and u32 values).
 struct narrow_variants {
   template <class Key>
   static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
     run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
+    run_variant<tune::sm90_before_2026_11_24>("old sm90 (before 2026-11-24)", b, pairs, reps, cub_ms);
     run_variant<variant<384, 20, 512, 8, 2>>("384x20 L512 T8 min2", b, pairs, reps, cub_ms);
     run_variant<variant<384, 24, 512, 8, 2>>("384x24 L512 T8 min2", b, pairs, reps, cub_ms);
     run_variant<variant<512, 16, 512, 8, 2>>("512x16 L512 T8 min2", b, pairs, reps, cub_ms);
@@ -353,17 +418,17 @@ struct narrow_variants {
     // blocks per SM: a ring sized for 396 tiles in flight (3 x 132 SMs) in the same 1024 slots
     // (groups of 64 instead of 256), a look-back window of 4 words, bins read before the walk.
     run_variant<min3_per_type>("min3 per type 22/20f/18p", b, pairs, reps, cub_ms);
-    run_variant<ring_variant<ringsweep::policy_sm90, 264, 512, 6>>("policy_sm90 ring264 T6", b, pairs, reps, cub_ms);
+    run_variant<ring_variant<tune::sm90_before_2026_11_24, 264, 512, 6>>("old sm90 ring264 T6", b, pairs, reps, cub_ms);
     run_variant<ring_variant<min3_per_type, 396, 512, 6>>("min3 per type ring396 T6", b, pairs, reps, cub_ms);
     // Spill-checked with ptxas for sm_90 (every variant below is spill-free where it runs; the
     // pairs instantiations of the keys-only variants spill and are never launched).
     // A look-back window spills in pairs kernels (W2: 20-32 B, W4 with prefetch: 56-64 B; ptxas
     // sm_90), so windows are timed for keys only, and prefetching alone.
     if (!pairs) {
-      run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 2>>("policy_sm90 W2", b, pairs, reps, cub_ms);
-      run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 4>>("policy_sm90 W4", b, pairs, reps, cub_ms);
+      run_variant<ring_variant<tune::sm90_before_2026_11_24, 256, 512, 8, 2>>("old sm90 W2", b, pairs, reps, cub_ms);
+      run_variant<ring_variant<tune::sm90_before_2026_11_24, 256, 512, 8, 4>>("old sm90 W4", b, pairs, reps, cub_ms);
     }
-    run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 1, 1>>("policy_sm90 prefetch", b, pairs, reps,
+    run_variant<ring_variant<tune::sm90_before_2026_11_24, 256, 512, 8, 1, 1>>("old sm90 prefetch", b, pairs, reps,
                                                                          cub_ms);
     if (!pairs) {
       run_variant<ring_variant<min3_per_type, 396, 512, 6, 2>>("min3 per type ring396 T6 W2", b, pairs, reps, cub_ms);
@@ -372,10 +437,11 @@ struct narrow_variants {
                                                                 cub_ms);
     // 32-bit offsets: policy_sm90's pairs kernel spills 4 B with them, so keys only there.
     if (!pairs) {
-      run_variant<tune::narrow_offsets<ringsweep::policy_sm90>>("policy_sm90 32-bit offsets", b, pairs, reps, cub_ms);
+      run_variant<tune::narrow_offsets<tune::sm90_before_2026_11_24>>("old sm90 32-bit offsets", b, pairs, reps, cub_ms);
     }
     run_variant<tune::narrow_offsets<min3_per_type>>("min3 per type 32-bit offsets", b, pairs, reps, cub_ms);
-    run_variant<tune::dependent<ringsweep::policy_sm90>>("policy_sm90 dependent launch", b, pairs, reps, cub_ms);
+    run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
+    per_sort_variants::run(b, pairs, reps, cub_ms);
   }
 };
 
@@ -384,17 +450,19 @@ struct latency_variants {
   template <class Key>
   static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
     run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
-    run_variant<tune::dependent<ringsweep::policy_sm90>>("policy_sm90 dependent launch", b, pairs, reps, cub_ms);
-    run_variant<tune::dependent<min3_per_type>>("min3 per type dependent launch", b, pairs, reps, cub_ms);
+    run_variant<tune::serial<ringsweep::policy_sm90>>("policy_sm90 serial launches", b, pairs, reps, cub_ms);
+    run_variant<tune::sm90_before_2026_11_24>("old sm90 (before 2026-11-24)", b, pairs, reps, cub_ms);
+    run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
   }
 };
 
-/// Tile shapes for 8-byte keys: policy_sm90's exchange holds 11 of them per thread; CUB's sm_90
+/// Tile shapes for 8-byte keys: the old sm90 exchange held 11 of them per thread; CUB's sm_90
 /// policy takes 15 (the last variants need the larger exchange, up to 46080 bytes of 48 KiB).
 struct wide_variants {
   template <class Key>
   static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
     run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
+    run_variant<tune::sm90_before_2026_11_24>("old sm90 (before 2026-11-24)", b, pairs, reps, cub_ms);
     run_variant<variant<384, 13, 512, 8, 2, 384 * 13 * 8>>("384x13 (8-byte exchange)", b, pairs, reps, cub_ms);
     run_variant<variant<384, 15, 512, 8, 2, 384 * 15 * 8>>("384x15 (8-byte exchange)", b, pairs, reps, cub_ms);
     run_variant<variant<256, 20, 512, 8, 2, 256 * 20 * 8>>("256x20 (8-byte exchange)", b, pairs, reps, cub_ms);
@@ -404,7 +472,8 @@ struct wide_variants {
                                                                          pairs, reps, cub_ms);
     run_variant<min3_per_type>("min3 per type (8-byte: 10)", b, pairs, reps, cub_ms);
     if (!pairs) run_variant<ring_variant<wide15, 264, 512, 6, 2>>("384x15 ring264 T6 W2", b, pairs, reps, cub_ms);
-    run_variant<tune::dependent<ringsweep::policy_sm90>>("policy_sm90 dependent launch", b, pairs, reps, cub_ms);
+    run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
+    per_sort_variants::run(b, pairs, reps, cub_ms);
   }
 };
 
@@ -419,6 +488,8 @@ struct trace_variants {
     trace_variant<min3_per_type>("min3 per type", b, pairs);
     run_variant<ring_variant<min3_per_type, 396, 512, 6>>("min3 per type ring396 T6", b, pairs, reps, cub_ms);
     trace_variant<ring_variant<min3_per_type, 396, 512, 6>>("min3 per type ring396 T6", b, pairs);
+    run_variant<tune::sm90_before_2026_11_24>("old sm90 (before 2026-11-24)", b, pairs, reps, cub_ms);
+    trace_variant<tune::sm90_before_2026_11_24>("old sm90 (before 2026-11-24)", b, pairs);
   }
 };
 

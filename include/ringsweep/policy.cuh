@@ -30,6 +30,8 @@ struct onesweep_shape {
   int min_blocks = 1;       // blocks that must fit on one SM (__launch_bounds__)
   bool recompute_digits = false;
   int vector_load_item_bytes = 0;
+  int lookback_words = 0;  // look-back window (0: the policy's LOOKBACK_WINDOW)
+  int bins_prefetch = -1;  // when the portion's digit offsets are read (-1: the policy's PREFETCH_BINS)
 
   /// `keys_per_thread` (`pairs_keys_per_thread` when the sort has values), fewer where the
   /// shared-memory exchange of one unit per item (the wider of key and value, at least 4 bytes)
@@ -75,6 +77,25 @@ struct onesweep_shape {
     s.vector_load_item_bytes = bytes;
     return s;
   }
+
+  /// This kernel's look-back loads the status words of `w` predecessors at once (see the policy's
+  /// `LOOKBACK_WINDOW`, which a shape without it uses): fewer dependent round trips per tile for
+  /// a few registers, so it is a per-shape choice (a window that spills one kernel may suit
+  /// another).
+  __host__ __device__ constexpr onesweep_shape lookback_window(int w) const {
+    onesweep_shape s = *this;
+    s.lookback_words = w;
+    return s;
+  }
+
+  /// When this kernel's tiles read their digits' offsets at the portion's start (see the policy's
+  /// `PREFETCH_BINS`, which a shape without it uses): 0 after the look-back, 1 before it, 2 at the
+  /// tile's start.
+  __host__ __device__ constexpr onesweep_shape prefetch_bins(int when) const {
+    onesweep_shape s = *this;
+    s.bins_prefetch = when;
+    return s;
+  }
 };
 
 /// Status slots (`STATUS_SLOTS`) of a ring in which `resident_tiles` onesweep tiles in flight
@@ -110,9 +131,11 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 /// - `PORTION_TILES`: tiles per onesweep launch (per-tile counts stay below 2^30).
 /// - `HIST_THREADS`, `HIST_ITEMS`: block shape of the upfront histogram.
 /// - `LOOKBACK_WINDOW`: predecessor words each digit's look-back loads at once (1: one dependent
-///   load per predecessor, the classic walk).
+///   load per predecessor, the classic walk); a shape's `lookback_window(w)` overrides it for
+///   that kernel.
 /// - `PREFETCH_BINS`: when a onesweep tile reads its digits' offsets at the portion's start
-///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start.
+///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start; a shape's
+///   `prefetch_bins(when)` overrides it for that kernel.
 /// - `NARROW_OFFSETS`: onesweep tiles compute output positions in 32 bits (cheaper addresses in
 ///   the scatter, half the shared memory for digit bases); such a policy sorts fewer than 2^32
 ///   keys (more: `cudaErrorInvalidValue`). Off in the shipped policies.
@@ -157,12 +180,31 @@ struct policy_sm80 : policy_defaults {
   }
 };
 
-/// Hopper and newer (compute capability 9.0 on).
+/// Hopper and newer (compute capability 9.0 on). Chosen on an H100 (2026-11-24, 2^24 and 2^28
+/// keys, two runs each; bench/results/gpu/h100-2026-11-24): a look-back window of 4 words for
+/// keys-only sorts (+9-12% on 4-byte keys over the window of 1), 24 keys per thread for 4-byte
+/// keys (+3-4% over 22), CUB's 15 per thread for 8-byte keys in a 46,080-byte exchange (+19%),
+/// offsets read before the look-back where values move (+1%). Every kernel spill-free: three blocks
+/// per SM was faster still for 4-byte keys but spills 4-24 bytes.
 struct policy_sm90 : policy_defaults {
-  // Vector loads for 1- and 2-byte items as in policy_sm80: with 22 items per lane a warp's
-  // requests go from 22 to 7 (u8) or 8 (u16).
+  // The kernels after the histogram start as programmatic dependents: 5-15% off sorts of 2^14 to
+  // 2^20 keys, no change at 2^24 and 2^28.
+  static constexpr bool DEPENDENT_LAUNCH = true;
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
-    return onesweep_shape::fit(t, 384, 22, 22, 33792).blocks_per_sm(2).vector_loads(2);
+    // 8-byte keys: no vector loads (a 1- or 2-byte value's stage would not fit beside the
+    // exchange in 48 KiB of static shared memory).
+    return t.key_bytes == 8 ? onesweep_shape::fit(t, 384, 15, 15, 46080)
+                                  .blocks_per_sm(2)
+                                  .lookback_window(t.value_bytes == 0 ? 4 : 1)
+                                  .prefetch_bins(1)
+           : t.key_bytes == 4 ? onesweep_shape::fit(t, 384, 24, 24, 36864)
+                                    .blocks_per_sm(2)
+                                    .vector_loads(2)
+                                    .lookback_window(t.value_bytes == 0 ? 4 : 1)
+                                    .prefetch_bins(t.value_bytes == 0 ? 0 : 1)
+                              // 1- and 2-byte keys: vector loads take a warp's requests from 22 to
+                              // 7 (u8) or 8 (u16).
+                              : onesweep_shape::fit(t, 384, 22, 22, 33792).blocks_per_sm(2).vector_loads(2);
   }
 };
 
@@ -282,6 +324,10 @@ struct tile_shape {
   static constexpr int MIN_BLOCKS = shape.min_blocks;
   static constexpr bool RECOMPUTE_DIGITS = shape.recompute_digits;
   static constexpr int VECTOR_LOAD_ITEM_BYTES = shape.vector_load_item_bytes;
+  static constexpr int LOOKBACK_WINDOW = shape.lookback_words > 0 ? shape.lookback_words : Policy::LOOKBACK_WINDOW;
+  static_assert(LOOKBACK_WINDOW >= 1 && LOOKBACK_WINDOW <= 32, "look-back window: 1 to 32 words");
+  static constexpr int PREFETCH_BINS = shape.bins_prefetch >= 0 ? shape.bins_prefetch : Policy::PREFETCH_BINS;
+  static_assert(PREFETCH_BINS >= 0 && PREFETCH_BINS <= 2, "prefetch_bins: 0, 1 or 2");
   static_assert(THREADS % warp_threads == 0 && THREADS <= 1024, "onesweep threads: whole warps, at most 1024");
   static_assert(ITEMS >= 1, "at least one key per thread");
   static_assert(MIN_BLOCKS >= 1, "blocks per SM: at least one");

@@ -123,7 +123,8 @@ TEST_CASE("sorts make progress beside a kernel that occupies most SMs", "[concur
   const std::size_t sizes[] = {70000, 5000, 12345, 1};
 #else
   const unsigned rounds = 100000;  // about 0.1 s or more
-  const std::size_t sizes[] = {std::size_t(1) << 22, 300000, 8448 * 3 + 1, 1};
+  const std::size_t sizes[] = {std::size_t(1) << 22, 300000,
+                                 std::size_t(ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 0>::TILE) * 3 + 1, 1};
 #endif
   constexpr int k_sorts = 4;
   cudaStream_t other, s[k_sorts];

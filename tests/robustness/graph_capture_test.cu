@@ -51,7 +51,8 @@ std::vector<Key> sorted(std::vector<Key> v) {
 }
 
 // Tile of the device policy for 4-byte keys, and sizes around the paths a sort can take.
-const std::vector<std::size_t> sizes{0, 1, 1000, 3 * 8448 + 77};
+constexpr std::size_t device_tile = ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 0>::TILE;
+const std::vector<std::size_t> sizes{0, 1, 1000, 3 * device_tile + 77};
 
 }  // namespace
 
@@ -130,7 +131,7 @@ TEST_CASE("captured double-buffer pair sorts replay with new input, descending, 
 
 TEST_CASE("captured in-place sorts: the temporary allocation lives with the graph", "[graph]") {
   stream_guard sg;
-  const std::size_t n = 2 * 8448 + 5;
+  const std::size_t n = 2 * device_tile + 5;
   device_buffer<float> keys_d(n);
   const cudaGraphExec_t exec = capture(sg.s, [&](cudaStream_t s) { return ringsweep::sort_keys(keys_d.data(), n, {}, s); });
   for (int replay = 0; replay < 3; ++replay) {

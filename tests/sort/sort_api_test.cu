@@ -67,6 +67,8 @@ void check_shifted_pairs(const std::vector<Key>& keys, std::size_t shift, const 
   }
   ringsweep_test::device_buffer<Key> kin(kpad), kout(n + shift);
   ringsweep_test::device_buffer<u32> vin(vpad), vout(n + shift);
+  kout.fill_bytes(0xa5);  // the `shift` elements before the outputs must keep this
+  vout.fill_bytes(0xa5);
   std::size_t bytes = 0;
   const auto sort = [&](void* temp) {
     if constexpr (std::is_void<Policy>::value) {
@@ -86,6 +88,13 @@ void check_shifted_pairs(const std::vector<Key>& keys, std::size_t shift, const 
   const auto got_values = vout.download();
   const std::vector<Key> sorted(got_keys.begin() + std::ptrdiff_t(shift), got_keys.end());
   REQUIRE(sort_test::first_key_mismatch(sorted, keys, order) == -1);
+  for (std::size_t i = 0; i < shift; ++i) {
+    INFO("element " << i << " before the outputs");
+    const unsigned char* kb = reinterpret_cast<const unsigned char*>(&got_keys[i]);
+    const unsigned char* vb = reinterpret_cast<const unsigned char*>(&got_values[i]);
+    for (std::size_t b = 0; b < sizeof(Key); ++b) REQUIRE(kb[b] == 0xa5);
+    for (std::size_t b = 0; b < sizeof(u32); ++b) REQUIRE(vb[b] == 0xa5);
+  }
   std::size_t bad = n;
   for (std::size_t i = 0; i < n && bad == n; ++i) {
     if (got_values[shift + i] != u32(order[i])) bad = i;
@@ -365,12 +374,22 @@ TEST_CASE("shipped shapes: items per thread shrink to fit the exchange", "[sort]
   using ringsweep::detail::tile_shape;
   using ringsweep::policy_sm80;
   using ringsweep::policy_sm90;
-  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 0>::TILE == 384 * 22);
-  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 4, true>::TILE == 384 * 22);
-  STATIC_REQUIRE(tile_shape<policy_sm90, 8, 0>::ITEMS == 11);
-  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 16>::ITEMS == 5);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 0>::TILE == 384 * 24);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 4, true>::TILE == 384 * 24);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 8, 0>::ITEMS == 15);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 8, 16>::ITEMS == 7);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 16>::ITEMS == 6);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 1, 1>::ITEMS == 22);
   STATIC_REQUIRE(tile_shape<policy_sm90, 1, 1>::VECTOR_LOAD_ITEM_BYTES == 2);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 8, 1>::VECTOR_LOAD_ITEM_BYTES == 0);
   STATIC_REQUIRE(tile_shape<policy_sm90, 4, 0>::MIN_BLOCKS == 2);
+  // Per-shape look-back window and bin prefetch: keys-only sorts walk 4 words at once.
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 0>::LOOKBACK_WINDOW == 4);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 8, 0>::LOOKBACK_WINDOW == 4);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 4>::LOOKBACK_WINDOW == 1);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 4>::PREFETCH_BINS == 1);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 4, 0>::PREFETCH_BINS == 0);
+  STATIC_REQUIRE(tile_shape<policy_sm80, 4, 0>::LOOKBACK_WINDOW == 1);
   STATIC_REQUIRE(tile_shape<policy_sm80, 4, 0>::ITEMS == 20);
   STATIC_REQUIRE(tile_shape<policy_sm80, 4, 4>::ITEMS == 18);
   STATIC_REQUIRE(tile_shape<policy_sm80, 8, 8>::ITEMS == 10);
@@ -381,7 +400,7 @@ TEST_CASE("shipped shapes: items per thread shrink to fit the exchange", "[sort]
     tile = std::size_t(tile_shape<decltype(policy), 4, 0>::TILE);
     return cudaSuccess;
   }));
-  CHECK((tile == 384 * 22 || tile == 384 * 20));
+  CHECK((tile == 384 * 24 || tile == 384 * 20));
 }
 
 namespace temp_size_test {
@@ -474,13 +493,13 @@ TEST_CASE("temporary storage at the tile edge is what the README promises", "[so
   check_tile_edge<ringsweep_test::policy_tiny_radix5, std::uint16_t, u32>();
   check_tile_edge<ringsweep_test::policy_tiny_per_type, double, u32>();
   // The shipped policies (their STATUS_SLOTS and RADIX_BITS are policy_defaults'); the README names
-  // the four-byte-key tiles: 7680 (policy_sm80) or 8448 (policy_sm90).
+  // the four-byte-key tiles: 7680 (policy_sm80) or 9216 (policy_sm90).
   check_tile_edge<void, u32, u32>();
   check_tile_edge<void, float, double>();
   check_tile_edge<void, std::uint64_t, u32>();
   check_tile_edge<void, __half, std::uint16_t>();
   STATIC_REQUIRE(ringsweep::detail::tile_shape<ringsweep::policy_sm80, 4, 0>::TILE == 7680);
-  STATIC_REQUIRE(ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 0>::TILE == 8448);
+  STATIC_REQUIRE(ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 0>::TILE == 9216);
   STATIC_REQUIRE(ringsweep::policy_sm80::STATUS_SLOTS == ringsweep::policy_defaults::STATUS_SLOTS);
   STATIC_REQUIRE(ringsweep::policy_sm90::RADIX_BITS == ringsweep::policy_defaults::RADIX_BITS);
 }
@@ -501,7 +520,7 @@ TEST_CASE("the device's policy follows the PTX version its kernels were built fr
   if (expect != nullptr && *expect != 0) {
     CHECK(arch == std::atoi(expect));
     CHECK(sm80 == (std::atoi(expect) < 900));
-    CHECK(device_tile() == (sm80 ? std::size_t(384 * 18) : std::size_t(384 * 22)));
+    CHECK(device_tile() == (sm80 ? std::size_t(384 * 18) : std::size_t(384 * 24)));
   }
 }
 

@@ -225,7 +225,7 @@ TEST_CASE("pass skipping: narrow key ranges in every form", "[sort][skip]") {
 TEST_CASE("pass skipping with the shipped policy (public API)", "[sort][skip]") {
   // Three tiles of the device policy: onesweep with 4-byte keys below 2^16 (two passes skipped)
   // and constant keys (every pass skipped), in/out and in place.
-  const std::size_t n = 3 * 8448 + 77;
+  const std::size_t n = 3 * std::size_t(ringsweep::detail::tile_shape<ringsweep::policy_sm90, 4, 0>::TILE) + 77;
   for (std::uint32_t range : {1u << 16, 1u}) {
     INFO("keys below " << range);
     const auto keys = ringsweep_test::random_ints<std::uint32_t>(n, 77 + range, 0u, range - 1u);

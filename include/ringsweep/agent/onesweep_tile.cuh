@@ -61,7 +61,7 @@ class onesweep_tile {
   static constexpr int RADIX = 1 << Policy::RADIX_BITS;
   using rank_t = block_radix_rank<THREADS, ITEMS, Policy::RADIX_BITS>;
   using scatter_t = block_scatter<THREADS, ITEMS>;
-  using lookback_t = decoupled_lookback<RADIX, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::LOOKBACK_WINDOW>;
+  using lookback_t = decoupled_lookback<RADIX, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, shape::LOOKBACK_WINDOW>;
   using tail_t = tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
   static constexpr int WARPS = THREADS / warp_threads;
@@ -109,10 +109,10 @@ class onesweep_tile {
     const u32 u = acquire(keys);
     const int valid = valid_keys(u);
     u64 bins[DPT];  // this thread's digits' bins_in, when the policy prefetches them
-    if constexpr (Policy::PREFETCH_BINS == 2) load_bins(bins);
+    if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     rank_and_publish(u, valid, keys, ranks, counts, starts);
-    if constexpr (Policy::PREFETCH_BINS == 1) load_bins(bins);
+    if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
     look_back(u, counts, starts, bins);
     scatter(u, valid, keys, ranks);
     if constexpr (Policy::INSTRUMENT) {
@@ -272,7 +272,7 @@ RINGSWEEP_UNROLL
         inject_delay<Policy>(p_.tile_base + u, 3);
         const u32 inclusive = exclusive + counts[i];
         lookback().publish_inclusive(u, d, inclusive);
-        const u64 bin = Policy::PREFETCH_BINS != 0 ? bins[i] : p_.bins_in[d];
+        const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : p_.bins_in[d];
         temp_.digit_base[d] = offset_t(bin + exclusive - starts[i]);
         if (p_.bins_out != nullptr && u == p_.tiles - 1) p_.bins_out[d] = bin + inclusive;
       }
