@@ -30,7 +30,7 @@
 #                       summary counts each tool's reports, which must be 0       RS_SKIP_SANITIZE=1
 #   4. compute_80 PTX   the sort tests from .gpu/bin80 with RINGSWEEP_EXPECT_PTX_ARCH=800
 #                                                                                 RS_SKIP_PTX80=1
-#   5. benchmark        only with FILTER; compared with bench/results/gpu/h100_sort_bench.json
+#   5. benchmark        only with FILTER; compared with bench/results/gpu/h100-2026-11-24/run6_final_speed/bench.json
 #
 # `tune` (a second call) times every ringsweep_tune variant against CUB for every case at
 # 2^RS_TUNE_LOGS (default "24 26 28"), RS_TUNE_REPS repetitions (default 5), then the small-sort
@@ -256,7 +256,7 @@ if [[ "${mode}" == run && -n "${filter}" ]]; then
     summary+=("bench rc=$? (limit ${bench_limit} s)")
     grep -E "ringsweep|cub" "${out}/bench.txt" | awk '{print $1, $2, $NF}' | tail -n 60
     # Against the committed baseline (same GPU model: the ringsweep / CUB ratio is comparable).
-    baseline=bench/results/gpu/h100_sort_bench.json
+    baseline=bench/results/gpu/h100-2026-11-24/run6_final_speed/bench.json
     if [[ -f "${baseline}" ]] && command -v python3 >/dev/null; then
       python3 bench/compare.py "${baseline}" "${out}/bench.json" >"${out}/compare.txt" 2>&1
       summary+=("vs ${baseline}: $(tail -n 1 "${out}/compare.txt")")
