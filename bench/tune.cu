@@ -499,6 +499,16 @@ struct short_variants {
   static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
     run_variant<ringsweep::policy_sm90>("policy_sm90 (vector loads)", b, pairs, reps, cub_ms);
     run_variant<variant<384, 22, 512, 8, 2, 0, 0, false, 0>>("384x22 striped loads", b, pairs, reps, cub_ms);
+    // The look-back window, which policy_sm90 gives 4- and 8-byte keys only (their shapes name it;
+    // 1- and 2-byte shapes take the policy's LOOKBACK_WINDOW), and prefetched bins.
+    run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 2>>("policy_sm90 W2", b, pairs, reps, cub_ms);
+    run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 4>>("policy_sm90 W4", b, pairs, reps, cub_ms);
+    run_variant<ring_variant<ringsweep::policy_sm90, 256, 512, 8, 4, 1>>("policy_sm90 W4 prefetch", b, pairs, reps,
+                                                                        cub_ms);
+    run_variant<ring_variant<variant<384, 16, 512, 8, 2, 0, 0, false, -1>, 256, 512, 8, 4>>("384x16 W4", b, pairs, reps,
+                                                                                           cub_ms);
+    run_variant<ring_variant<variant<512, 16, 512, 8, 2, 0, 0, false, -1>, 256, 512, 8, 4>>("512x16 W4", b, pairs, reps,
+                                                                                           cub_ms);
   }
 };
 

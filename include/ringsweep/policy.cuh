@@ -184,7 +184,8 @@ struct policy_sm80 : policy_defaults {
 /// keys, two runs each; bench/results/gpu/h100-2026-11-24): a look-back window of 4 words for
 /// keys-only sorts (+9-12% on 4-byte keys over the window of 1), 24 keys per thread for 4-byte
 /// keys (+3-4% over 22), CUB's 15 per thread for 8-byte keys in a 46,080-byte exchange (+19%),
-/// offsets read before the look-back where values move (+1%). Every kernel spill-free: three blocks
+/// offsets read before the look-back where values move (+1%), and for 1- and 2-byte keys a window of
+/// 4 with early offsets in keys-only sorts (+7-9%). Every kernel spill-free: three blocks
 /// per SM was faster still for 4-byte keys but spills 4-24 bytes.
 struct policy_sm90 : policy_defaults {
   // The kernels after the histogram start as programmatic dependents: 5-15% off sorts of 2^14 to
@@ -203,8 +204,12 @@ struct policy_sm90 : policy_defaults {
                                     .lookback_window(t.value_bytes == 0 ? 4 : 1)
                                     .prefetch_bins(t.value_bytes == 0 ? 0 : 1)
                               // 1- and 2-byte keys: vector loads take a warp's requests from 22 to
-                              // 7 (u8) or 8 (u16).
-                              : onesweep_shape::fit(t, 384, 22, 22, 33792).blocks_per_sm(2).vector_loads(2);
+                              // 7 (u8) or 8 (u16); keys only, a window of 4 and early offsets (+7-9%).
+                              : onesweep_shape::fit(t, 384, 22, 22, 33792)
+                                    .blocks_per_sm(2)
+                                    .vector_loads(2)
+                                    .lookback_window(t.value_bytes == 0 ? 4 : 1)
+                                    .prefetch_bins(t.value_bytes == 0 ? 1 : 0);
   }
 };
 

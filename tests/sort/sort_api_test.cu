@@ -389,6 +389,9 @@ TEST_CASE("shipped shapes: items per thread shrink to fit the exchange", "[sort]
   STATIC_REQUIRE(tile_shape<policy_sm90, 4, 4>::LOOKBACK_WINDOW == 1);
   STATIC_REQUIRE(tile_shape<policy_sm90, 4, 4>::PREFETCH_BINS == 1);
   STATIC_REQUIRE(tile_shape<policy_sm90, 4, 0>::PREFETCH_BINS == 0);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 1, 0>::LOOKBACK_WINDOW == 4);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 2, 0>::PREFETCH_BINS == 1);
+  STATIC_REQUIRE(tile_shape<policy_sm90, 2, 4>::LOOKBACK_WINDOW == 1);
   STATIC_REQUIRE(tile_shape<policy_sm80, 4, 0>::LOOKBACK_WINDOW == 1);
   STATIC_REQUIRE(tile_shape<policy_sm80, 4, 0>::ITEMS == 20);
   STATIC_REQUIRE(tile_shape<policy_sm80, 4, 4>::ITEMS == 18);
