@@ -171,7 +171,7 @@ TEST_CASE("a dependent launch starts while its primary still runs", "[pdl]") {
   stream_guard sg;
   int overlapped = 0;
   // Round 0 loads both kernels (a GPU loads modules lazily, and the first dependent launch was seen
-  // not to overlap on an H100); it is checked like the others but expected to overlap only here.
+  // not to overlap on an H100): it is checked like the others but not counted in `overlapped`.
   for (int round = 0; round <= rounds; ++round) {
     device_buffer<unsigned> flag(std::vector<unsigned>(1, 0u)), saw(std::vector<unsigned>(1, 0u));
     device_buffer<unsigned> data(std::vector<unsigned>(n, 0u)), counts(std::vector<unsigned>(2, 0u));
