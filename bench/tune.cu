@@ -70,10 +70,10 @@ struct ring_variant : Base {
   static constexpr int PREFETCH_BINS = PREFETCH_;
 };
 
-/// `Base` computing output positions in 32 bits (NARROW_OFFSETS; fewer than 2^32 keys).
+/// `Base` computing output positions in 32 bits (its contract: fewer than 2^32 keys).
 template <class Base>
 struct narrow_offsets : Base {
-  static constexpr bool NARROW_OFFSETS = true;
+  static constexpr bool CONTRACT_N_BELOW_2_32 = true;
 };
 
 /// Three blocks per SM (56 registers) with a shape per key type, each spill-free on sm_90 (ptxas
@@ -136,13 +136,16 @@ struct serial : Base {
   static constexpr bool DEPENDENT_LAUNCH = false;
 };
 
-/// `Base` instrumented: every onesweep tile writes its timeline to `sink` (see trace_variant).
-template <class Base>
-struct traced : Base {
-  static constexpr bool INSTRUMENT = true;
+/// Measurement hooks: every onesweep tile writes its timeline to `sink` (see trace_variant).
+struct trace_hooks : ringsweep::detail::no_hooks {
+  static constexpr bool TRACE = true;
   static inline ringsweep::detail::tile_trace* sink = nullptr;
   __host__ static ringsweep::detail::tile_trace* trace_sink() { return sink; }
 };
+
+/// `Base` run with trace_hooks.
+template <class Base>
+using traced = ringsweep::detail::with_hooks<Base, trace_hooks>;
 
 }  // namespace tune
 
@@ -276,8 +279,8 @@ void trace_variant(const char* name, buffers<Key>& b, bool pairs) {
   using traits = ringsweep::key_traits<Key>;
   using trace_t = ringsweep::detail::tile_trace;
   constexpr bool float_key = !traits::image_is_xor;
-  const std::size_t tile = pairs ? ringsweep::detail::tile_shape<P, int(sizeof(Key)), 4, float_key>::TILE
-                                 : ringsweep::detail::tile_shape<P, int(sizeof(Key)), 0, float_key>::TILE;
+  const std::size_t tile = pairs ? ringsweep::detail::tile_shape<Policy, int(sizeof(Key)), 4, float_key>::TILE
+                                 : ringsweep::detail::tile_shape<Policy, int(sizeof(Key)), 0, float_key>::TILE;
   const std::size_t passes = (traits::bits + P::RADIX_BITS - 1) / P::RADIX_BITS;
   const std::size_t tiles = passes * ((b.n + tile - 1) / tile);
   trace_t* d_trace = nullptr;

@@ -32,9 +32,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "device/decomposed_arguments.cuh"
-#include "device/device_policy.cuh"
-#include "tuning.cuh"
+#include "detail/config.cuh"
+#include "device/key_kind.cuh"
+#include "device/stream_resource.cuh"
 #include "sort_options.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -46,11 +46,7 @@ RINGSWEEP_NAMESPACE_BEGIN
 ///     ringsweep::sort_keys(d_temp, bytes, d_in, d_out, n, by_cell_depth{}, {}, stream);
 template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out, std::size_t n,
-                      Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
-  return detail::with_device_policy([&](auto policy) {
-    return tuning::sort_keys<decltype(policy)>(d_temp, temp_bytes, d_keys_in, d_keys_out, n, decomposer, opts, stream);
-  });
-}
+                      Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Sorts `n` (custom key, value) pairs by the key's fields, stably.
 ///
@@ -58,12 +54,7 @@ cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_i
 template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                        const Value* d_values_in, Value* d_values_out, std::size_t n, Decomposer decomposer,
-                       sort_options opts = {}, cudaStream_t stream = 0) {
-  return detail::with_device_policy([&](auto policy) {
-    return tuning::sort_pairs<decltype(policy)>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                                                n, decomposer, opts, stream);
-  });
-}
+                       sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Sorts the custom keys of a double buffer; `keys.current()` holds the result on return.
 ///
@@ -71,43 +62,47 @@ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_
 ///     ringsweep::sort_keys(d_temp, bytes, keys, n, by_cell_depth{});
 template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                      Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
-  return detail::with_device_policy([&](auto policy) {
-    return tuning::sort_keys<decltype(policy)>(d_temp, temp_bytes, keys, n, decomposer, opts, stream);
-  });
-}
+                      Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Sorts (custom key, value) pairs held in double buffers; both selectors point at the result.
 ///
 ///     ringsweep::sort_pairs(d_temp, bytes, keys, vals, n, by_cell_depth{});
 template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
-                       std::size_t n, Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0) {
-  return detail::with_device_policy([&](auto policy) {
-    return tuning::sort_pairs<decltype(policy)>(d_temp, temp_bytes, keys, values, n, decomposer, opts, stream);
-  });
-}
+                       std::size_t n, Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
 
-/// Sorts custom keys in place (temporary storage from cudaMallocAsync on `stream`).
+/// Sorts custom keys in place (temporary storage from cudaMallocAsync on `stream`; on an error
+/// returned before the first launch the keys are untouched).
 ///
 ///     ringsweep::sort_keys(d_particles, n, by_cell_depth{});
 template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_keys(Key* d_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
-                      cudaStream_t stream = 0) {
-  return detail::with_device_policy([&](auto policy) {
-    return tuning::sort_keys<decltype(policy)>(d_keys, n, decomposer, opts, stream);
-  });
-}
+                      cudaStream_t stream = 0);
 
 /// Sorts (custom key, value) pairs in place.
 ///
 ///     ringsweep::sort_pairs(d_particles, d_ids, n, by_cell_depth{});
 template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer, sort_options opts = {},
-                       cudaStream_t stream = 0) {
-  return detail::with_device_policy([&](auto policy) {
-    return tuning::sort_pairs<decltype(policy)>(d_keys, d_values, n, decomposer, opts, stream);
-  });
-}
+                       cudaStream_t stream = 0);
+
+/// Sorts custom keys in place with temporary storage from a stream-ordered memory `resource` (see
+/// the in-place `sort_keys` of sort.cuh).
+///
+///     ringsweep::sort_keys(d_particles, n, by_cell_depth{}, {}, stream, mr);
+template <class Key, class Decomposer, class Resource, detail::if_decomposer<Decomposer> = 0,
+          detail::if_resource<Resource> = 0>
+cudaError_t sort_keys(Key* d_keys, std::size_t n, Decomposer decomposer, sort_options opts, cudaStream_t stream,
+                      Resource&& resource);
+
+/// Sorts (custom key, value) pairs in place with temporary storage from `resource`.
+///
+///     ringsweep::sort_pairs(d_particles, d_ids, n, by_cell_depth{}, {}, stream, mr);
+template <class Key, class Value, class Decomposer, class Resource, detail::if_decomposer<Decomposer> = 0,
+          detail::if_resource<Resource> = 0>
+cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer, sort_options opts,
+                       cudaStream_t stream, Resource&& resource);
 
 RINGSWEEP_NAMESPACE_END
+
+#include "device/decomposer.inl"

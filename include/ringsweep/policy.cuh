@@ -6,7 +6,6 @@
 #include <type_traits>
 
 #include "detail/config.cuh"
-#include "detail/tile_trace.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 
@@ -136,17 +135,19 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 /// - `PREFETCH_BINS`: when a onesweep tile reads its digits' offsets at the portion's start
 ///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start; a shape's
 ///   `prefetch_bins(when)` overrides it for that kernel.
-/// - `NARROW_OFFSETS`: onesweep tiles compute output positions in 32 bits (cheaper addresses in
-///   the scatter, half the shared memory for digit bases); such a policy sorts fewer than 2^32
-///   keys (more: `cudaErrorInvalidValue`). Off in the shipped policies.
 /// - `DEPENDENT_LAUNCH`: every kernel of a onesweep sort after the histogram is launched as a
 ///   programmatic dependent of the one before (sm_90 on, where the kernels were built for it): it
 ///   is scheduled while its predecessor finishes and waits for it on the device, which hides a
-///   launch latency per kernel. Off in the shipped policies until timed.
-/// - `INSTRUMENT`, `trace_sink()`: tuning builds only; every onesweep tile writes its timeline
-///   (`detail::tile_trace`) to `trace_sink()[ticket]`, a device array the tuning program sizes for
-///   every tile of the sort (passes x tiles) and returns from its policy's `trace_sink`.
-/// - `FAULT_INJECTION`: tests only; onesweep tiles pause at random at their synchronisation points.
+///   launch latency per kernel.
+///
+/// Contract switches change what a sort accepts, not only how fast it runs; their names start
+/// with `CONTRACT_`:
+/// - `CONTRACT_N_BELOW_2_32`: the policy sorts fewer than 2^32 keys (more: `cudaErrorInvalidValue`),
+///   so onesweep tiles compute output positions in 32 bits (cheaper addresses in the scatter,
+///   half the shared memory for digit bases). Off in the shipped policies.
+///
+/// A policy is tuning only: test and measurement hooks (fault injection, tile timelines) are a
+/// separate parameter (`detail::with_hooks`, detail/sort_hooks.cuh).
 struct policy_defaults {
   static constexpr int RADIX_BITS = 8;
   static constexpr int LOOKBACK_DEPTH = 512;
@@ -158,12 +159,8 @@ struct policy_defaults {
   static constexpr int HIST_ITEMS = 16;
   static constexpr int LOOKBACK_WINDOW = 1;
   static constexpr int PREFETCH_BINS = 0;
-  static constexpr bool NARROW_OFFSETS = false;
   static constexpr bool DEPENDENT_LAUNCH = false;
-  static constexpr bool INSTRUMENT = false;
-  static constexpr int FAULT_INJECTION = 0;
-
-  __host__ static detail::tile_trace* trace_sink() { return nullptr; }
+  static constexpr bool CONTRACT_N_BELOW_2_32 = false;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
     return onesweep_shape::fit(t, 384, 16, 16, 384 * 16 * 4);
@@ -230,115 +227,4 @@ struct arch_policies {};
 /// policy by the PTX version its kernels were built from, so it never launches an empty one.
 using shipped_policies = arch_policies<arch_policy<0, policy_sm80>, arch_policy<900, policy_sm90>>;
 
-namespace detail {
-
-/// Architecture range `[min, max)` of `Policy` in `List`; `found` is false (and the range every
-/// architecture) for a policy the list does not name, such as a test or tuning policy.
-template <class Policy, class List>
-struct arch_range;
-template <class Policy>
-struct arch_range<Policy, arch_policies<>> {
-  static constexpr bool found = false;
-  static constexpr int min = 0;
-  static constexpr int max = 1 << 30;
-};
-template <class Policy, class First>
-struct arch_range<Policy, arch_policies<First>> {
-  static constexpr bool found = std::is_same<Policy, typename First::policy>::value;
-  static constexpr int min = found ? First::arch : 0;
-  static constexpr int max = 1 << 30;
-};
-template <class Policy, class First, class Second, class... Rest>
-struct arch_range<Policy, arch_policies<First, Second, Rest...>> {
-  static_assert(First::arch < Second::arch, "arch_policies must be ordered by architecture");
-  using rest = arch_range<Policy, arch_policies<Second, Rest...>>;
-  static constexpr bool here = std::is_same<Policy, typename First::policy>::value;
-  static constexpr bool found = here || rest::found;
-  static constexpr int min = here ? First::arch : rest::min;
-  static constexpr int max = here ? Second::arch : rest::max;
-};
-
-/// Whether `Policy`'s kernels serve device code of `__CUDA_ARCH__ == arch`: a shipped policy for
-/// its own range, any other policy for every architecture.
-template <class Policy>
-__host__ __device__ constexpr bool policy_serves_arch(int arch) {
-  return arch >= arch_range<Policy, shipped_policies>::min && arch < arch_range<Policy, shipped_policies>::max;
-}
-
-/// Whether the code being compiled may hold `Policy`'s kernel bodies: always in host code (and on
-/// the SIMT backend), in device code only for the architectures the policy serves. Kernels wrap
-/// their bodies in `if constexpr (policy_compiled_here<Policy>())`.
-template <class Policy>
-__host__ __device__ constexpr bool policy_compiled_here() {
-#ifdef __CUDA_ARCH__
-  return policy_serves_arch<Policy>(__CUDA_ARCH__);
-#else
-  return true;
-#endif
-}
-
-/// Calls `f(Policy{})` with the policy of `List` that serves `arch` (the last entry whose start is
-/// at or below it) and returns what `f` returns.
-template <class F, class First>
-__host__ auto with_arch_policy(int, F&& f, arch_policies<First>) {
-  return f(typename First::policy{});
-}
-template <class F, class First, class Second, class... Rest>
-__host__ auto with_arch_policy(int arch, F&& f, arch_policies<First, Second, Rest...>) {
-  if (arch < Second::arch) return f(typename First::policy{});
-  return with_arch_policy(arch, static_cast<F&&>(f), arch_policies<Second, Rest...>{});
-}
-
-/// Whether a policy still names a member by its old name (`L`, `N_TABLE`): nothing reads those
-/// any more, so such a policy would silently run with the defaults' depth or ring.
-template <class Policy, class = void>
-struct names_old_depth : std::false_type {};
-template <class Policy>
-struct names_old_depth<Policy, decltype(void(Policy::L))> : std::true_type {};
-template <class Policy, class = void>
-struct names_old_slots : std::false_type {};
-template <class Policy>
-struct names_old_slots<Policy, decltype(void(Policy::N_TABLE))> : std::true_type {};
-
-/// Checks a policy's invariants once, where it is used.
-template <class Policy>
-struct policy_check {
-  static_assert(!names_old_depth<Policy>::value, "ringsweep: the policy member L is now called LOOKBACK_DEPTH");
-  static_assert(!names_old_slots<Policy>::value, "ringsweep: the policy member N_TABLE is now called STATUS_SLOTS");
-  static_assert(std::is_base_of<policy_defaults, Policy>::value, "a policy derives from ringsweep::policy_defaults");
-  static_assert(Policy::HIST_THREADS % warp_threads == 0, "HIST_THREADS must be a multiple of 32");
-  static_assert(Policy::RADIX_BITS >= 1 && Policy::RADIX_BITS <= 12, "RADIX_BITS out of range");
-  static_assert(Policy::STATUS_SLOTS >= Policy::LOOKBACK_DEPTH + (1 << Policy::TAIL_BITS),
-                "STATUS_SLOTS >= LOOKBACK_DEPTH + 2^TAIL_BITS is needed for deadlock freedom");
-  static_assert(Policy::LOOKBACK_DEPTH >= 1, "LOOKBACK_DEPTH must be at least 1");
-  static_assert(static_cast<long long>(Policy::STATUS_SLOTS) * (8 << Policy::RADIX_BITS) <= (7ll << 19),
-                "the status ring must stay within 3.5 MiB (temporary storage at most 4 MiB for every n)");
-  static_assert(Policy::LOOKBACK_WINDOW >= 1 && Policy::LOOKBACK_WINDOW <= 32, "LOOKBACK_WINDOW: 1 to 32");
-  static_assert(Policy::PREFETCH_BINS >= 0 && Policy::PREFETCH_BINS <= 2, "PREFETCH_BINS: 0, 1 or 2");
-  static constexpr bool ok = true;
-};
-
-/// The onesweep (and single-tile) shape of one (policy, key size, value size; 0 for keys only,
-/// float key or not), as compile-time constants.
-template <class Policy, int KeyBytes, int ValueBytes, bool FloatKey = false>
-struct tile_shape {
-  static constexpr onesweep_shape shape = Policy::onesweep(sort_types{KeyBytes, ValueBytes, FloatKey});
-  static constexpr int THREADS = shape.threads;
-  static constexpr int ITEMS = shape.items;
-  static constexpr int TILE = THREADS * ITEMS;
-  static constexpr int MIN_BLOCKS = shape.min_blocks;
-  static constexpr bool RECOMPUTE_DIGITS = shape.recompute_digits;
-  static constexpr int VECTOR_LOAD_ITEM_BYTES = shape.vector_load_item_bytes;
-  static constexpr int LOOKBACK_WINDOW = shape.lookback_words > 0 ? shape.lookback_words : Policy::LOOKBACK_WINDOW;
-  static_assert(LOOKBACK_WINDOW >= 1 && LOOKBACK_WINDOW <= 32, "look-back window: 1 to 32 words");
-  static constexpr int PREFETCH_BINS = shape.bins_prefetch >= 0 ? shape.bins_prefetch : Policy::PREFETCH_BINS;
-  static_assert(PREFETCH_BINS >= 0 && PREFETCH_BINS <= 2, "prefetch_bins: 0, 1 or 2");
-  static_assert(THREADS % warp_threads == 0 && THREADS <= 1024, "onesweep threads: whole warps, at most 1024");
-  static_assert(ITEMS >= 1, "at least one key per thread");
-  static_assert(MIN_BLOCKS >= 1, "blocks per SM: at least one");
-  static_assert(static_cast<long long>(Policy::PORTION_TILES) * TILE < (1ll << 30),
-                "a portion must hold fewer than 2^30 keys (30-bit look-back counts)");
-};
-
-}  // namespace detail
 RINGSWEEP_NAMESPACE_END

@@ -23,11 +23,19 @@
 // compile with one static assertion, "ringsweep: unsupported key type".
 //
 // In place: the double-buffer and in-place overloads sort in place (the latter allocate on the
-// stream); the in/out overloads reject an output that overlaps its input.
+// stream, from cudaMallocAsync or a memory resource of the caller's); the in/out overloads reject
+// an output that overlaps its input.
+//
+// Your data on an error: every error a sort finds itself (the invalid arguments above, too little
+// temporary storage, a failed allocation, no kernel image for the device) is returned before
+// anything is launched or written, so every array is untouched. The in/out forms never write
+// their inputs, whatever happens. An error the CUDA runtime reports once kernels are enqueued (a
+// launch failure: a context already broken, or a device fault) leaves the outputs, and the
+// buffers of the double-buffer and in-place forms, unspecified, as it does for any kernel.
 //
 // Temporary storage, exactly (P = digit passes = ceil((end_bit - begin_bit) / 8), a(x) = x rounded
-// up to 256): inputs of at most one tile (7680 or 8448 four-byte keys, fewer for wide keys or
-// values), n = 0 and empty bit windows need 256 bytes. Larger inputs need
+// up to 256): inputs of at most one tile (the policy's tile: on sm_90 9216 four-byte keys,
+// fewer for wide keys or values), n = 0 and empty bit windows need 256 bytes. Larger inputs need
 //     256 + a(STATUS_SLOTS * 256 * 8) + a(P * 256 * 8) + a(2 * P * 256 * 8) + 256
 // (STATUS_SLOTS = 1024: at most 2.1 MiB for 64-bit keys), plus, for the in/out forms when P >= 2,
 // a(n * sizeof(Key)) + a(n * sizeof(Value)) of scratch. The first 256 lets an unaligned d_temp be
@@ -37,6 +45,7 @@
 #include <cstddef>
 
 #include "detail/config.cuh"
+#include "device/stream_resource.cuh"
 #include "key_traits.cuh"
 #include "sort_options.cuh"
 
@@ -82,7 +91,8 @@ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>
                        std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Sorts `d_keys` in place. Allocates its temporary storage with cudaMallocAsync on `stream` and
-/// frees it with cudaFreeAsync (no host synchronisation).
+/// frees it with cudaFreeAsync (no host synchronisation). On an error returned before the sort's
+/// first launch (bad arguments, a failed allocation) the keys are untouched.
 ///
 ///     ringsweep::sort_keys(d_keys, n);
 template <class Key>
@@ -93,6 +103,25 @@ cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts = {}, cudaSt
 ///     ringsweep::sort_pairs(d_keys, d_values, n);
 template <class Key, class Value>
 cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Sorts `d_keys` in place with temporary storage from `resource`, a stream-ordered memory
+/// resource: any object with `allocate_async(bytes, alignment, stream)` and
+/// `deallocate_async(p, bytes, alignment, stream)` (the shape of cuda::mr's resources and RMM's).
+/// One allocation per sort (alignment 256), returned on `stream` before the call returns. A null
+/// result or an exception from `allocate_async` returns cudaErrorMemoryAllocation with the keys
+/// untouched; exceptions never leave the sort.
+///
+///     rmm::mr::cuda_async_memory_resource mr;
+///     ringsweep::sort_keys(d_keys, n, {}, stream, mr);
+template <class Key, class Resource, detail::if_resource<Resource> = 0>
+cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts, cudaStream_t stream, Resource&& resource);
+
+/// Sorts (key, value) pairs in place with temporary storage from `resource` (see above).
+///
+///     ringsweep::sort_pairs(d_keys, d_values, n, {}, stream, mr);
+template <class Key, class Value, class Resource, detail::if_resource<Resource> = 0>
+cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts, cudaStream_t stream,
+                       Resource&& resource);
 
 RINGSWEEP_NAMESPACE_END
 

@@ -10,13 +10,16 @@
 //     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, d_in, d_out, n);
 //
 // A policy other than the shipped ones has kernel bodies for every architecture the program is
-// built for; the caller makes sure its shape fits the device (threads, shared memory).
+// built for; the caller makes sure its shape fits the device (threads, shared memory). Tests and
+// the tuning program pass `detail::with_hooks<Policy, Hooks>` to run a policy with test or
+// measurement hooks (detail/sort_hooks.cuh).
 #pragma once
 
 #include <cstddef>
 
 #include "detail/config.cuh"
-#include "device/decomposed_arguments.cuh"
+#include "device/key_kind.cuh"
+#include "device/stream_resource.cuh"
 #include "sort_options.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -64,6 +67,19 @@ cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts = {}, cudaSt
 template <class Policy, class Key, class Value>
 cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
 
+/// `ringsweep::sort_keys` (in-place form, temporary storage from a memory resource) with `Policy`.
+///
+///     ringsweep::tuning::sort_keys<my_policy>(d_keys, n, {}, stream, mr);
+template <class Policy, class Key, class Resource, detail::if_resource<Resource> = 0>
+cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts, cudaStream_t stream, Resource&& resource);
+
+/// `ringsweep::sort_pairs` (in-place form, temporary storage from a memory resource) with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs<my_policy>(d_keys, d_values, n, {}, stream, mr);
+template <class Policy, class Key, class Value, class Resource, detail::if_resource<Resource> = 0>
+cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options opts, cudaStream_t stream,
+                       Resource&& resource);
+
 /// `ringsweep::sort_keys` (in/out form, custom keys through a decomposer) with `Policy`.
 ///
 ///     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, d_in, d_out, n, by_cell_depth{});
@@ -106,6 +122,22 @@ cudaError_t sort_keys(Key* d_keys, std::size_t n, Decomposer decomposer, sort_op
 template <class Policy, class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer, sort_options opts = {},
                        cudaStream_t stream = 0);
+
+/// `ringsweep::sort_keys` (in-place form, custom keys, memory resource) with `Policy`.
+///
+///     ringsweep::tuning::sort_keys<my_policy>(d_keys, n, by_cell_depth{}, {}, stream, mr);
+template <class Policy, class Key, class Decomposer, class Resource, detail::if_decomposer<Decomposer> = 0,
+          detail::if_resource<Resource> = 0>
+cudaError_t sort_keys(Key* d_keys, std::size_t n, Decomposer decomposer, sort_options opts, cudaStream_t stream,
+                      Resource&& resource);
+
+/// `ringsweep::sort_pairs` (in-place form, custom keys, memory resource) with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs<my_policy>(d_keys, d_values, n, by_cell_depth{}, {}, stream, mr);
+template <class Policy, class Key, class Value, class Decomposer, class Resource, detail::if_decomposer<Decomposer> = 0,
+          detail::if_resource<Resource> = 0>
+cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer, sort_options opts,
+                       cudaStream_t stream, Resource&& resource);
 
 }  // namespace tuning
 RINGSWEEP_NAMESPACE_END

@@ -1,9 +1,13 @@
 // Test-only tuning policies: tiny tiles, status buffers and portions, so that a few thousand keys
 // cross tile, portion and circular-buffer wrap boundaries many times. They derive from
 // ringsweep::policy_defaults like the shipped ones and serve every architecture (they are not in
-// ringsweep::shipped_policies).
+// ringsweep::shipped_policies). Those that pause tiles at random or record tile timelines pair a
+// tuning policy with test hooks (ringsweep::detail::with_hooks): a policy is tuning only.
 #pragma once
 
+#include <ringsweep/detail/fault_injection.cuh>
+#include <ringsweep/detail/sort_hooks.cuh>
+#include <ringsweep/detail/tile_trace.cuh>
 #include <ringsweep/policy.cuh>
 
 namespace ringsweep_test {
@@ -59,39 +63,46 @@ struct policy_tiny_recompute : policy_tiny {
   }
 };
 
-/// policy_tiny with random sleeps at every synchronisation point of a onesweep tile.
-struct policy_tiny_faulty : policy_tiny {
-  static constexpr int FAULT_INJECTION = 1;
-};
+/// Test hooks under which onesweep tiles sleep at random at every synchronisation point.
+using faulty = ringsweep::detail::fault_injection;
 
-/// policy_tiny_faulty with the kernels after the histogram launched as programmatic dependents
+/// policy_tiny with random sleeps at every synchronisation point of a onesweep tile.
+using policy_tiny_faulty = ringsweep::detail::with_hooks<policy_tiny, faulty>;
+
+/// policy_tiny with the kernels after the histogram launched as programmatic dependents
 /// (DEPENDENT_LAUNCH): on the SIMT backend, as on an H100, each may start while its predecessor
 /// still runs and must wait for it on the device.
-struct policy_tiny_dependent : policy_tiny_faulty {
+struct policy_tiny_dependent_launch : policy_tiny {
   static constexpr bool DEPENDENT_LAUNCH = true;
 };
 
-/// A tiny policy whose circular buffer has STATUS_SLOTS slots, look-back depth LOOKBACK_DEPTH and tail groups of
-/// 2^TAIL_BITS tiles: 128-key tiles, 6-tile portions, tiles that pause at random (FAULT_INJECTION).
+/// policy_tiny_dependent_launch with tiles that pause at random.
+using policy_tiny_dependent = ringsweep::detail::with_hooks<policy_tiny_dependent_launch, faulty>;
+
+/// A tiny policy whose circular buffer has STATUS_SLOTS slots, look-back depth LOOKBACK_DEPTH and
+/// tail groups of 2^TAIL_BITS tiles: 128-key tiles, 6-tile portions.
 template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
-struct policy_ring : ringsweep::policy_defaults {
+struct ring_tuning : ringsweep::policy_defaults {
   static constexpr int STATUS_SLOTS = STATUS_SLOTS_;
   static constexpr int LOOKBACK_DEPTH = LOOKBACK_DEPTH_;
   static constexpr int TAIL_BITS = TAIL_BITS_;
   static constexpr int PORTION_TILES = 6;
   static constexpr int HIST_THREADS = 32;
   static constexpr int HIST_ITEMS = 2;
-  static constexpr int FAULT_INJECTION = 1;
   __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
     return ringsweep::onesweep_shape::fit(t, 64, 2, 2, 2048);
   }
 };
 
+/// ring_tuning with tiles that pause at random.
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
+using policy_ring = ringsweep::detail::with_hooks<ring_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_>, faulty>;
+
 /// A deeper ring read through a look-back window of 3 words (not a divisor of LOOKBACK_DEPTH = 5, so windows
 /// are cut at the depth cap) with the digits' bins prefetched at the tile's start, and 32-bit
-/// output offsets (sorts of fewer than 2^32 keys).
+/// output offsets (its contract: sorts of fewer than 2^32 keys).
 struct policy_tiny_window : policy_tiny {
-  static constexpr bool NARROW_OFFSETS = true;
+  static constexpr bool CONTRACT_N_BELOW_2_32 = true;
   static constexpr int STATUS_SLOTS = 8;
   static constexpr int LOOKBACK_DEPTH = 5;
   static constexpr int TAIL_BITS = 1;
@@ -99,13 +110,16 @@ struct policy_tiny_window : policy_tiny {
   static constexpr int PREFETCH_BINS = 2;
 };
 
-/// policy_tiny with every onesweep tile writing its timeline (INSTRUMENT) to `sink`, a device
-/// array with a record per ticket of the sort that the test allocates.
-struct policy_tiny_traced : policy_tiny {
-  static constexpr bool INSTRUMENT = true;
+/// Test hooks under which every onesweep tile writes its timeline to `sink`, a device array with a
+/// record per ticket of the sort that the test allocates.
+struct traced : ringsweep::detail::no_hooks {
+  static constexpr bool TRACE = true;
   static inline ringsweep::detail::tile_trace* sink = nullptr;
   __host__ static ringsweep::detail::tile_trace* trace_sink() { return sink; }
 };
+
+/// policy_tiny with every onesweep tile writing its timeline (`policy_tiny_traced::sink`).
+using policy_tiny_traced = ringsweep::detail::with_hooks<policy_tiny, traced>;
 
 /// policy_tiny with a shape per key type, as a shipped policy's table may give: float keys 64 x 2,
 /// other 4-byte keys 64 x 3 (pairs 64 x 2), 8-byte keys 96 threads x 2, 1- and 2-byte keys 32 x 5

@@ -51,16 +51,22 @@ void sweep(const char* name) {
 /// groups can complete before earlier ones and the tail's carry runs over several groups at
 /// once; 16-tile portions, so that launches exceed the free window and retire.
 template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
-struct chain_ring : ringsweep_test::policy_ring<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_> {
+struct chain_tuning : ringsweep_test::ring_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_> {
   static constexpr int PORTION_TILES = 16;
 };
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
+using chain_ring =
+    ringsweep::detail::with_hooks<chain_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_>, ringsweep_test::faulty>;
 
 /// chain_ring read through a look-back window of W words, bins prefetched before the look-back.
 template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_, int W_>
-struct window_ring : chain_ring<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_> {
+struct window_tuning : chain_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_> {
   static constexpr int LOOKBACK_WINDOW = W_;
   static constexpr int PREFETCH_BINS = 1;
 };
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_, int W_>
+using window_ring = ringsweep::detail::with_hooks<window_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_, W_>,
+                                                  ringsweep_test::faulty>;
 
 }  // namespace
 

@@ -4,12 +4,26 @@
 
 #include <ringsweep/ringsweep.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <new>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "sort_test_util.cuh"
+
+// A decomposer's tuple: libcu++'s where it is available (nvcc), std's on the SIMT backend.
+#if defined(__has_include)
+#if __has_include(<cuda/std/tuple>)
+#include <cuda/std/tuple>
+#define RINGSWEEP_TEST_TUPLE cuda::std::tuple
+#endif
+#endif
+#ifndef RINGSWEEP_TEST_TUPLE
+#define RINGSWEEP_TEST_TUPLE std::tuple
+#endif
 
 namespace {
 
@@ -529,7 +543,7 @@ TEST_CASE("the device's policy follows the PTX version its kernels were built fr
 
 TEST_CASE("a policy with 32-bit output offsets refuses 2^32 keys and more", "[sort][api][policy]") {
   using narrow = ringsweep_test::policy_tiny_window;
-  STATIC_REQUIRE(narrow::NARROW_OFFSETS);
+  STATIC_REQUIRE(narrow::CONTRACT_N_BELOW_2_32);
   std::size_t bytes = 12345;
   const std::size_t too_many = std::size_t(1) << 32;
   CHECK(ringsweep::tuning::sort_keys<narrow>(nullptr, bytes, static_cast<const u32*>(nullptr),
@@ -538,4 +552,161 @@ TEST_CASE("a policy with 32-bit output offsets refuses 2^32 keys and more", "[so
   CHECK(ringsweep::tuning::sort_keys<narrow>(nullptr, bytes, static_cast<const u32*>(nullptr),
                                              static_cast<u32*>(nullptr), too_many - 1) == cudaSuccess);
   CHECK(bytes > 12345u);  // scratch keys for 2^32 - 1 keys
+}
+
+namespace {
+
+/// A stream-ordered memory resource (the shape of cuda::mr's and RMM's) that counts its calls and
+/// checks that every allocation comes back with its size, on the stream it was made on.
+struct counting_resource {
+  int allocations = 0;
+  int deallocations = 0;
+  std::size_t bytes = 0;
+  std::size_t alignment = 0;
+  cudaStream_t stream = nullptr;
+  void* live = nullptr;
+  bool mismatch = false;  // a deallocation whose pointer, size or stream differs
+
+  void* allocate_async(std::size_t b, std::size_t align, cudaStream_t s) {
+    void* p = nullptr;
+    if (cudaMallocAsync(&p, b, s) != cudaSuccess) return nullptr;
+    ++allocations;
+    bytes = b;
+    alignment = align;
+    stream = s;
+    live = p;
+    return p;
+  }
+  void deallocate_async(void* p, std::size_t b, std::size_t align, cudaStream_t s) {
+    ++deallocations;
+    if (p != live || b != bytes || align != alignment || s != stream) mismatch = true;
+    live = nullptr;
+    cudaFreeAsync(p, s);
+  }
+};
+
+/// A resource that is out of memory: null, or an exception (as RMM's and cuda::mr's throw).
+struct failing_resource {
+  bool throws = false;
+  int deallocations = 0;
+  void* allocate_async(std::size_t, std::size_t, cudaStream_t) {
+    if (throws) throw std::bad_alloc();
+    return nullptr;
+  }
+  void deallocate_async(void*, std::size_t, std::size_t, cudaStream_t) { ++deallocations; }
+};
+
+struct id_key {
+  std::uint32_t hi;
+  std::uint16_t lo;
+  std::uint16_t pad;
+};
+struct by_hi_lo {
+  __host__ __device__ RINGSWEEP_TEST_TUPLE<std::uint32_t&, std::uint16_t&> operator()(id_key& k) const {
+    return {k.hi, k.lo};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("in-place forms take a stream-ordered memory resource", "[sort][api][resource]") {
+  static_assert(ringsweep::detail::is_stream_resource<counting_resource>::value, "");
+  static_assert(!ringsweep::detail::is_stream_resource<int>::value, "");
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  cudaStream_t stream;
+  REQUIRE_CUDA(cudaStreamCreate(&stream));
+  // One tile or less, a few tiles, many portions of the tiny policy; three passes end in scratch.
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(977), std::size_t(3845), std::size_t(20000)}) {
+    for (int variant = 0; variant < 2; ++variant) {
+      INFO("n " << n << " variant " << variant);
+      ringsweep::sort_options opts;
+      if (variant == 1) {
+        opts.order = ringsweep::sort_order::descending;
+        opts.end_bit = 24;
+      }
+      const auto keys = sort_test::make_keys<u32>(n, distribution::uniform, seed + n);
+      std::vector<std::uint16_t> values(n);
+      for (std::size_t i = 0; i < n; ++i) values[i] = std::uint16_t(i * 7 + 1);
+      ringsweep_test::device_buffer<u32> dk(keys), dk2(keys);
+      ringsweep_test::device_buffer<std::uint16_t> dv(values);
+      counting_resource pairs_mr, keys_mr;
+      REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(dk.data(), dv.data(), n, opts, stream, pairs_mr));
+      REQUIRE_CUDA(ringsweep::sort_keys(dk2.data(), n, opts, stream, keys_mr));
+      REQUIRE_CUDA(cudaStreamSynchronize(stream));
+      for (const counting_resource* mr : {&pairs_mr, &keys_mr}) {
+        CHECK(mr->allocations == (n == 0 ? 0 : 1));
+        CHECK(mr->deallocations == mr->allocations);
+        CHECK_FALSE(mr->mismatch);
+        if (n != 0) {
+          CHECK(mr->alignment == 256u);
+          CHECK(mr->stream == stream);
+        }
+      }
+      // The pairs' allocation holds scratch for n keys and n values besides the temporary storage.
+      if (n != 0) CHECK(pairs_mr.bytes >= n * (sizeof(u32) + sizeof(std::uint16_t)));
+      const auto order = sort_test::reference_order(keys, opts);
+      REQUIRE(sort_test::first_key_mismatch(dk.download(), keys, order) == -1);
+      REQUIRE(sort_test::first_key_mismatch(dk2.download(), keys, order) == -1);
+      const auto got = dv.download();
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == values[order[i]]);
+    }
+  }
+  REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("a memory resource that fails leaves the data untouched", "[sort][api][resource]") {
+  const auto keys = sort_test::make_keys<u32>(5000, distribution::uniform, ringsweep_test::catch_seed());
+  for (bool throws : {false, true}) {
+    INFO("throws " << throws);
+    ringsweep_test::device_buffer<u32> dk(keys);
+    ringsweep_test::device_buffer<u32> dv(keys);
+    failing_resource mr;
+    mr.throws = throws;
+    CHECK(ringsweep::sort_keys(dk.data(), keys.size(), {}, 0, mr) == cudaErrorMemoryAllocation);
+    CHECK(ringsweep::tuning::sort_pairs<tiny>(dk.data(), dv.data(), keys.size(), {}, 0, mr) ==
+          cudaErrorMemoryAllocation);
+    CHECK(mr.deallocations == 0);
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    CHECK(dk.download() == keys);
+    CHECK(dv.download() == keys);
+    // Bad arguments are refused before anything is allocated.
+    CHECK(ringsweep::sort_keys(dk.data(), keys.size(), bits(0, 33), 0, mr) == cudaErrorInvalidValue);
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);  // nothing sticky
+}
+
+TEST_CASE("custom keys in place with a memory resource", "[sort][api][resource]") {
+  const std::size_t n = 3000;
+  std::vector<id_key> keys(n);
+  std::uint64_t x = ringsweep_test::catch_seed() | 1;
+  for (auto& k : keys) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    k = {std::uint32_t(x % 50), std::uint16_t(x >> 40), 0};
+  }
+  std::vector<std::uint32_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = std::uint32_t(i);
+  ringsweep_test::device_buffer<id_key> dk(keys);
+  ringsweep_test::device_buffer<std::uint32_t> dv(ids);
+  counting_resource mr;
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(dk.data(), dv.data(), n, by_hi_lo{}, {}, 0, mr));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  CHECK(mr.allocations == 1);
+  CHECK(mr.deallocations == 1);
+  std::vector<std::uint32_t> want = ids;
+  std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return keys[a].hi != keys[b].hi ? keys[a].hi < keys[b].hi : keys[a].lo < keys[b].lo;
+  });
+  CHECK(dv.download() == want);
+  counting_resource mr2;
+  ringsweep_test::device_buffer<id_key> dk2(keys);
+  REQUIRE_CUDA(ringsweep::sort_keys(dk2.data(), n, by_hi_lo{}, {}, 0, mr2));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  CHECK(mr2.allocations == 1);
+  const auto got = dk2.download();
+  for (std::size_t i = 0; i < n; ++i) {
+    REQUIRE(got[i].hi == keys[want[i]].hi);
+    REQUIRE(got[i].lo == keys[want[i]].lo);
+  }
 }

@@ -6,6 +6,7 @@
 #include "../block/block_histogram.cuh"
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
+#include "../detail/digit_window.cuh"
 #include "../key_traits.cuh"
 #include "../policy.cuh"
 

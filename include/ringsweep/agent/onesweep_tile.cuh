@@ -7,15 +7,13 @@
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_scatter.cuh"
 #include "../detail/config.cuh"
-#include "../detail/fault_injection.cuh"
+#include "../detail/sort_hooks.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
-#include "../lookback/decoupled_lookback.cuh"
-#include "../lookback/tail_iterator.cuh"
-#include "../policy.cuh"
 #include "../warp/warp_vector_load.cuh"
 #include "pass_route.cuh"
+#include "sort_config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -38,7 +36,7 @@ struct onesweep_params {
   u32 tile_base;                 // first ticket of this launch
   u32 launch;                    // index of this launch within the sort
   digit_extractor<Key> digit;    // this pass's digit of a key (built on the host)
-  tile_trace* trace;             // instrumented policies: the sort's tile timelines, by ticket
+  tile_trace* trace;             // hooks that trace: the sort's tile timelines, by ticket
 };
 
 /// The per-block worker of the onesweep kernel. A tile goes through four phases, each a
@@ -46,23 +44,25 @@ struct onesweep_params {
 /// digit counts published for the look-back), `look_back` (global digit offsets, retirement) and
 /// `scatter` (keys, then values, to the pass output).
 ///
-///     __shared__ typename onesweep_tile<P, Key, V>::TempStorage temp;
-///     onesweep_tile<P, Key, V>(temp, params).process();
-template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
+/// Its shape, ring and look-back are its sort_config's (the host's for the same sort).
+///
+///     __shared__ typename onesweep_tile<P, Key, V, true>::TempStorage temp;
+///     onesweep_tile<P, Key, V, true>(temp, params).process();
+template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks>
 class onesweep_tile {
  public:
-  using bits_type = typename key_traits<Key>::bits_type;
-  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 0,
-                           !key_traits<Key>::image_is_xor>;
-  static constexpr int THREADS = shape::THREADS;
-  static constexpr int ITEMS = shape::ITEMS;
-  static constexpr int TILE = shape::TILE;
+  using Config = sort_config<Policy, Key, typename std::conditional<HAS_VALUES, ValueRaw, null_value>::type>;
+  using bits_type = typename Config::bits_type;
+  using shape = typename Config::shape;
+  static constexpr int THREADS = Config::THREADS;
+  static constexpr int ITEMS = Config::ITEMS;
+  static constexpr int TILE = Config::TILE;
   static constexpr int MIN_BLOCKS = shape::MIN_BLOCKS;
-  static constexpr int RADIX = 1 << Policy::RADIX_BITS;
-  using rank_t = block_radix_rank<THREADS, ITEMS, Policy::RADIX_BITS>;
+  static constexpr int RADIX = Config::RADIX;
+  using rank_t = block_radix_rank<THREADS, ITEMS, Config::RADIX_BITS>;
   using scatter_t = block_scatter<THREADS, ITEMS>;
-  using lookback_t = decoupled_lookback<RADIX, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, shape::LOOKBACK_WINDOW>;
-  using tail_t = tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>;
+  using lookback_t = typename Config::lookback_t;
+  using tail_t = typename Config::tail_t;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
   static constexpr int WARPS = THREADS / warp_threads;
   /// Whether items of type T load through warp_vector_load.
@@ -74,10 +74,8 @@ class onesweep_tile {
       return int(sizeof(T)) <= shape::VECTOR_LOAD_ITEM_BYTES && warp_vector_load<T, ITEMS>::VEC > 1;
     }
   }
-  /// Output offsets: 32-bit when the policy limits sorts to fewer than 2^32 keys (NARROW_OFFSETS).
-  using offset_t = typename std::conditional<Policy::NARROW_OFFSETS, u32, u64>::type;
+  using offset_t = typename Config::offset_t;  // 32-bit where the policy's contract caps n
   static constexpr bool STAGED = vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>());
-  static_assert(policy_check<Policy>::ok, "");
 
   /// Each warp's warp_vector_load stage (keys, later values): not in the union, which holds other
   /// warps' keys while values are loaded. An empty base (no bytes) when nothing is vector-loaded.
@@ -115,7 +113,7 @@ class onesweep_tile {
     if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
     look_back(u, counts, starts, bins);
     scatter(u, valid, keys, ranks);
-    if constexpr (Policy::INSTRUMENT) {
+    if constexpr (Hooks::TRACE) {
       __syncthreads();
       stamp(&tile_trace::exit);
     }
@@ -131,9 +129,9 @@ class onesweep_tile {
   // them (calling p_.digit in place would take the address of a kernel parameter).
   __device__ __forceinline__ digit_extractor<Key> digit_of() const { return digit_extractor<Key>(p_.digit); }
 
-  /// Instrumented policies: thread 0 writes the time to `field` of the tile's trace record.
+  /// Hooks that trace: thread 0 writes the time to `field` of the tile's trace record.
   __device__ __forceinline__ void stamp(u64 tile_trace::*field) const {
-    if constexpr (Policy::INSTRUMENT) {
+    if constexpr (Hooks::TRACE) {
       if (threadIdx.x == 0) p_.trace[temp_.ticket].*field = global_timer_ns();
     } else {
       (void)field;
@@ -200,7 +198,7 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ u32 acquire(bits_type (&keys)[ITEMS]) {
     if (threadIdx.x == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
-      inject_delay<Policy>(t, 0);
+      Hooks::pause(t, 0);
       if (t == p_.tile_base) tail().clear_next();  // the previous launch is done with those words
       temp_.ticket = t;
       temp_.uniform_digit = -1;
@@ -219,7 +217,7 @@ RINGSWEEP_UNROLL
   /// go to shared memory at their ranks.
   __device__ __forceinline__ void rank_and_publish(u32 u, int valid, bits_type (&keys)[ITEMS], u32 (&ranks)[ITEMS],
                                                    u32 (&counts)[DPT], u32 (&starts)[DPT]) {
-    inject_delay<Policy>(temp_.ticket, 1);
+    Hooks::pause(temp_.ticket, 1);
     // With RECOMPUTE_DIGITS (see policy.cuh), and always for 1- and 2-byte keys, the digit is
     // recomputed from an opaque key at each use: otherwise the optimiser keeps every digit live
     // from the counting to the ranking, which costs ITEMS registers (u8 pairs spilled on sm_90).
@@ -262,14 +260,14 @@ RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
       if (d < RADIX) {
-        inject_delay<Policy>(p_.tile_base + u, 2);
+        Hooks::pause(p_.tile_base + u, 2);
         lookback_stats stats;
-        const u32 exclusive = lookback().exclusive_prefix(u, d, Policy::INSTRUMENT ? &stats : nullptr);
-        if constexpr (Policy::INSTRUMENT) {
+        const u32 exclusive = lookback().exclusive_prefix(u, d, Hooks::TRACE ? &stats : nullptr);
+        if constexpr (Hooks::TRACE) {
           atomicMax(&p_.trace[temp_.ticket].depth, stats.depth);
           atomicAdd(&p_.trace[temp_.ticket].polls, stats.polls);
         }
-        inject_delay<Policy>(p_.tile_base + u, 3);
+        Hooks::pause(p_.tile_base + u, 3);
         const u32 inclusive = exclusive + counts[i];
         lookback().publish_inclusive(u, d, inclusive);
         const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : p_.bins_in[d];
@@ -281,7 +279,7 @@ RINGSWEEP_UNROLL
     stamp(&tile_trace::lookback_end);
     // A launch whose tiles all fit the ring's free window never waits for a slot: nothing to retire.
     if (threadIdx.x == 0 && p_.tiles > tail_t::FREE_TILES) {
-      inject_delay<Policy>(p_.tile_base + u, 4);
+      Hooks::pause(p_.tile_base + u, 4);
       tail().retire(u);
     }
     stamp(&tile_trace::retired);

@@ -7,7 +7,7 @@
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
-#include "../policy.cuh"
+#include "sort_config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -30,18 +30,19 @@ struct small_sort_params : key_context<Key> {
 /// stay in registers between passes. Values are not moved per pass: each key carries its input
 /// index, and the values are gathered once at the end.
 ///
-///     __shared__ typename small_sort<P, Key, V, true>::TempStorage temp;
-///     small_sort<P, Key, V, true>(temp, params).process();
-template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
+///     __shared__ typename small_sort<Config>::TempStorage temp;
+///     small_sort<Config>(temp, params).process();
+template <class Config>
 class small_sort {
  public:
-  using bits_type = typename key_traits<Key>::bits_type;
-  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(ValueRaw)) : 0,
-                           !key_traits<Key>::image_is_xor>;
-  static constexpr int THREADS = shape::THREADS;
-  static constexpr int ITEMS = shape::ITEMS;
-  static constexpr int TILE = shape::TILE;
-  static constexpr int RADIX_BITS = Policy::RADIX_BITS;
+  using Key = typename Config::key_type;
+  using ValueRaw = typename Config::value_raw_t;
+  using bits_type = typename Config::bits_type;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+  static constexpr int THREADS = Config::THREADS;
+  static constexpr int ITEMS = Config::ITEMS;
+  static constexpr int TILE = Config::TILE;
+  static constexpr int RADIX_BITS = Config::RADIX_BITS;
   using rank_t = block_radix_rank<THREADS, ITEMS, RADIX_BITS>;
   using scatter_t = block_scatter<THREADS, ITEMS>;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
@@ -67,10 +68,10 @@ class small_sort {
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
 
-    const int passes = digit_window::passes(p_.begin_bit, p_.end_bit, RADIX_BITS);
+    const int passes = Config::passes(p_.begin_bit, p_.end_bit);
     for (int pass = 0; pass < passes; ++pass) {
       const digit_extractor<Key> digit_of =
-          p_.extractor(p_.descending, digit_window::of_pass(p_.begin_bit, p_.end_bit, RADIX_BITS, pass));
+          p_.extractor(p_.descending, Config::window(p_.begin_bit, p_.end_bit, pass));
       u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
 RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);

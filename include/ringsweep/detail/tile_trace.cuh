@@ -7,7 +7,7 @@ RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// One onesweep tile's timeline in nanoseconds (`%globaltimer`; the host's steady clock on the
-/// SIMT backend), written by thread 0 of the tile when its policy sets `INSTRUMENT`, at index =
+/// SIMT backend), written by thread 0 of the tile when its hooks set `TRACE` (sort_hooks.cuh), at index =
 /// the tile's ticket (sort-wide: tickets continue over passes and portions).
 ///
 ///     tile_trace& r = traces[ticket];

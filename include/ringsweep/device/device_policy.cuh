@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../detail/config.cuh"
+#include "../detail/policy_for_arch.cuh"
 #include "../policy.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN

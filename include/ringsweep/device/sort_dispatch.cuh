@@ -1,5 +1,5 @@
-// The plan of a sort (path, passes, temporary-storage layout) and its launches. Every sort form
-// (sort_forms.cuh) ends up in sort_dispatch::run.
+// The launches of a sort, from its plan (sort_config::make_plan). Every sort form (sort_forms.cuh)
+// ends up in sort_dispatch::run.
 #pragma once
 
 #include <cstdint>
@@ -10,13 +10,11 @@
 #include "../kernels/onesweep_kernel.cuh"
 #include "../kernels/route_copy_kernel.cuh"
 #include "../kernels/small_sort_kernel.cuh"
-#include "../key_traits.cuh"
-#include "../policy.cuh"
-#include "../sort_options.cuh"
+#include "../agent/sort_config.cuh"
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
+#include "../detail/temp_layout.cuh"
 #include "launch.cuh"
-#include "temp_layout.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -37,90 +35,21 @@ struct sort_buffers {
   route_mode mode = input_separate;  // which of final and other the input is, if either
 };
 
-/// Which algorithm a sort runs.
-enum class sort_path { nothing, copy, single_tile, onesweep };
-
-/// Everything a sort of `Key` (and `Value`, unless keys only) with `Policy` needs on the host.
-template <class Policy, class Key, class Value, bool HAS_VALUES>
+/// The launches of a planned sort (sort_config::make_plan) with the configuration `Config` and the
+/// test or measurement hooks `Hooks` (no_hooks in every shipped sort).
+///
+///     sort_dispatch<config, no_hooks>::run(plan, d_temp, buffers, stream);
+template <class Config, class Hooks>
 struct sort_dispatch {
-  using traits = key_traits<Key>;
-  using bits_type = typename traits::bits_type;
-  using value_raw_t = typename std::conditional<HAS_VALUES, value_raw<Value>, value_raw<null_value>>::type;
-  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(value_raw_t)) : 0,
-                           !traits::image_is_xor>;
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
+  using bits_type = typename Config::bits_type;
+  using value_raw_t = typename Config::value_raw_t;
   using buffers = sort_buffers<bits_type, value_raw_t>;
-  static constexpr int RADIX = 1 << Policy::RADIX_BITS;
-  static constexpr int TILE = shape::TILE;
-  static constexpr int PORTION_KEYS = Policy::PORTION_TILES * TILE;
-  static constexpr int tail_words =
-      tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>::WORDS_PER_SORT;
-  static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value, "values must be trivially copyable");
-  static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 || sizeof(Value) == 8 ||
-                    sizeof(Value) == 16,
-                "values must be 1, 2, 4, 8 or 16 bytes");
-  static_assert(!HAS_VALUES || sizeof(value_raw_t) == sizeof(Value), "value size is not a multiple of its alignment");
-  static_assert(policy_check<Policy>::ok, "");
-
-  /// Resolved and checked arguments of one call.
-  struct plan {
-    std::size_t n = 0;
-    int begin_bit = 0;
-    int end_bit = 0;
-    int passes = 0;
-    bool descending = false;
-    sort_path path = sort_path::nothing;
-    temp_layout layout;
-    key_context<Key> context;  // what the digit extractors need besides the window (custom keys)
-  };
-
-  /// Checks the bit window and fills the plan; `in_out` adds scratch buffers to the layout.
-  __host__ static cudaError_t make_plan(std::size_t n, const sort_options& opts, bool in_out, plan& p) {
-    const int key_bits = traits::bits;
-    const int end = opts.end_bit == -1 ? key_bits : opts.end_bit;
-    if (opts.begin_bit < 0 || end > key_bits || opts.begin_bit > end) return cudaErrorInvalidValue;
-    if (opts.order != sort_order::ascending && opts.order != sort_order::descending) return cudaErrorInvalidValue;
-    // A count whose bytes (keys, values and the fixed pieces of any layout) overflow std::size_t.
-    constexpr std::size_t item_bytes = sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0);
-    if (n > (~std::size_t(0) - (std::size_t(1) << 26)) / item_bytes) return cudaErrorInvalidValue;
-    if (Policy::NARROW_OFFSETS && n > std::size_t(0xffffffffu)) return cudaErrorInvalidValue;
-    p.n = n;
-    p.begin_bit = opts.begin_bit;
-    p.end_bit = end;
-    p.passes = digit_window::passes(opts.begin_bit, end, Policy::RADIX_BITS);
-    p.descending = opts.order == sort_order::descending;
-    if (n == 0) {
-      p.path = sort_path::nothing;
-    } else if (p.passes == 0) {
-      p.path = in_out ? sort_path::copy : sort_path::nothing;
-    } else if (n <= std::size_t(TILE)) {
-      p.path = sort_path::single_tile;
-    } else {
-      p.path = sort_path::onesweep;
-    }
-    temp_layout& l = p.layout;
-    if (p.path == sort_path::onesweep) {
-      std::size_t at = 0;
-      l.status = at;
-      at += align_up(circular_status_buffer<RADIX, Policy::STATUS_SLOTS>::bytes);
-      l.counts = at;
-      at += align_up(std::size_t(p.passes) * RADIX * sizeof(u64));
-      l.pingpong = at;
-      at += align_up(std::size_t(p.passes) * 2 * RADIX * sizeof(u64));
-      l.counters = at;
-      at += align_up(sizeof(u32) * (32 + tail_words + route_words(p.passes)));
-      l.cleared = at;
-      if (in_out && p.passes >= 2) {
-        l.keys_alt = at;
-        at += align_up(n * sizeof(bits_type));
-        if (HAS_VALUES) {
-          l.values_alt = at;
-          at += align_up(n * sizeof(value_raw_t));
-        }
-      }
-      l.bytes = at + temp_alignment;  // room to align the caller's pointer
-    }
-    return cudaSuccess;
-  }
+  using plan = sort_plan<Key>;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+  static constexpr int RADIX = Config::RADIX;
+  static constexpr int TILE = Config::TILE;
 
   /// Runs a planned sort; `temp` is the caller's temporary storage (not yet aligned).
   __host__ static cudaError_t run(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {
@@ -155,7 +84,7 @@ struct sort_dispatch {
     params.begin_bit = p.begin_bit;
     params.end_bit = p.end_bit;
     params.descending = p.descending;
-    return launch(small_sort_kernel<Policy, Key, value_raw_t, HAS_VALUES>, 1u, unsigned(shape::THREADS), stream,
+    return launch(small_sort_kernel<Config>, 1u, unsigned(Config::THREADS), stream,
                   launch_order::serial, params);
   }
 
@@ -186,7 +115,7 @@ struct sort_dispatch {
     order = launch_order::serial;
     if constexpr (Policy::DEPENDENT_LAUNCH) {
       cudaFuncAttributes attr;
-      const cudaError_t e = cudaFuncGetAttributes(&attr, onesweep_kernel<Policy, Key, value_raw_t, HAS_VALUES>);
+      const cudaError_t e = cudaFuncGetAttributes(&attr, onesweep_kernel<Config, Hooks>);
       if (e != cudaSuccess) return e;
       if (attr.ptxVersion >= 90) order = launch_order::dependent;
     }
@@ -200,7 +129,7 @@ struct sort_dispatch {
     u64* bins = reinterpret_cast<u64*>(base + l.counts);
     u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
     u32* counters = reinterpret_cast<u32*>(base + l.counters);
-    u32* routes = counters + 32 + tail_words;
+    u32* routes = counters + Config::COUNTER_ROUTES;
 
     cudaError_t e = cudaMemsetAsync(base, 0, l.cleared, stream);
     if (e != cudaSuccess) return e;
@@ -226,7 +155,7 @@ struct sort_dispatch {
     bins_scan_params sp;
     sp.bins = bins;
     sp.routes = routes;
-    sp.done = counters + 1;
+    sp.done = counters + Config::COUNTER_SCAN_DONE;
     sp.mode = b.mode;
     e = launch(bins_scan_kernel<RADIX, dependent>, unsigned(p.passes), unsigned(bins_scan_threads), stream, later, sp);
     if (e != cudaSuccess) return e;
@@ -247,24 +176,22 @@ struct sort_dispatch {
       }
       op.route = routes + 1 + pass;
       op.status = status;
-      op.ticket = counters;
-      op.tails = counters + 32;
-      op.trace = Policy::INSTRUMENT ? Policy::trace_sink() : nullptr;
-      op.digit = p.context.extractor(p.descending,
-                                     digit_window::of_pass(p.begin_bit, p.end_bit, Policy::RADIX_BITS, pass));
+      op.ticket = counters + Config::COUNTER_TICKET;
+      op.tails = counters + Config::COUNTER_TAILS;
+      op.trace = Hooks::TRACE ? Hooks::trace_sink() : nullptr;
+      op.digit = p.context.extractor(p.descending, Config::window(p.begin_bit, p.end_bit, pass));
       for (std::size_t portion = 0; portion < portions; ++portion) {
         const std::size_t first_tile = portion * Policy::PORTION_TILES;
         const std::size_t first_key = first_tile * TILE;
         op.tiles = u32(min_of<std::size_t>(Policy::PORTION_TILES, tiles - first_tile));
-        op.keys = u32(min_of<std::size_t>(PORTION_KEYS, p.n - first_key));
+        op.keys = u32(min_of<std::size_t>(Config::PORTION_KEYS, p.n - first_key));
         op.first_key = first_key;
         u64* pass_pingpong = pingpong + std::size_t(pass) * 2 * RADIX;
         op.bins_in = portion == 0 ? bins + std::size_t(pass) * RADIX : pass_pingpong + ((portion - 1) & 1) * RADIX;
         op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
         op.tile_base = tile_base;
         op.launch = launch_index;
-        e = launch(onesweep_kernel<Policy, Key, value_raw_t, HAS_VALUES>, op.tiles, unsigned(shape::THREADS), stream,
-                   later, op);
+        e = launch(onesweep_kernel<Config, Hooks>, op.tiles, unsigned(Config::THREADS), stream, later, op);
         if (e != cudaSuccess) return e;
         tile_base += op.tiles;
         ++launch_index;

@@ -1,12 +1,18 @@
-// The three forms of a sort (in/out, double buffer, in place) over sort_dispatch: each checks its
-// buffers, lays them out as sort_buffers and runs the plan.
+// The three forms of a sort (in/out, double buffer, in place): what each holds, the one check of
+// its buffers, and how it lays them out as sort_buffers for sort_dispatch. radix_sort.cuh is the
+// one entry point that runs them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
+#include <type_traits>
+#include <utility>
 
+#include "../detail/load_store.cuh"
+#include "../detail/temp_layout.cuh"
 #include "sort_dispatch.cuh"
-#include "temp_layout.cuh"
+#include "stream_resource.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -46,134 +52,191 @@ __host__ inline cudaError_t check_buffers(std::size_t temp_bytes, std::size_t ne
 }
 
 /// In/out form: reads `keys_in`/`values_in` (never written), writes `keys_out`/`values_out`.
-template <class Policy, class Key, class Value, bool HAS_VALUES>
-__host__ cudaError_t sort_in_out(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                                 const Value* values_in, Value* values_out, std::size_t n, const sort_options& opts,
-                                 cudaStream_t stream, const key_context<Key>& context = {}) {
-  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
-  using bits_type = typename dispatch::bits_type;
-  using value_raw_t = typename dispatch::value_raw_t;
-  typename dispatch::plan p;
-  cudaError_t e = dispatch::make_plan(n, opts, true, p);
-  if (e != cudaSuccess) return e;
-  p.context = context;
-  if (d_temp == nullptr) {
-    temp_bytes = p.layout.bytes;
-    return cudaSuccess;
-  }
-  if (n == 0) return cudaSuccess;
-  const buffer_pair key_pair{keys_in, keys_out, 0, n * sizeof(Key)};
-  const buffer_pair value_pair{values_in, values_out, 0, n * sizeof(Value)};
-  e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
-  if (e != cudaSuccess) return e;
-  typename dispatch::buffers b;
-  b.keys_in = reinterpret_cast<const bits_type*>(keys_in);
-  b.keys_final = reinterpret_cast<bits_type*>(keys_out);
-  b.keys_other = p.layout.keys_alt != 0 ? temp_piece<bits_type>(d_temp, p.layout.keys_alt) : nullptr;
-  b.values_in = reinterpret_cast<const value_raw_t*>(values_in);
-  b.values_final = reinterpret_cast<value_raw_t*>(values_out);
-  b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
-  return dispatch::run(p, d_temp, b, stream);
-}
+/// `Value` is null_value for keys only.
+template <class Key, class Value>
+struct in_out_form {
+  using key_type = Key;
+  using value_type = Value;
+  const Key* keys_in;
+  Key* keys_out;
+  const Value* values_in;
+  Value* values_out;
 
-/// Double-buffer form: the result lands in the buffer the pass count (skipped passes included)
-/// names, and the selectors say which; the device copies it there when the executed passes leave
-/// it in the other buffer.
-template <class Policy, class Key, class Value, bool HAS_VALUES>
-__host__ cudaError_t sort_double_buffer(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
-                                        double_buffer<Value>* values, std::size_t n, const sort_options& opts,
-                                        cudaStream_t stream, const key_context<Key>& context = {}) {
-  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
-  using bits_type = typename dispatch::bits_type;
-  using value_raw_t = typename dispatch::value_raw_t;
-  typename dispatch::plan p;
-  cudaError_t e = dispatch::make_plan(n, opts, false, p);
-  if (e != cudaSuccess) return e;
-  p.context = context;
-  if (d_temp == nullptr) {
-    temp_bytes = p.layout.bytes;
-    return cudaSuccess;
+  template <class Kind>
+  __host__ bool aligned(const Kind& kind) const {
+    return kind.aligned(keys_in, keys_out);
   }
-  if (n == 0 || p.passes == 0) return cudaSuccess;
-  // Both buffers by index, not current()/alternate(), which index by a selector not yet checked.
-  const buffer_pair key_pair{keys.d_buffers[0], keys.d_buffers[1], keys.selector, n * sizeof(Key)};
-  buffer_pair value_pair;
-  if (HAS_VALUES) value_pair = {values->d_buffers[0], values->d_buffers[1], values->selector, n * sizeof(Value)};
-  e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
-  if (e != cudaSuccess) return e;
-  // The single-tile sort writes the alternate buffer; onesweep ends in the alternate one after an
-  // odd number of passes.
-  const bool flip = p.path == sort_path::single_tile || (p.passes & 1) != 0;
-  typename dispatch::buffers b;
-  b.mode = flip ? input_is_other : input_is_final;
-  b.keys_in = reinterpret_cast<const bits_type*>(keys.current());
-  b.keys_final = reinterpret_cast<bits_type*>(flip ? keys.alternate() : keys.current());
-  b.keys_other = reinterpret_cast<bits_type*>(flip ? keys.current() : keys.alternate());
-  b.values_in = nullptr;
-  b.values_final = nullptr;
-  b.values_other = nullptr;
-  if (HAS_VALUES) {
-    b.values_in = reinterpret_cast<const value_raw_t*>(values->current());
-    b.values_final = reinterpret_cast<value_raw_t*>(flip ? values->alternate() : values->current());
-    b.values_other = reinterpret_cast<value_raw_t*>(flip ? values->current() : values->alternate());
-  }
-  e = dispatch::run(p, d_temp, b, stream);
-  if (e != cudaSuccess) return e;
-  if (flip) {
-    keys.selector ^= 1;
-    if (HAS_VALUES) values->selector ^= 1;
-  }
-  return cudaSuccess;
-}
+};
 
-/// In-place form: allocates its temporary storage (and scratch buffers) on `stream` with
-/// cudaMallocAsync, frees it with cudaFreeAsync. Onesweep: the caller's buffers are the final ones
-/// (the device copies the result back when the executed passes leave it in scratch); a single
-/// tile is sorted into scratch and copied back.
-template <class Policy, class Key, class Value, bool HAS_VALUES>
-__host__ cudaError_t sort_in_place(Key* keys, Value* values, std::size_t n, const sort_options& opts,
-                                   cudaStream_t stream, const key_context<Key>& context = {}) {
-  using dispatch = sort_dispatch<Policy, Key, Value, HAS_VALUES>;
-  typename dispatch::plan p;
-  cudaError_t e = dispatch::make_plan(n, opts, false, p);
-  if (e != cudaSuccess) return e;
-  p.context = context;
-  if (n == 0 || p.passes == 0) return cudaSuccess;
-  if (keys == nullptr || (HAS_VALUES && values == nullptr)) return cudaErrorInvalidValue;
-  const std::size_t key_bytes = align_up(n * sizeof(Key));
-  const std::size_t value_bytes = HAS_VALUES ? align_up(n * sizeof(Value)) : 0;
-  char* mem = nullptr;
-  e = cudaMallocAsync(reinterpret_cast<void**>(&mem), key_bytes + value_bytes + p.layout.bytes, stream);
-  if (e != cudaSuccess) return e;
-  if (p.path == sort_path::onesweep) {
-    using bits_type = typename dispatch::bits_type;
-    using value_raw_t = typename dispatch::value_raw_t;
-    typename dispatch::buffers b;
-    b.keys_in = reinterpret_cast<const bits_type*>(keys);
-    b.keys_final = reinterpret_cast<bits_type*>(keys);
-    b.keys_other = reinterpret_cast<bits_type*>(mem);
-    b.values_in = HAS_VALUES ? reinterpret_cast<const value_raw_t*>(values) : nullptr;
-    b.values_final = HAS_VALUES ? reinterpret_cast<value_raw_t*>(values) : nullptr;
-    b.values_other = HAS_VALUES ? reinterpret_cast<value_raw_t*>(mem + key_bytes) : nullptr;
-    b.mode = input_is_final;
-    e = dispatch::run(p, mem + key_bytes + value_bytes, b, stream);
-    const cudaError_t f = cudaFreeAsync(mem, stream);
-    return e != cudaSuccess ? e : f;
+/// Double-buffer form over any double buffer with CUB's layout (`T* d_buffers[2]`, `int
+/// selector`): ringsweep::double_buffer, ringsweep::DoubleBuffer, cub::DoubleBuffer. `values` is
+/// null for keys only. The selectors are written only when the sort succeeds.
+template <class Key, class Value, class KeyBuffers, class ValueBuffers>
+struct double_buffer_form {
+  using key_type = Key;
+  using value_type = Value;
+  KeyBuffers* keys;
+  ValueBuffers* values;
+
+  template <class Kind>
+  __host__ bool aligned(const Kind& kind) const {
+    return kind.aligned(keys->d_buffers[0], keys->d_buffers[1]);
   }
-  double_buffer<Key> kb(keys, reinterpret_cast<Key*>(mem));
-  double_buffer<Value> vb(values, HAS_VALUES ? reinterpret_cast<Value*>(mem + key_bytes) : nullptr);
-  std::size_t temp_bytes = p.layout.bytes;
-  e = sort_double_buffer<Policy, Key, Value, HAS_VALUES>(mem + key_bytes + value_bytes, temp_bytes, kb, &vb, n,
-                                                         opts, stream, context);
-  if (e == cudaSuccess && kb.selector != 0) {
-    e = cudaMemcpyAsync(keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
-    if (e == cudaSuccess && HAS_VALUES) {
-      e = cudaMemcpyAsync(values, vb.current(), n * sizeof(Value), cudaMemcpyDeviceToDevice, stream);
+};
+
+/// In-place form: sorts the caller's arrays, allocating its temporary storage from `resource`
+/// (stream_allocator: cudaMallocAsync / cudaFreeAsync) on the sort's stream.
+template <class Key, class Value, class Resource>
+struct in_place_form {
+  using key_type = Key;
+  using value_type = Value;
+  Key* keys;
+  Value* values;
+  Resource* resource;
+
+  template <class Kind>
+  __host__ bool aligned(const Kind& kind) const {
+    return kind.aligned(keys);
+  }
+};
+
+/// The form runners: each takes the sort's configuration `Config` (of the key type the kernels
+/// sort) and hooks, and the caller's arguments.
+template <class Config, class Hooks>
+struct form_runner {
+  using dispatch = sort_dispatch<Config, Hooks>;
+  using K = typename Config::key_type;
+  using bits_type = typename Config::bits_type;
+  using value_raw_t = typename Config::value_raw_t;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+
+  template <class Key, class Value>
+  __host__ static cudaError_t run(const in_out_form<Key, Value>& f, void* d_temp, std::size_t& temp_bytes,
+                                  std::size_t n, const sort_options& opts, cudaStream_t stream,
+                                  const key_context<K>& context) {
+    sort_plan<K> p;
+    cudaError_t e = Config::make_plan(n, opts, true, p);
+    if (e != cudaSuccess) return e;
+    p.context = context;
+    if (d_temp == nullptr) {
+      temp_bytes = p.layout.bytes;
+      return cudaSuccess;
     }
+    if (n == 0) return cudaSuccess;
+    const buffer_pair key_pair{f.keys_in, f.keys_out, 0, n * sizeof(Key)};
+    const buffer_pair value_pair{f.values_in, f.values_out, 0, n * sizeof(Value)};
+    e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
+    if (e != cudaSuccess) return e;
+    typename dispatch::buffers b;
+    b.keys_in = reinterpret_cast<const bits_type*>(f.keys_in);
+    b.keys_final = reinterpret_cast<bits_type*>(f.keys_out);
+    b.keys_other = p.layout.keys_alt != 0 ? temp_piece<bits_type>(d_temp, p.layout.keys_alt) : nullptr;
+    b.values_in = reinterpret_cast<const value_raw_t*>(f.values_in);
+    b.values_final = reinterpret_cast<value_raw_t*>(f.values_out);
+    b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
+    return dispatch::run(p, d_temp, b, stream);
   }
-  const cudaError_t f = cudaFreeAsync(mem, stream);
-  return e != cudaSuccess ? e : f;
-}
+
+  /// The result lands in the buffer the pass count (skipped passes included) names, and the
+  /// selectors say which; the device copies it there when the executed passes leave it in the
+  /// other buffer.
+  template <class Key, class Value, class KeyBuffers, class ValueBuffers>
+  __host__ static cudaError_t run(const double_buffer_form<Key, Value, KeyBuffers, ValueBuffers>& f, void* d_temp,
+                                  std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
+                                  cudaStream_t stream, const key_context<K>& context) {
+    sort_plan<K> p;
+    cudaError_t e = Config::make_plan(n, opts, false, p);
+    if (e != cudaSuccess) return e;
+    p.context = context;
+    if (d_temp == nullptr) {
+      temp_bytes = p.layout.bytes;
+      return cudaSuccess;
+    }
+    if (n == 0 || p.passes == 0) return cudaSuccess;
+    // Both buffers by index, not through the selector, which is not checked yet.
+    const buffer_pair key_pair{f.keys->d_buffers[0], f.keys->d_buffers[1], f.keys->selector, n * sizeof(Key)};
+    buffer_pair value_pair;
+    if constexpr (HAS_VALUES) {
+      value_pair = {f.values->d_buffers[0], f.values->d_buffers[1], f.values->selector, n * sizeof(Value)};
+    }
+    e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
+    if (e != cudaSuccess) return e;
+    // The single-tile sort writes the alternate buffer; onesweep ends in the alternate one after an
+    // odd number of passes.
+    const bool flip = p.path == sort_path::single_tile || (p.passes & 1) != 0;
+    Key* const key_current = f.keys->d_buffers[f.keys->selector];
+    Key* const key_alternate = f.keys->d_buffers[f.keys->selector ^ 1];
+    typename dispatch::buffers b;
+    b.mode = flip ? input_is_other : input_is_final;
+    b.keys_in = reinterpret_cast<const bits_type*>(key_current);
+    b.keys_final = reinterpret_cast<bits_type*>(flip ? key_alternate : key_current);
+    b.keys_other = reinterpret_cast<bits_type*>(flip ? key_current : key_alternate);
+    b.values_in = nullptr;
+    b.values_final = nullptr;
+    b.values_other = nullptr;
+    if constexpr (HAS_VALUES) {
+      Value* const value_current = f.values->d_buffers[f.values->selector];
+      Value* const value_alternate = f.values->d_buffers[f.values->selector ^ 1];
+      b.values_in = reinterpret_cast<const value_raw_t*>(value_current);
+      b.values_final = reinterpret_cast<value_raw_t*>(flip ? value_alternate : value_current);
+      b.values_other = reinterpret_cast<value_raw_t*>(flip ? value_current : value_alternate);
+    }
+    e = dispatch::run(p, d_temp, b, stream);
+    if (e != cudaSuccess) return e;
+    if (flip) {
+      f.keys->selector ^= 1;
+      if constexpr (HAS_VALUES) f.values->selector ^= 1;
+    }
+    return cudaSuccess;
+  }
+
+  /// One allocation from the form's resource holds scratch arrays and temporary storage.
+  /// Onesweep: the caller's arrays are the final buffers (the device copies the result back when
+  /// the executed passes leave it in scratch); a single tile is sorted into scratch and copied back.
+  template <class Key, class Value, class Resource>
+  __host__ static cudaError_t run(const in_place_form<Key, Value, Resource>& f, std::size_t n,
+                                  const sort_options& opts, cudaStream_t stream, const key_context<K>& context) {
+    sort_plan<K> p;
+    cudaError_t e = Config::make_plan(n, opts, false, p);
+    if (e != cudaSuccess) return e;
+    p.context = context;
+    if (n == 0 || p.passes == 0) return cudaSuccess;
+    if (f.keys == nullptr || (HAS_VALUES && f.values == nullptr)) return cudaErrorInvalidValue;
+    const std::size_t key_bytes = align_up(n * sizeof(Key));
+    const std::size_t value_bytes = HAS_VALUES ? align_up(n * sizeof(Value)) : 0;
+    const std::size_t bytes = key_bytes + value_bytes + p.layout.bytes;
+    void* block = nullptr;
+    e = allocate_from(*f.resource, block, bytes, stream);
+    if (e != cudaSuccess) return e;
+    char* const mem = static_cast<char*>(block);
+    char* const temp = mem + key_bytes + value_bytes;
+    if (p.path == sort_path::onesweep) {
+      typename dispatch::buffers b;
+      b.keys_in = reinterpret_cast<const bits_type*>(f.keys);
+      b.keys_final = reinterpret_cast<bits_type*>(f.keys);
+      b.keys_other = reinterpret_cast<bits_type*>(mem);
+      b.values_in = HAS_VALUES ? reinterpret_cast<const value_raw_t*>(f.values) : nullptr;
+      b.values_final = HAS_VALUES ? reinterpret_cast<value_raw_t*>(f.values) : nullptr;
+      b.values_other = HAS_VALUES ? reinterpret_cast<value_raw_t*>(mem + key_bytes) : nullptr;
+      b.mode = input_is_final;
+      e = dispatch::run(p, temp, b, stream);
+    } else {
+      double_buffer<Key> kb(f.keys, reinterpret_cast<Key*>(mem));
+      double_buffer<Value> vb(f.values, HAS_VALUES ? reinterpret_cast<Value*>(mem + key_bytes) : nullptr);
+      std::size_t temp_bytes = p.layout.bytes;
+      const double_buffer_form<Key, Value, double_buffer<Key>, double_buffer<Value>> db{&kb, HAS_VALUES ? &vb : nullptr};
+      e = run(db, temp, temp_bytes, n, opts, stream, context);
+      if (e == cudaSuccess && kb.selector != 0) {
+        e = cudaMemcpyAsync(f.keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+        if (e == cudaSuccess && HAS_VALUES) {
+          e = cudaMemcpyAsync(f.values, vb.current(), n * sizeof(Value), cudaMemcpyDeviceToDevice, stream);
+        }
+      }
+    }
+    const cudaError_t freed = deallocate_to(*f.resource, block, bytes, stream);
+    return e != cudaSuccess ? e : freed;
+  }
+};
 
 }  // namespace detail
 RINGSWEEP_NAMESPACE_END

@@ -5,6 +5,7 @@
 #include "../agent/histogram_tile.cuh"
 #include "../agent/pass_route.cuh"
 #include "../detail/intrinsics.cuh"
+#include "../detail/policy_for_arch.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {

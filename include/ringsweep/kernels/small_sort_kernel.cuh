@@ -2,16 +2,17 @@
 #pragma once
 
 #include "../agent/small_sort.cuh"
+#include "../detail/policy_for_arch.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Launched with one block (see small_sort).
-template <class Policy, class Key, class ValueRaw, bool HAS_VALUES>
-__global__ void __launch_bounds__(small_sort<Policy, Key, ValueRaw, HAS_VALUES>::THREADS, 1)
-    small_sort_kernel(small_sort_params<Key, ValueRaw> params) {
-  if constexpr (policy_compiled_here<Policy>()) {
-    using agent_t = small_sort<Policy, Key, ValueRaw, HAS_VALUES>;
+template <class Config>
+__global__ void __launch_bounds__(Config::THREADS, 1)
+    small_sort_kernel(small_sort_params<typename Config::key_type, typename Config::value_raw_t> params) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = small_sort<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
   } else {

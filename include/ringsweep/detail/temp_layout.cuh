@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../detail/config.cuh"
+#include "config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -26,6 +26,36 @@ struct temp_layout {
   std::size_t keys_alt = 0;  // in/out forms: scratch keys
   std::size_t values_alt = 0;
   std::size_t bytes = temp_alignment;
+
+  /// The layout of a onesweep sort of `passes` passes: a status ring of `status_bytes`, digit
+  /// counts and next-portion bins of `radix` 8-byte words per pass, `counter_words` 32-bit
+  /// counters, then scratch arrays of `scratch_keys` and `scratch_values` bytes (0: none).
+  ///
+  ///     temp_layout l = temp_layout::onesweep(ring_bytes, 4, 256, 80, n * 4, 0);
+  __host__ static temp_layout onesweep(std::size_t status_bytes, int passes, int radix, int counter_words,
+                                       std::size_t scratch_keys, std::size_t scratch_values) {
+    temp_layout l;
+    std::size_t at = 0;
+    l.status = at;
+    at += align_up(status_bytes);
+    l.counts = at;
+    at += align_up(std::size_t(passes) * std::size_t(radix) * 8);
+    l.pingpong = at;
+    at += align_up(std::size_t(passes) * 2 * std::size_t(radix) * 8);
+    l.counters = at;
+    at += align_up(std::size_t(counter_words) * 4);
+    l.cleared = at;
+    if (scratch_keys != 0) {
+      l.keys_alt = at;
+      at += align_up(scratch_keys);
+    }
+    if (scratch_values != 0) {
+      l.values_alt = at;
+      at += align_up(scratch_values);
+    }
+    l.bytes = at + temp_alignment;  // room to align the caller's pointer
+    return l;
+  }
 };
 
 /// Piece `offset` of the caller's temporary storage `temp` (aligned first, as the layout assumes).

@@ -1,0 +1,138 @@
+// sort_config: everything a sort of one (policy, key, value) derives from its policy, computed once
+// and read by the host dispatch and the kernels alike: the tile shape, the status ring, look-back
+// and tail iterator, the word types, the temporary-storage layout and the pass plan.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "../detail/config.cuh"
+#include "../detail/digit_window.cuh"
+#include "../detail/load_store.cuh"
+#include "../detail/policy_check.cuh"
+#include "../detail/temp_layout.cuh"
+#include "../detail/tile_shape.cuh"
+#include "../key_traits.cuh"
+#include "../lookback/circular_status_buffer.cuh"
+#include "../lookback/decoupled_lookback.cuh"
+#include "../lookback/tail_iterator.cuh"
+#include "../sort_options.cuh"
+#include "pass_route.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// Which algorithm a sort runs.
+enum class sort_path { nothing, copy, single_tile, onesweep };
+
+/// Resolved and checked arguments of one call (sort_config::make_plan).
+template <class Key>
+struct sort_plan {
+  std::size_t n = 0;
+  int begin_bit = 0;
+  int end_bit = 0;
+  int passes = 0;
+  bool descending = false;
+  sort_path path = sort_path::nothing;
+  temp_layout layout;
+  key_context<Key> context;  // what the digit extractors need besides the window (custom keys)
+};
+
+/// The configuration of a sort of `Key` (and `Value`; `null_value` for keys only) with `Policy`.
+///
+///     using config = sort_config<policy_sm90, float, null_value>;
+///     static_assert(config::TILE == 384 * 24, "");
+///     sort_plan<float> p;
+///     cudaError_t e = config::make_plan(n, opts, /*in_out=*/true, p);
+template <class Policy, class Key, class Value>
+struct sort_config {
+  static_assert(policy_check<Policy>::ok, "");
+  using policy = Policy;
+  using key_type = Key;
+  using traits = key_traits<Key>;
+  using bits_type = typename traits::bits_type;
+  static constexpr bool HAS_VALUES = !std::is_same<Value, null_value>::value;
+  static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value, "values must be trivially copyable");
+  static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 || sizeof(Value) == 8 ||
+                    sizeof(Value) == 16,
+                "values must be 1, 2, 4, 8 or 16 bytes");
+  /// How values move (words of their alignment); a one-byte stand-in for keys only.
+  using value_raw_t = value_raw<Value>;
+  static_assert(!HAS_VALUES || sizeof(value_raw_t) == sizeof(Value), "value size is not a multiple of its alignment");
+
+  // The onesweep and single-tile shape.
+  using shape = tile_shape<Policy, int(sizeof(bits_type)), HAS_VALUES ? int(sizeof(value_raw_t)) : 0,
+                           !traits::image_is_xor>;
+  static constexpr int THREADS = shape::THREADS;
+  static constexpr int ITEMS = shape::ITEMS;
+  static constexpr int TILE = shape::TILE;
+  static constexpr int RADIX_BITS = Policy::RADIX_BITS;
+  static constexpr int RADIX = 1 << RADIX_BITS;
+  static constexpr int PORTION_TILES = Policy::PORTION_TILES;
+  static constexpr int PORTION_KEYS = PORTION_TILES * TILE;
+
+  // The status ring, the look-back over it and the tail iterator that frees its slots.
+  using status_ring = circular_status_buffer<RADIX, Policy::STATUS_SLOTS>;
+  using lookback_t = decoupled_lookback<RADIX, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, shape::LOOKBACK_WINDOW>;
+  using tail_t = tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>;
+
+  /// Output positions within a pass: 32-bit where the policy's contract caps n below 2^32.
+  using offset_t = typename std::conditional<Policy::CONTRACT_N_BELOW_2_32, u32, u64>::type;
+
+  // The counters piece of the temporary storage, in 32-bit words: the tile ticket, the bins
+  // scan's count of finished blocks, the tail iterator's words, then the pass routes.
+  static constexpr int COUNTER_TICKET = 0;
+  static constexpr int COUNTER_SCAN_DONE = 1;
+  static constexpr int COUNTER_TAILS = 32;
+  static constexpr int COUNTER_ROUTES = COUNTER_TAILS + tail_t::WORDS_PER_SORT;
+
+  /// Digit passes of the bit window `[begin_bit, end_bit)`.
+  __host__ __device__ static constexpr int passes(int begin_bit, int end_bit) {
+    return digit_window::passes(begin_bit, end_bit, RADIX_BITS);
+  }
+  /// The bits pass `pass` of that window reads.
+  __host__ __device__ static constexpr digit_window window(int begin_bit, int end_bit, int pass) {
+    return digit_window::of_pass(begin_bit, end_bit, RADIX_BITS, pass);
+  }
+
+  /// Checks `n` and the options and fills the plan: path, passes and the temporary storage
+  /// (`in_out` adds scratch arrays for the keys and values when two or more passes run).
+  /// cudaErrorInvalidValue for a bad window or order, an `n` whose bytes overflow std::size_t, or
+  /// one the policy's contract excludes.
+  __host__ static cudaError_t make_plan(std::size_t n, const sort_options& opts, bool in_out, sort_plan<Key>& p) {
+    const int key_bits = traits::bits;
+    const int end = opts.end_bit == -1 ? key_bits : opts.end_bit;
+    if (opts.begin_bit < 0 || end < 0 || end > key_bits || opts.begin_bit > end) return cudaErrorInvalidValue;
+    if (opts.order != sort_order::ascending && opts.order != sort_order::descending) return cudaErrorInvalidValue;
+    // A count whose bytes (keys, values and the fixed pieces of any layout) overflow std::size_t.
+    constexpr std::size_t item_bytes = sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0);
+    if (n > (~std::size_t(0) - (std::size_t(1) << 26)) / item_bytes) return cudaErrorInvalidValue;
+    if (Policy::CONTRACT_N_BELOW_2_32 && n > std::size_t(0xffffffffu)) return cudaErrorInvalidValue;
+    p.n = n;
+    p.begin_bit = opts.begin_bit;
+    p.end_bit = end;
+    p.passes = passes(opts.begin_bit, end);
+    p.descending = opts.order == sort_order::descending;
+    if (n == 0) {
+      p.path = sort_path::nothing;
+    } else if (p.passes == 0) {
+      p.path = in_out ? sort_path::copy : sort_path::nothing;
+    } else if (n <= std::size_t(TILE)) {
+      p.path = sort_path::single_tile;
+    } else {
+      p.path = sort_path::onesweep;
+    }
+    if (p.path == sort_path::onesweep) {
+      const bool scratch = in_out && p.passes >= 2;
+      p.layout = temp_layout::onesweep(status_ring::bytes, p.passes, RADIX, COUNTER_ROUTES + route_words(p.passes),
+                                       scratch ? n * sizeof(bits_type) : 0,
+                                       scratch && HAS_VALUES ? n * sizeof(value_raw_t) : 0);
+    } else {
+      p.layout = temp_layout{};
+    }
+    return cudaSuccess;
+  }
+};
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,71 @@
+// Which shipped policy serves an architecture: the host picks one by the PTX version of the
+// running kernels, and a kernel compiles its body only for its policy's architectures.
+#pragma once
+
+#include <type_traits>
+
+#include "../policy.cuh"
+#include "config.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// Architecture range `[min, max)` of `Policy` in `List`; `found` is false (and the range every
+/// architecture) for a policy the list does not name, such as a test or tuning policy.
+template <class Policy, class List>
+struct arch_range;
+template <class Policy>
+struct arch_range<Policy, arch_policies<>> {
+  static constexpr bool found = false;
+  static constexpr int min = 0;
+  static constexpr int max = 1 << 30;
+};
+template <class Policy, class First>
+struct arch_range<Policy, arch_policies<First>> {
+  static constexpr bool found = std::is_same<Policy, typename First::policy>::value;
+  static constexpr int min = found ? First::arch : 0;
+  static constexpr int max = 1 << 30;
+};
+template <class Policy, class First, class Second, class... Rest>
+struct arch_range<Policy, arch_policies<First, Second, Rest...>> {
+  static_assert(First::arch < Second::arch, "arch_policies must be ordered by architecture");
+  using rest = arch_range<Policy, arch_policies<Second, Rest...>>;
+  static constexpr bool here = std::is_same<Policy, typename First::policy>::value;
+  static constexpr bool found = here || rest::found;
+  static constexpr int min = here ? First::arch : rest::min;
+  static constexpr int max = here ? Second::arch : rest::max;
+};
+
+/// Whether `Policy`'s kernels serve device code of `__CUDA_ARCH__ == arch`: a shipped policy for
+/// its own range, any other policy for every architecture.
+template <class Policy>
+__host__ __device__ constexpr bool policy_serves_arch(int arch) {
+  return arch >= arch_range<Policy, shipped_policies>::min && arch < arch_range<Policy, shipped_policies>::max;
+}
+
+/// Whether the code being compiled may hold `Policy`'s kernel bodies: always in host code (and on
+/// the SIMT backend), in device code only for the architectures the policy serves. Kernels wrap
+/// their bodies in `if constexpr (policy_compiled_here<Policy>())`.
+template <class Policy>
+__host__ __device__ constexpr bool policy_compiled_here() {
+#ifdef __CUDA_ARCH__
+  return policy_serves_arch<Policy>(__CUDA_ARCH__);
+#else
+  return true;
+#endif
+}
+
+/// Calls `f(Policy{})` with the policy of `List` that serves `arch` (the last entry whose start is
+/// at or below it) and returns what `f` returns.
+template <class F, class First>
+__host__ auto with_arch_policy(int, F&& f, arch_policies<First>) {
+  return f(typename First::policy{});
+}
+template <class F, class First, class Second, class... Rest>
+__host__ auto with_arch_policy(int arch, F&& f, arch_policies<First, Second, Rest...>) {
+  if (arch < Second::arch) return f(typename First::policy{});
+  return with_arch_policy(arch, static_cast<F&&>(f), arch_policies<Second, Rest...>{});
+}
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

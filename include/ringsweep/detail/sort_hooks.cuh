@@ -1,0 +1,55 @@
+// Test and measurement hooks of a sort: a second parameter beside the tuning policy, which
+// compiles to nothing by default. The shipped sorts always run with `no_hooks`; tests pause tiles
+// at random (fault_injection.cuh) and the tuning program records tile timelines (tile_trace.cuh).
+#pragma once
+
+#include "config.cuh"
+#include "tile_trace.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// The hooks of every shipped sort: each member is empty or constant, so nothing is compiled in.
+/// Hooks of one's own derive from it and hide what they change:
+///
+///     struct my_hooks : ringsweep::detail::no_hooks {
+///       __device__ static void pause(u32 tile, u32 site) { /* delay the tile */ }
+///     };
+///     ringsweep::tuning::sort_keys<ringsweep::detail::with_hooks<my_policy, my_hooks>>(...);
+///
+/// - `pause(tile, site)`: called by one onesweep tile's threads at its synchronisation points
+///   (site 0: ticket taken, 1: before ranking, 2: before a digit's look-back, 3: after it,
+///   4: before retiring).
+/// - `TRACE`, `trace_sink()`: every onesweep tile writes its timeline (`tile_trace`) to
+///   `trace_sink()[ticket]`, a device array with a record per ticket of the sort.
+struct no_hooks {
+  static constexpr bool TRACE = false;
+  __device__ __forceinline__ static void pause(u32, u32) {}
+  __host__ static tile_trace* trace_sink() { return nullptr; }
+};
+
+/// A tuning policy run with test or measurement hooks: passed where a policy is expected
+/// (`tuning::sort_keys<with_hooks<P, H>>`), it sorts with `Policy`'s kernels and `Hooks` inside.
+/// It derives from both, so the policy's constants and the hooks' own state read through it
+/// (`with_hooks<P, H>::PORTION_TILES`, `with_hooks<P, H>::sink`); the sort itself takes the two apart.
+template <class Policy, class Hooks>
+struct with_hooks : Policy, Hooks {
+  using policy = Policy;
+  using hooks = Hooks;
+};
+
+/// The tuning policy and the hooks a policy argument names: `P` and no_hooks, or the two halves
+/// of a `with_hooks`.
+template <class P>
+struct policy_and_hooks {
+  using policy = P;
+  using hooks = no_hooks;
+};
+template <class Policy, class Hooks>
+struct policy_and_hooks<with_hooks<Policy, Hooks>> {
+  using policy = Policy;
+  using hooks = Hooks;
+};
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,57 @@
+// The two kinds of key a sort takes: built-in keys, and custom keys through a decomposer. The
+// entry point (radix_sort.cuh) asks a kind for the key type the kernels sort, the digit
+// extractors' context and the alignment check of the caller's arrays.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../detail/decomposed_key.cuh"
+#include "../key_traits.cuh"
+#include "../sort_options.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// Enables the decomposer overloads for anything but `sort_options` (which selects the built-in
+/// overloads, `sort_keys(..., n, opts)`).
+template <class Decomposer>
+using if_decomposer = typename std::enable_if<!std::is_same<typename std::decay<Decomposer>::type, sort_options>::value,
+                                              int>::type;
+
+/// Built-in keys (key_traits): sorted as they are, any alignment of their own.
+///
+///     radix_sort<for_device>(builtin_keys<float>{}, in_out(d_in, d_out), ...);
+template <class Key>
+struct builtin_keys {
+  using key_type = Key;   // the caller's element type
+  using sort_key = Key;   // the type the kernels are instantiated with
+  __host__ key_context<Key> context() const { return {}; }
+  template <class... Ptrs>
+  __host__ bool aligned(Ptrs...) const {
+    return true;
+  }
+};
+
+/// Custom keys sorted by the fields `decomposer` names: the kernels see `decomposed_key<Key,
+/// Decomposer>` (same size), whose words need arrays aligned to them (see decomposer.cuh).
+///
+///     radix_sort<for_device>(decomposed_keys<particle, by_cell>{by_cell{}}, in_place(d_p), ...);
+template <class Key, class Decomposer>
+struct decomposed_keys {
+  using key_type = Key;
+  using sort_key = decomposed_key<Key, Decomposer>;
+  static_assert(sizeof(sort_key) == sizeof(Key), "");
+  Decomposer decomposer;
+
+  __host__ key_context<sort_key> context() const { return key_context<sort_key>(decomposer); }
+  /// Whether every pointer is aligned for the words a decomposed key moves as (null passes).
+  template <class... Ptrs>
+  __host__ bool aligned(Ptrs... ptrs) const {
+    using bits_type = typename key_traits<sort_key>::bits_type;
+    return (true && ... && (reinterpret_cast<std::uintptr_t>(ptrs) % alignof(bits_type) == 0));
+  }
+};
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,123 @@
+// radix_sort: the one internal entry point of every sort. Each public overload (sort.cuh,
+// decomposer.cuh, tuning.cuh, cub.cuh) is a one-line forward here, naming the policy, the kind of
+// key (built-in or decomposed), the form (in/out, double buffer, in place) and the options; every
+// precondition is checked here or in the form's runner, once.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "../detail/config.cuh"
+#include "../detail/load_store.cuh"
+#include "../detail/sort_hooks.cuh"
+#include "../sort_options.cuh"
+#include "device_policy.cuh"
+#include "key_kind.cuh"
+#include "sort_forms.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// The policy argument of the public sorts: the shipped policy for the current device.
+struct for_device {};
+
+/// A caller's count as a std::size_t: false (an invalid count) when it is negative or does not
+/// fit (CUB's counts are any integer type but bool).
+template <class Count>
+__host__ bool count_as_size(Count count, std::size_t& n) {
+  static_assert(std::is_integral<Count>::value && !std::is_same<typename std::remove_cv<Count>::type, bool>::value,
+                "ringsweep: num_items must be an integer type other than bool");
+  if constexpr (std::is_signed<Count>::value) {
+    if (count < 0) return false;
+  }
+  using unsigned_t = typename std::make_unsigned<Count>::type;
+  if constexpr (sizeof(Count) > sizeof(std::size_t)) {
+    if (unsigned_t(count) > unsigned_t(~std::size_t(0))) return false;
+  }
+  n = std::size_t(unsigned_t(count));
+  return true;
+}
+
+/// Calls `f(Policy{}, Hooks{})` with the policy and hooks `Choice` names: the current device's
+/// shipped policy for `for_device` (no hooks), else `Choice` itself or the halves of a `with_hooks`.
+template <class Choice, class F>
+__host__ cudaError_t with_policy(F&& f) {
+  if constexpr (std::is_same<Choice, for_device>::value) {
+    return with_device_policy([&](auto policy) { return f(policy, no_hooks{}); });
+  } else {
+    using split = policy_and_hooks<Choice>;
+    return f(typename split::policy{}, typename split::hooks{});
+  }
+}
+
+/// The configuration a sort of `Form`'s arrays with keys of `Kind` runs with `Policy`.
+template <class Policy, class Kind, class Form>
+using config_of = sort_config<Policy, typename Kind::sort_key, typename Form::value_type>;
+
+/// Two-phase forms (in/out, double buffer): `d_temp == nullptr` is a size query (only
+/// `*temp_bytes` is written). Errors: see sort.cuh; the caller's arrays are untouched on any
+/// error returned before the first launch, and every later error is the CUDA runtime's.
+///
+///     radix_sort<for_device>(builtin_keys<float>{}, in_out_form<float, null_value>{in, out, nullptr, nullptr},
+///                            d_temp, temp_bytes, n, opts, stream);
+template <class Choice, class Kind, class Form, class Count>
+__host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp, std::size_t& temp_bytes, Count count,
+                                const sort_options& opts, cudaStream_t stream) {
+  std::size_t n = 0;
+  if (!count_as_size(count, n)) return cudaErrorInvalidValue;
+  if (d_temp != nullptr && n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
+  return with_policy<Choice>([&](auto policy, auto hooks) {
+    using config = config_of<decltype(policy), Kind, Form>;
+    return form_runner<config, decltype(hooks)>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context());
+  });
+}
+
+/// In-place forms: allocate from the form's resource on `stream`, free there (no host sync).
+template <class Choice, class Kind, class Key, class Value, class Resource, class Count>
+__host__ cudaError_t radix_sort(const Kind& kind, const in_place_form<Key, Value, Resource>& form, Count count,
+                                const sort_options& opts, cudaStream_t stream) {
+  std::size_t n = 0;
+  if (!count_as_size(count, n)) return cudaErrorInvalidValue;
+  if (n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
+  return with_policy<Choice>([&](auto policy, auto hooks) {
+    using config = sort_config<decltype(policy), typename Kind::sort_key, Value>;
+    return form_runner<config, decltype(hooks)>::run(form, n, opts, stream, kind.context());
+  });
+}
+
+// ---- the forms, built from a public overload's arguments ------------------------------------------
+
+/// In/out keys.
+template <class Key>
+__host__ in_out_form<Key, null_value> in_out(const Key* in, Key* out) {
+  return {in, out, nullptr, nullptr};
+}
+/// In/out pairs.
+template <class Key, class Value>
+__host__ in_out_form<Key, Value> in_out(const Key* in, Key* out, const Value* values_in, Value* values_out) {
+  return {in, out, values_in, values_out};
+}
+/// Keys in a double buffer of `Key` (any type with CUB's layout).
+template <class Key, class KeyBuffers>
+__host__ double_buffer_form<Key, null_value, KeyBuffers, double_buffer<null_value>> buffers(KeyBuffers& keys) {
+  return {&keys, nullptr};
+}
+/// Pairs in double buffers.
+template <class Key, class Value, class KeyBuffers, class ValueBuffers>
+__host__ double_buffer_form<Key, Value, KeyBuffers, ValueBuffers> buffers(KeyBuffers& keys, ValueBuffers& values) {
+  return {&keys, &values};
+}
+/// Keys in place, allocating from `resource` (which outlives the call's full expression).
+template <class Key, class Resource>
+__host__ in_place_form<Key, null_value, std::remove_reference_t<Resource>> in_place(Key* keys, Resource&& resource) {
+  return {keys, nullptr, &resource};
+}
+/// Pairs in place, allocating from `resource`.
+template <class Key, class Value, class Resource>
+__host__ in_place_form<Key, Value, std::remove_reference_t<Resource>> in_place(Key* keys, Value* values,
+                                                                               Resource&& resource) {
+  return {keys, values, &resource};
+}
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Fails when an include in include/ringsweep runs back up design.md's layer map.
+
+The map is the table of docs/design.md section 1: one row per layer, top to bottom, each naming
+its files as backticked paths or globs relative to include/ringsweep (`device/*`,
+`detail/tile_shape.cuh`). A file belongs to the first row that matches it. A file may include
+files of its own row or of rows below it, never above; only the host side (`device/`) includes
+`kernels/`. Every header must belong to a row, so the map cannot silently fall behind the tree.
+
+    python3 tests/check_layers.py [repository root]
+"""
+import fnmatch
+import os
+import re
+import sys
+
+
+def layer_rows(design):
+    """(layer name, [globs]) for each row of the map's table, top to bottom."""
+    text = open(design, encoding="utf-8").read()
+    start = text.index("## 1. Map")
+    end = text.index("\n## ", start + 1)
+    rows = []
+    for line in text[start:end].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or cells[0] in ("layer", "") or set(cells[0]) <= set("-"):
+            continue
+        globs = re.findall(r"`([^`]+)`", cells[1])
+        if globs:
+            rows.append((cells[0], globs))
+    return rows
+
+
+def row_of(path, rows):
+    for i, (_, globs) in enumerate(rows):
+        if any(fnmatch.fnmatch(path, g) for g in globs):
+            return i
+    return None
+
+
+def main():
+    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
+    base = os.path.join(root, "include", "ringsweep")
+    rows = layer_rows(os.path.join(root, "docs", "design.md"))
+    if not rows:
+        print("check_layers: no layer table found in docs/design.md section 1")
+        return 1
+    problems = []
+    files = []
+    for d, _, names in os.walk(base):
+        for name in names:
+            if name.endswith((".cuh", ".inl", ".hpp", ".h")):
+                files.append(os.path.relpath(os.path.join(d, name), base).replace(os.sep, "/"))
+    for f in sorted(files):
+        mine = row_of(f, rows)
+        if mine is None:
+            problems.append(f"{f}: in no row of design.md's layer map")
+            continue
+        for n, line in enumerate(open(os.path.join(base, f), encoding="utf-8"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if not m:
+                continue
+            target = os.path.normpath(os.path.join(os.path.dirname(f), m.group(1))).replace(os.sep, "/")
+            theirs = row_of(target, rows)
+            if theirs is None:
+                problems.append(f"{f}:{n}: includes {target}, which is in no row of the map")
+            elif theirs < mine:
+                problems.append(f"{f}:{n}: includes {target} ({rows[theirs][0]}) from {rows[mine][0]}, below it")
+            elif target.startswith("kernels/") and not (f.startswith("device/") or f.startswith("kernels/")):
+                problems.append(f"{f}:{n}: includes {target}; only the host side (device/) includes kernels/")
+    for p in problems:
+        print(p)
+    print(f"check_layers: {len(files)} headers, {len(rows)} layers, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
