@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/keygen.cuh"
@@ -165,6 +166,14 @@ using tune::wide15;
     }                                                                                                    \
   } while (0)
 
+/// The tuning program's own kernels (fills, checks) on 1024 blocks of 256 threads, on the default
+/// stream, through the library's one launch helper.
+template <class... Params, class... Args>
+cudaError_t launch(void (*kernel)(Params...), Args&&... args) {
+  return ringsweep::detail::launch(kernel, 1024u, 256u, cudaStream_t(0), ringsweep::detail::launch_order::serial,
+                                   std::forward<Args>(args)...);
+}
+
 template <class T>
 __global__ void fill_kernel(T* out, std::size_t n, std::uint64_t seed, int words) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
@@ -199,9 +208,8 @@ template <class T>
 unsigned long long mismatches(const T* a, const T* b, std::size_t n, unsigned long long* count) {
   using bits = typename ringsweep::detail::uint_of_size<int(sizeof(T))>::type;
   TUNE_CHECK(cudaMemset(count, 0, sizeof(*count)));
-  count_mismatch_kernel<<<1024, 256>>>(reinterpret_cast<const bits*>(a), reinterpret_cast<const bits*>(b), n,
-                                       count);
-  TUNE_CHECK(cudaGetLastError());
+  TUNE_CHECK(launch(count_mismatch_kernel<bits>, reinterpret_cast<const bits*>(a), reinterpret_cast<const bits*>(b), n,
+                    count));
   unsigned long long h = 0;
   TUNE_CHECK(cudaMemcpy(&h, count, sizeof(h), cudaMemcpyDeviceToHost));
   return h;
@@ -334,9 +342,8 @@ void run_case(const char* label, std::size_t n, bool pairs, int reps, int entrop
     TUNE_CHECK(cudaMalloc(p, pairs ? n * 4 : 4));
   }
   TUNE_CHECK(cudaMalloc(&b.count, sizeof(unsigned long long)));
-  fill_kernel<<<1024, 256>>>(b.keys_src, n, 0x5eedu + n, entropy_words);
-  if (pairs) fill_kernel<<<1024, 256>>>(b.vals_src, n, 0x7a1eu + n, 1);
-  TUNE_CHECK(cudaGetLastError());
+  TUNE_CHECK(launch(fill_kernel<Key>, b.keys_src, n, 0x5eedu + n, entropy_words));
+  if (pairs) TUNE_CHECK(launch(fill_kernel<std::uint32_t>, b.vals_src, n, 0x7a1eu + n, 1));
   // Temp storage: the larger of CUB's and every variant's (all are small for the double buffer).
   std::size_t cub_bytes = 0;
   {

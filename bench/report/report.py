@@ -225,6 +225,15 @@ def classify(demangled):
         kind, args = m.group(1), split_args(m.group(2))
         if kind == "bins_scan":
             return "ringsweep", "bins_scan", None, list(CASES)
+        config = re.match(r"ringsweep::detail::sort_config<(.*)>$", args[0])
+        if config:
+            # onesweep_kernel<sort_config<Policy, Key, Value>, Hooks>, small_sort_kernel<sort_config<...>>:
+            # Value is the caller's value type, detail::null_value for keys only.
+            policy, key, value = split_args(config.group(1))
+            if kind not in ("onesweep", "small_sort"):
+                return None
+            value = None if value.endswith("null_value") else value
+            return ("ringsweep", kind, policy.replace("ringsweep::", ""), [c]) if (c := case_of(key, value)) else None
         policy = args[0].replace("ringsweep::", "")
         key = args[1]
         if kind == "histogram":

@@ -49,6 +49,7 @@ struct sort_config {
   static_assert(policy_check<Policy>::ok, "");
   using policy = Policy;
   using key_type = Key;
+  using value_type = Value;  // null_value: keys only
   using traits = key_traits<Key>;
   using bits_type = typename traits::bits_type;
   static constexpr bool HAS_VALUES = !std::is_same<Value, null_value>::value;

@@ -6,6 +6,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/sort_hooks.cuh"
+
 #include "../kernels/histogram_kernel.cuh"
 #include "../kernels/onesweep_kernel.cuh"
 #include "../kernels/route_copy_kernel.cuh"
@@ -35,21 +37,29 @@ struct sort_buffers {
   route_mode mode = input_separate;  // which of final and other the input is, if either
 };
 
-/// The launches of a planned sort (sort_config::make_plan) with the configuration `Config` and the
-/// test or measurement hooks `Hooks` (no_hooks in every shipped sort).
+/// The launches of a sort of `Key` (and `Value`, unless keys only) with `Policy` and the test or
+/// measurement hooks `Hooks` (no_hooks in every shipped sort), from its plan; everything it
+/// derives from the policy is its sort_config's.
 ///
-///     sort_dispatch<config, no_hooks>::run(plan, d_temp, buffers, stream);
-template <class Config, class Hooks>
+///     using dispatch = sort_dispatch<policy_sm90, float, null_value, false>;
+///     typename dispatch::plan p;
+///     if (dispatch::make_plan(n, opts, true, p) == cudaSuccess) dispatch::run(p, d_temp, buffers, stream);
+template <class Policy, class Key, class Value, bool HAS_VALUES, class Hooks = no_hooks>
 struct sort_dispatch {
-  using Policy = typename Config::policy;
-  using Key = typename Config::key_type;
+  using Config = sort_config<Policy, Key, typename std::conditional<HAS_VALUES, Value, null_value>::type>;
   using bits_type = typename Config::bits_type;
   using value_raw_t = typename Config::value_raw_t;
   using buffers = sort_buffers<bits_type, value_raw_t>;
   using plan = sort_plan<Key>;
-  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
   static constexpr int RADIX = Config::RADIX;
   static constexpr int TILE = Config::TILE;
+  /// The tail iterator's words in the counters piece of the temporary storage.
+  static constexpr int tail_words = Config::tail_t::WORDS_PER_SORT;
+
+  /// The plan of a call (sort_config::make_plan).
+  __host__ static cudaError_t make_plan(std::size_t n, const sort_options& opts, bool in_out, plan& p) {
+    return Config::make_plan(n, opts, in_out, p);
+  }
 
   /// Runs a planned sort; `temp` is the caller's temporary storage (not yet aligned).
   __host__ static cudaError_t run(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {

@@ -104,25 +104,35 @@ struct in_place_form {
 /// sort) and hooks, and the caller's arguments.
 template <class Config, class Hooks>
 struct form_runner {
-  using dispatch = sort_dispatch<Config, Hooks>;
+  using dispatch = sort_dispatch<typename Config::policy, typename Config::key_type, typename Config::value_type,
+                                 Config::HAS_VALUES, Hooks>;
   using K = typename Config::key_type;
   using bits_type = typename Config::bits_type;
   using value_raw_t = typename Config::value_raw_t;
   static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+
+  /// The plan of a two-phase form; a size query (`d_temp` null) is answered here (`answered`).
+  __host__ static cudaError_t plan_two_phase(std::size_t n, const sort_options& opts, bool in_out, void* d_temp,
+                                             std::size_t& temp_bytes, const key_context<K>& context, sort_plan<K>& p,
+                                             bool& answered) {
+    const cudaError_t e = dispatch::make_plan(n, opts, in_out, p);
+    if (e != cudaSuccess) return e;
+    p.context = context;
+    if (d_temp == nullptr) {
+      temp_bytes = p.layout.bytes;
+      answered = true;
+    }
+    return cudaSuccess;
+  }
 
   template <class Key, class Value>
   __host__ static cudaError_t run(const in_out_form<Key, Value>& f, void* d_temp, std::size_t& temp_bytes,
                                   std::size_t n, const sort_options& opts, cudaStream_t stream,
                                   const key_context<K>& context) {
     sort_plan<K> p;
-    cudaError_t e = Config::make_plan(n, opts, true, p);
-    if (e != cudaSuccess) return e;
-    p.context = context;
-    if (d_temp == nullptr) {
-      temp_bytes = p.layout.bytes;
-      return cudaSuccess;
-    }
-    if (n == 0) return cudaSuccess;
+    bool answered = false;
+    cudaError_t e = plan_two_phase(n, opts, true, d_temp, temp_bytes, context, p, answered);
+    if (e != cudaSuccess || answered || n == 0) return e;
     const buffer_pair key_pair{f.keys_in, f.keys_out, 0, n * sizeof(Key)};
     const buffer_pair value_pair{f.values_in, f.values_out, 0, n * sizeof(Value)};
     e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
@@ -145,14 +155,9 @@ struct form_runner {
                                   std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
                                   cudaStream_t stream, const key_context<K>& context) {
     sort_plan<K> p;
-    cudaError_t e = Config::make_plan(n, opts, false, p);
-    if (e != cudaSuccess) return e;
-    p.context = context;
-    if (d_temp == nullptr) {
-      temp_bytes = p.layout.bytes;
-      return cudaSuccess;
-    }
-    if (n == 0 || p.passes == 0) return cudaSuccess;
+    bool answered = false;
+    cudaError_t e = plan_two_phase(n, opts, false, d_temp, temp_bytes, context, p, answered);
+    if (e != cudaSuccess || answered || n == 0 || p.passes == 0) return e;
     // Both buffers by index, not through the selector, which is not checked yet.
     const buffer_pair key_pair{f.keys->d_buffers[0], f.keys->d_buffers[1], f.keys->selector, n * sizeof(Key)};
     buffer_pair value_pair;
@@ -197,7 +202,7 @@ struct form_runner {
   __host__ static cudaError_t run(const in_place_form<Key, Value, Resource>& f, std::size_t n,
                                   const sort_options& opts, cudaStream_t stream, const key_context<K>& context) {
     sort_plan<K> p;
-    cudaError_t e = Config::make_plan(n, opts, false, p);
+    cudaError_t e = dispatch::make_plan(n, opts, false, p);
     if (e != cudaSuccess) return e;
     p.context = context;
     if (n == 0 || p.passes == 0) return cudaSuccess;
