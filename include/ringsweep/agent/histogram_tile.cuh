@@ -7,6 +7,7 @@
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/digit_window.cuh"
+#include "../detail/intrinsics.cuh"
 #include "../key_traits.cuh"
 #include "../policy.cuh"
 
@@ -23,10 +24,19 @@ struct histogram_params : key_context<Key> {
   int begin_bit;
   int end_bit;
   bool descending;
+  u32* unsorted;    // zeroed; set when a key is out of order for the sort (sorted-input detection)
 };
 
 /// A persistent block: walks tiles `blockIdx.x, blockIdx.x + gridDim.x, ...`, counting each key's
 /// digit of every pass in shared memory, then adds its counts to the global ones.
+///
+/// It also detects sorted input: while every key it has seen is in order for the sort (the bit
+/// window of the image, direction included: non-decreasing images ascending, non-increasing
+/// descending; equal keys count as in order), each tile compares every key with the next one,
+/// across threads by shuffles, across warps through shared memory, and across tiles with one
+/// second read of the next tile's first key. A key out of order sets `unsorted`, and the block
+/// stops checking. The bins scan then skips every pass of a sorted input. Custom (decomposed) keys
+/// are not checked: their images may be wider than a word.
 ///
 ///     __shared__ typename histogram_tile<P, Key>::TempStorage temp;
 ///     histogram_tile<P, Key>(temp, params).process();
@@ -40,15 +50,22 @@ class histogram_tile {
   static constexpr int MAX_PASSES = ceil_div(int(sizeof(bits_type)) * 8, Policy::RADIX_BITS);
   using histogram_t = block_histogram<THREADS, MAX_PASSES, Policy::RADIX_BITS>;
 
+  static constexpr int WARPS = THREADS / warp_threads;
+  static constexpr bool CHECK_ORDER = !key_context<Key>::custom_key;
+
   struct TempStorage {
     typename histogram_t::TempStorage hist;
+    bits_type row_first[ITEMS][WARPS];  // order check: each warp's first key of each row of groups
   };
 
   __device__ __forceinline__ histogram_tile(TempStorage& temp, const histogram_params<Key>& p)
-      : hist_(temp.hist), p_(p) {}
+      : hist_(temp.hist), row_first_(temp.row_first), p_(p) {}
 
   __device__ __forceinline__ void process() {
     hist_.clear();
+    if constexpr (!CHECK_ORDER) {
+      if (blockIdx.x == 0 && threadIdx.x == 0) store_relaxed(p_.unsorted, 1u);
+    }
     __syncthreads();
     const int passes = digit_window::passes(p_.begin_bit, p_.end_bit, Policy::RADIX_BITS);
     // Keys before the first VEC-aligned address are counted one by one (block 0, fewer than VEC);
@@ -60,14 +77,24 @@ class histogram_tile {
     if (blockIdx.x == 0 && threadIdx.x < head) {
       bits_type key[1] = {p_.keys[threadIdx.x]};
       count<true>(key, 1, passes);
+      // The head's keys against their successors (the last one's is the body's first key).
+      if constexpr (CHECK_ORDER) {
+        if (threadIdx.x + 1 < p_.n && window(key[0]) > window(image(peek_global(p_.keys + threadIdx.x + 1)))) {
+          store_relaxed(p_.unsorted, 1u);
+        }
+      }
     }
     const bits_type* body = p_.keys + head;
     const std::size_t m = p_.n - head;
+    [[maybe_unused]] bool checking = CHECK_ORDER;  // until this block finds a key out of order
     for (std::size_t first = std::size_t(blockIdx.x) * TILE; first < m; first += std::size_t(gridDim.x) * TILE) {
       bits_type keys[ITEMS];
       if (m - first >= std::size_t(TILE)) {
         load_block_vectorized<THREADS, VEC>(body + first, keys);
         count<true>(keys, TILE, passes);
+        if constexpr (CHECK_ORDER) {
+          if (checking) checking = tile_in_order<VEC>(keys, TILE, body, first, m);
+        }
       } else {
         const int valid = int(m - first);
         if constexpr (key_context<Key>::custom_key) {  // defined bytes through the decomposer (no warnings)
@@ -76,6 +103,9 @@ RINGSWEEP_UNROLL
         }
         load_block_striped<THREADS>(body + first, valid, keys);
         count<false>(keys, valid, passes);
+        if constexpr (CHECK_ORDER) {
+          if (checking) checking = tile_in_order<1>(keys, valid, body, first, m);
+        }
       }
     }
     __syncthreads();
@@ -103,7 +133,63 @@ RINGSWEEP_UNROLL
     }
   }
 
+  /// A key's order-preserving image, complemented for a descending sort (raw bits in).
+  __device__ __forceinline__ bits_type image(bits_type raw) const {
+    return p_.extractor(p_.descending, digit_window{}).image(raw);
+  }
+  /// The bits of an image the sort orders by: its window, as an unsigned number.
+  __device__ __forceinline__ bits_type window(bits_type img) const {
+    constexpr int BITS = int(sizeof(bits_type)) * 8;
+    const int width = p_.end_bit - p_.begin_bit;
+    const bits_type shifted = bits_type(img >> p_.begin_bit);
+    return width >= BITS ? shifted : bits_type(shifted & bits_type((bits_type(1) << width) - 1));
+  }
+
+  /// Whether the tile starting at `first` of `body` (its `valid` keys' images in `imgs`, in
+  /// groups of `GROUP` consecutive keys: thread t's group j is tile keys (j * THREADS + t) * GROUP
+  /// on) is in order, the next tile's first key included; marks the sort unsorted if not. Called by
+  /// every thread of the block.
+  template <int GROUP>
+  __device__ __forceinline__ bool tile_in_order(const bits_type (&imgs)[ITEMS], int valid, const bits_type* body,
+                                                std::size_t first, std::size_t m) {
+    constexpr int ROWS = ITEMS / GROUP;
+    const int lane = int(lane_id());
+    const int warp = int(threadIdx.x) / warp_threads;
+    if (lane == 0) {
+RINGSWEEP_UNROLL
+      for (int j = 0; j < ROWS; ++j) row_first_[j][warp] = window(imgs[j * GROUP]);
+    }
+    __syncthreads();
+    bool ok = true;
+RINGSWEEP_UNROLL
+    for (int j = 0; j < ROWS; ++j) {
+      const int at = (j * THREADS + int(threadIdx.x)) * GROUP;  // the group's first key in the tile
+RINGSWEEP_UNROLL
+      for (int v = 0; v + 1 < GROUP; ++v) {
+        if (at + v + 1 < valid) ok = ok && window(imgs[j * GROUP + v]) <= window(imgs[j * GROUP + v + 1]);
+      }
+      // The next group's first key: the next lane's, the next warp's, the next row's, or the
+      // next tile's.
+      using shuffled = typename std::conditional<(sizeof(bits_type) < 4), u32, bits_type>::type;
+      const bits_type next_lane =
+          bits_type(__shfl_down_sync(0xffffffffu, shuffled(window(imgs[j * GROUP])), 1u));
+      const int next = at + GROUP;
+      if (next < valid) {
+        const bits_type succ = lane + 1 < warp_threads ? next_lane
+                               : warp + 1 < WARPS      ? row_first_[j][warp + 1]
+                                                       : row_first_[j + 1 < ROWS ? j + 1 : j][0];
+        ok = ok && window(imgs[j * GROUP + GROUP - 1]) <= succ;
+      } else if (next == valid && first + std::size_t(valid) < m) {
+        ok = ok && window(imgs[j * GROUP + GROUP - 1]) <= window(image(peek_global(body + first + valid)));
+      }
+    }
+    const bool out_of_order = __syncthreads_or(ok ? 0 : 1) != 0;
+    if (out_of_order && threadIdx.x == 0) store_relaxed(p_.unsorted, 1u);
+    return !out_of_order;
+  }
+
   histogram_t hist_;
+  bits_type (&row_first_)[ITEMS][WARPS];
   const histogram_params<Key>& p_;
 };
 

@@ -81,9 +81,11 @@ struct sort_config {
   using offset_t = typename std::conditional<Policy::CONTRACT_N_BELOW_2_32, u32, u64>::type;
 
   // The counters piece of the temporary storage, in 32-bit words: the tile ticket, the bins
-  // scan's count of finished blocks, the tail iterator's words, then the pass routes.
+  // scan's count of finished blocks, the histogram's sorted-input flag (nonzero: a key is out of
+  // order), the tail iterator's words, then the pass routes.
   static constexpr int COUNTER_TICKET = 0;
   static constexpr int COUNTER_SCAN_DONE = 1;
+  static constexpr int COUNTER_UNSORTED = 2;
   static constexpr int COUNTER_TAILS = 32;
   static constexpr int COUNTER_ROUTES = COUNTER_TAILS + tail_t::WORDS_PER_SORT;
 

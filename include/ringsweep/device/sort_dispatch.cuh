@@ -160,6 +160,7 @@ struct sort_dispatch {
     hp.begin_bit = p.begin_bit;
     hp.end_bit = p.end_bit;
     hp.descending = p.descending;
+    hp.unsorted = counters + Config::COUNTER_UNSORTED;
     e = launch(histogram_kernel<Policy, Key>, grid, unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
     if (e != cudaSuccess) return e;
     bins_scan_params sp;
@@ -167,6 +168,7 @@ struct sort_dispatch {
     sp.routes = routes;
     sp.done = counters + Config::COUNTER_SCAN_DONE;
     sp.mode = b.mode;
+    sp.unsorted = counters + Config::COUNTER_UNSORTED;
     e = launch(bins_scan_kernel<RADIX, dependent>, unsigned(p.passes), unsigned(bins_scan_threads), stream, later, sp);
     if (e != cudaSuccess) return e;
 

@@ -34,10 +34,12 @@ struct bins_scan_params {
   u32* routes;  // route_words(passes) words: receive the sort's pass routes (see pass_route)
   u32* done;    // zeroed counter of finished blocks
   u32 mode;     // route_mode: where the input is among the result's buffers
+  const u32* unsorted;  // the histogram's sorted-input flag: 0 when every key is in order
 };
 
 /// Block `p` scans pass `p`'s counts into global digit offsets (see bins_scan) and notes whether
-/// the pass is uniform; the last block to finish turns the notes into the routes of every pass
+/// the pass is uniform; the last block to finish (every pass skipped when the histogram found the
+/// input sorted) turns the notes into the routes of every pass
 /// (build_pass_routes), which the onesweep launches and the final copy read. `DEPENDENT`: launched
 /// as a programmatic dependent of the histogram (Policy::DEPENDENT_LAUNCH).
 template <int RADIX, bool DEPENDENT>
@@ -53,6 +55,10 @@ __global__ void __launch_bounds__(bins_scan_threads) bins_scan_kernel(bins_scan_
     params.routes[1 + blockIdx.x] = uniform ? 1u : 0u;
     // Release: this block's note before its count; acquire: the last block sees every note.
     if (atomic_add_acq_rel(params.done, 1u) + 1u == gridDim.x) {
+      // A sorted input needs no pass at all: every pass is skipped as if uniform.
+      if (*params.unsorted == 0) {
+        for (u32 p = 0; p < gridDim.x; ++p) params.routes[1 + p] = 1u;
+      }
       build_pass_routes(params.routes, int(gridDim.x), params.mode);
     }
   }

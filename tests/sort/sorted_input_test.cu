@@ -1,0 +1,190 @@
+// Sorted input: the upfront histogram notices keys already in order for the sort (bit window and
+// direction included) and every pass is skipped, so such an input costs the histogram's read and,
+// in the in/out form, one copy. One key out of place anywhere (first or last key, a warp, vector
+// or tile edge, the middle) must still be sorted, and a digit that all keys but one share must not
+// be taken for uniform. Counted traffic shows what a sorted input moves.
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+#if defined(RINGSWEEP_SIMT_BACKEND)
+#include <ringsweep_simt/control.hpp>  // traffic counts: the SIMT backend only
+#endif
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sort_test_util.cuh"
+
+namespace {
+
+using u32 = std::uint32_t;
+using tiny = ringsweep_test::policy_tiny;
+using tiny_vector = ringsweep_test::policy_tiny_vector;
+using ringsweep::sort_order;
+
+ringsweep::sort_options options(sort_order o, int begin = 0, int end = -1) {
+  ringsweep::sort_options opts;
+  opts.order = o;
+  opts.begin_bit = begin;
+  opts.end_bit = end;
+  return opts;
+}
+
+/// Every form, keys only and pairs, checked against std::stable_sort.
+template <class Policy, class Key>
+void check_every_form(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
+  sort_test::check_sort_keys<Policy>(keys, opts);
+  sort_test::check_sort_pairs<Policy, Key, std::uint32_t>(keys, opts);
+  sort_test::check_sort_double_buffer<Policy, Key, std::uint32_t, true>(keys, opts);
+  sort_test::check_sort_double_buffer<Policy, Key, std::uint16_t, false>(keys, opts);
+  sort_test::check_sort_in_place<Policy, Key, std::uint64_t, true>(keys, opts);
+  sort_test::check_sort_in_place<Policy, Key, std::uint64_t, false>(keys, opts);
+}
+
+/// `keys` in the order the sort wants (stable, so equal keys keep their order).
+template <class Key>
+std::vector<Key> sorted_for(std::vector<Key> keys, const ringsweep::sort_options& opts) {
+  const auto order = sort_test::reference_order(keys, opts);
+  std::vector<Key> out(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) out[i] = keys[order[i]];
+  return out;
+}
+
+/// Positions where one key out of place must be found: the ends, lane, warp, vector and
+/// histogram-tile edges of the tiny policies (64-thread histogram blocks of 2 keys: 128-key tiles),
+/// onesweep tile edges (192 keys) and the middle.
+std::vector<std::size_t> edge_positions(std::size_t n) {
+  std::vector<std::size_t> at = {0, 1, 2, 3, 31, 32, 33, 63, 64, 127, 128, 129, 191, 192, 255, 256, n / 2, n - 2, n - 1};
+  at.erase(std::remove_if(at.begin(), at.end(), [&](std::size_t i) { return i >= n; }), at.end());
+  return at;
+}
+
+#if defined(RINGSWEEP_SIMT_BACKEND)
+/// Bytes loaded plus stored per key by one sort of `keys` with `Policy`: the in/out form, the
+/// double-buffer form or the in-place form.
+enum class form { in_out, double_buffer, in_place };
+template <class Policy>
+double bytes_per_key(const std::vector<u32>& keys, form f, const ringsweep::sort_options& opts) {
+  const std::size_t n = keys.size();
+  ringsweep_test::device_buffer<u32> kin(keys), kout(n);
+  ringsweep::double_buffer<u32> kb(kin.data(), kout.data());
+  std::size_t bytes = 0;
+  if (f == form::in_out) {
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, kin.data(), kout.data(), n, opts));
+  } else {
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, kb, n, opts));
+  }
+  ringsweep_test::device_bytes temp(bytes);
+  simt::traffic_begin();
+  if (f == form::in_out) {
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, kin.data(), kout.data(), n, opts));
+  } else if (f == form::double_buffer) {
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, kb, n, opts));
+  } else {
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(kin.data(), n, opts));
+  }
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto traffic = simt::traffic_end();
+  unsigned long long moved = 0;
+  for (const auto& k : traffic) moved += k.load_bytes + k.store_bytes;
+  // The result is right too.
+  const std::vector<u32> want = sorted_for(keys, opts);
+  const u32* result = f == form::in_out ? kout.data() : f == form::double_buffer ? kb.current() : kin.data();
+  std::vector<u32> got(n);
+  REQUIRE_CUDA(cudaMemcpy(got.data(), result, n * sizeof(u32), cudaMemcpyDeviceToHost));
+  CHECK(got == want);
+  return double(moved) / double(n);
+}
+#endif  // RINGSWEEP_SIMT_BACKEND
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out of place anywhere",
+                   "[sort][sorted]", std::uint8_t, std::int16_t, std::uint32_t, float, std::int64_t, double) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 3845;  // 21 onesweep tiles of 192 keys, 31 histogram tiles of 128
+  for (auto o : {sort_order::ascending, sort_order::descending}) {
+    const auto opts = options(o);
+    INFO(sort_test::order_name(opts));
+    const auto sorted = sorted_for(sort_test::make_keys<TestType>(n, sort_test::distribution::uniform, seed), opts);
+    check_every_form<tiny>(sorted, opts);
+    check_every_form<tiny_vector>(sorted, opts);
+    for (std::size_t at : edge_positions(n)) {
+      INFO("key out of place at " << at);
+      std::vector<TestType> keys = sorted;
+      // The last (largest for the sort) key moves to `at`, the rest of the tail one place on: out
+      // of order unless every key from `at` on is equal to it (then the test sorts a sorted input).
+      // At the last position, the first key moves there instead.
+      if (at + 1 < n) {
+        std::rotate(keys.begin() + std::ptrdiff_t(at), keys.end() - 1, keys.end());
+      } else {
+        std::rotate(keys.begin(), keys.begin() + 1, keys.end());
+      }
+      check_every_form<tiny>(keys, opts);
+      sort_test::check_sort_keys<tiny_vector>(keys, opts);
+    }
+  }
+}
+
+TEST_CASE("sorted within the bit window only, and unsorted only outside it", "[sort][sorted]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 3845;
+  auto keys = ringsweep_test::random_ints<u32>(n, seed, 0u, ~0u);
+  // Sorted by bits [8, 24): bits outside the window stay random.
+  const auto opts = options(sort_order::ascending, 8, 24);
+  keys = sorted_for(keys, opts);
+  check_every_form<tiny>(keys, opts);
+  for (std::size_t at : edge_positions(n)) {
+    INFO("window digit out of place at " << at);
+    auto k = keys;
+    k[at] ^= 0x00FF0000u;  // another value in the window's high digit
+    check_every_form<tiny>(k, opts);
+  }
+  // Descending over the window, ascending over the whole key: not sorted.
+  check_every_form<tiny>(keys, options(sort_order::descending, 8, 24));
+}
+
+TEST_CASE("a digit that every key but one shares is not uniform, in every pass and form", "[sort][skip][sorted]") {
+  const std::size_t n = 3845;
+  for (int pass = 0; pass < 4; ++pass) {
+    for (std::size_t at : edge_positions(n)) {
+      INFO("pass " << pass << ", the one differing key at " << at);
+      std::vector<u32> keys(n, 0x5A5A5A5Au);
+      keys[at] ^= 0x11u << (8 * pass);  // above or below the others in this digit only
+      check_every_form<tiny>(keys, options(sort_order::ascending));
+      check_every_form<tiny>(keys, options(sort_order::descending));
+      std::vector<u32> below(n, 0x5A5A5A5Au);
+      below[at] = 0x5A5A5A5Au - (0x11u << (8 * pass));
+      check_every_form<tiny>(below, options(sort_order::ascending));
+    }
+  }
+}
+
+#if defined(RINGSWEEP_SIMT_BACKEND)
+TEST_CASE("sorted input moves the histogram's read and at most one copy", "[sort][sorted][traffic]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = std::size_t(1) << 20;
+  const auto random = ringsweep_test::random_ints<u32>(n, seed, 0u, ~0u);
+  const auto asc = options(sort_order::ascending);
+  const auto desc = options(sort_order::descending);
+  const auto window = options(sort_order::ascending, 0, 16);
+  const auto sorted_asc = sorted_for(random, asc);
+  const auto sorted_desc = sorted_for(random, desc);
+  const auto sorted_window = sorted_for(random, window);
+  for (form f : {form::in_out, form::double_buffer, form::in_place}) {
+    INFO("form " << int(f));
+    const double copy = f == form::in_out ? 8.0 : 0.0;  // the in/out form copies input to output
+    CHECK(bytes_per_key<tiny_vector>(sorted_asc, f, asc) == 4.0 + copy);
+    CHECK(bytes_per_key<tiny_vector>(sorted_desc, f, desc) == 4.0 + copy);
+    CHECK(bytes_per_key<tiny_vector>(sorted_window, f, window) == 4.0 + copy);
+  }
+  // Sorted the other way round is not sorted: every pass runs.
+  CHECK(bytes_per_key<tiny_vector>(sorted_asc, form::in_out, desc) == 36.0);
+  // Random keys: unchanged (histogram 4, four passes of 8).
+  const std::vector<u32> small(random.begin(), random.begin() + 20000);
+  CHECK(bytes_per_key<tiny_vector>(small, form::in_out, asc) == 36.0);
+  CHECK(bytes_per_key<tiny_vector>(small, form::double_buffer, asc) == 36.0);
+}
+#endif  // RINGSWEEP_SIMT_BACKEND
