@@ -90,6 +90,29 @@ template <class Key, class Value>
 cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
                        std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
 
+/// Argsort: `d_indices_out[i]` = the input position of the i-th key in sorted (stable) order, and
+/// the sorted keys in `d_keys_out` unless it is null. No index array is read: the sort makes each
+/// position where it would read a value. `Index`: std::int32_t, std::uint32_t, std::int64_t or
+/// std::uint64_t; an `n` whose positions do not fit it returns cudaErrorInvalidValue. Temporary
+/// storage: that of `sort_pairs` (in/out) with `Index` values, plus `a(n * sizeof(Key))` for the
+/// sorted keys when `d_keys_out` is null. The input is never written; `d_indices_out` must not
+/// overlap the keys.
+///
+///     std::size_t bytes = 0;
+///     ringsweep::argsort(nullptr, bytes, d_keys, nullptr, d_order, n);   // size query
+///     cudaMallocAsync(&d_temp, bytes, stream);
+///     ringsweep::argsort(d_temp, bytes, d_keys, nullptr, d_order, n, {}, stream);
+template <class Key, class Index>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                    Index* d_indices_out, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// argsort without the sorted keys, `d_keys_out` written as `nullptr`.
+///
+///     ringsweep::argsort(d_temp, bytes, d_keys, nullptr, d_order, n);
+template <class Key, class Index>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, std::nullptr_t d_keys_out,
+                    Index* d_indices_out, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
 /// Sorts `d_keys` in place. Allocates its temporary storage with cudaMallocAsync on `stream` and
 /// frees it with cudaFreeAsync (no host synchronisation). On an error returned before the sort's
 /// first launch (bad arguments, a failed allocation) the keys are untouched.

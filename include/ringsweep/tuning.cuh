@@ -55,6 +55,20 @@ template <class Policy, class Key, class Value>
 cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
                        std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
 
+/// `ringsweep::argsort` with `Policy`.
+///
+///     ringsweep::tuning::argsort<my_policy>(d_temp, bytes, d_keys, d_keys_out, d_order, n);
+template <class Policy, class Key, class Index>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                    Index* d_indices_out, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::argsort` with `Policy`, without the sorted keys.
+///
+///     ringsweep::tuning::argsort<my_policy>(d_temp, bytes, d_keys, nullptr, d_order, n);
+template <class Policy, class Key, class Index>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, std::nullptr_t d_keys_out,
+                    Index* d_indices_out, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
+
 /// `ringsweep::sort_keys` (in-place form) with `Policy`.
 ///
 ///     ringsweep::tuning::sort_keys<my_policy>(d_keys, n);

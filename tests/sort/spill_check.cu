@@ -61,6 +61,14 @@ cudaError_t decomposed_pairs() {
   return ringsweep::sort_pairs(nullptr, bytes, kb, vb, 1, Decomposer{});
 }
 
+/// argsort: pairs whose values the kernels make (the key's input position).
+template <class Key, class Index>
+cudaError_t argsort() {
+  std::size_t bytes = 0;
+  return ringsweep::argsort(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr),
+                            static_cast<Index*>(nullptr), 1);
+}
+
 }  // namespace
 
 cudaError_t ringsweep_spill_check() {
@@ -92,5 +100,10 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : decomposed_keys<fi_key, fi_decomposer>();
   e = e != cudaSuccess ? e : decomposed_pairs<uu_key, uu_decomposer, std::uint32_t>();
   e = e != cudaSuccess ? e : decomposed_pairs<fi_key, fi_decomposer, std::uint32_t>();
+  e = e != cudaSuccess ? e : argsort<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : argsort<std::uint32_t, std::uint64_t>();
+  e = e != cudaSuccess ? e : argsort<float, std::int32_t>();
+  e = e != cudaSuccess ? e : argsort<std::uint64_t, std::int64_t>();
+  e = e != cudaSuccess ? e : argsort<std::uint8_t, std::uint32_t>();
   return e;
 }

@@ -48,7 +48,9 @@ struct onesweep_params {
 ///
 ///     __shared__ typename onesweep_tile<P, Key, V, true>::TempStorage temp;
 ///     onesweep_tile<P, Key, V, true>(temp, params).process();
-template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks>
+/// With `INDEX_VALUES` (argsort) the pass that reads the input's values makes them instead: each
+/// key's input position.
+template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks, bool INDEX_VALUES = false>
 class onesweep_tile {
  public:
   using Config = sort_config<Policy, Key, typename std::conditional<HAS_VALUES, ValueRaw, null_value>::type>;
@@ -296,7 +298,7 @@ RINGSWEEP_UNROLL
       if constexpr (HAS_VALUES) {
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
-        load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
+        load_values(u, lane, valid, values);
         store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), values);
       } else {
         scatter_t::shared_to_global(temp_.u.keys, valid,
@@ -319,7 +321,7 @@ RINGSWEEP_UNROLL
     });
     if constexpr (HAS_VALUES) {
       ValueRaw values[ITEMS];
-      load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
+      load_values(u, lane, valid, values);
       __syncthreads();  // the keys have left shared memory
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
@@ -327,6 +329,19 @@ RINGSWEEP_UNROLL
         return values_out() + (temp_.digit_base[ranks[k] >> 16] + offset_t(i));
       });
     }
+  }
+
+  /// This warp's values of the tile, warp-striped: loaded, or (argsort, reading the input) made.
+  __device__ __forceinline__ void load_values(u32 u, u32 lane, int valid, ValueRaw (&values)[ITEMS]) {
+    if constexpr (INDEX_VALUES) {
+      if (pass_route::src(temp_.route) == buffer_in) {
+        const u64 first = u64(p_.first_key) + tile_first(u) + seg_first() + lane;
+RINGSWEEP_UNROLL
+        for (int k = 0; k < ITEMS; ++k) values[k] = index_value<ValueRaw>(first + u64(k) * warp_threads);
+        return;
+      }
+    }
+    load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
   }
 
   /// This warp's items of its segment, warp-striped: through vector loads where the policy asks

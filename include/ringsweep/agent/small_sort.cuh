@@ -94,7 +94,11 @@ RINGSWEEP_UNROLL
 RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) {
         const int pos = scatter_t::position(k);
-        if (pos < valid) store_global(p_.values_out + pos, load_global(p_.values_in + index[k]));
+        if constexpr (Config::INDEX_VALUES) {  // argsort: the value is the input position
+          if (pos < valid) store_global(p_.values_out + pos, index_value<ValueRaw>(index[k]));
+        } else {
+          if (pos < valid) store_global(p_.values_out + pos, load_global(p_.values_in + index[k]));
+        }
       }
     }
   }

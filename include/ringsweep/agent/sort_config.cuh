@@ -53,6 +53,8 @@ struct sort_config {
   using traits = key_traits<Key>;
   using bits_type = typename traits::bits_type;
   static constexpr bool HAS_VALUES = !std::is_same<Value, null_value>::value;
+  /// The values are the keys' input positions, made where they would be read (argsort).
+  static constexpr bool INDEX_VALUES = is_index_values<Value>::value;
   static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value, "values must be trivially copyable");
   static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 || sizeof(Value) == 8 ||
                     sizeof(Value) == 16,

@@ -36,6 +36,33 @@ struct null_value {
   unsigned char unused;
 };
 
+/// Value type of an argsort: each key's input position as an `Index` (4 or 8 bytes), made by the
+/// sort where it would read a value (no index array is read).
+template <class Index>
+struct index_values {
+  Index index;
+};
+
+/// Whether a sort's value type is generated input positions (index_values).
+template <class Value>
+struct is_index_values : std::false_type {};
+template <class Index>
+struct is_index_values<index_values<Index>> : std::true_type {};
+
+/// The raw value holding input position `i` (its low `sizeof(ValueRaw)` bytes, little-endian).
+template <class ValueRaw>
+__host__ __device__ __forceinline__ ValueRaw index_value(unsigned long long i) {
+  static_assert(sizeof(ValueRaw) == 4 || sizeof(ValueRaw) == 8, "argsort indices are 4 or 8 bytes");
+  ValueRaw v;
+  if constexpr (sizeof(ValueRaw) == 4) {
+    const unsigned int w = static_cast<unsigned int>(i);
+    std::memcpy(static_cast<void*>(&v), &w, 4);
+  } else {
+    std::memcpy(static_cast<void*>(&v), &i, 8);
+  }
+  return v;
+}
+
 /// Reports one global access to the SIMT backend's traffic counters (nothing elsewhere).
 __device__ __forceinline__ void trace_global(const void* p, unsigned bytes, bool is_store) {
 #if defined(RINGSWEEP_SIMT_BACKEND)

@@ -107,6 +107,11 @@ template <class Key, class Value, class KeyBuffers, class ValueBuffers>
 __host__ double_buffer_form<Key, Value, KeyBuffers, ValueBuffers> buffers(KeyBuffers& keys, ValueBuffers& values) {
   return {&keys, &values};
 }
+/// Argsort: positions of the keys in sorted order (and the sorted keys, unless `keys_out` is null).
+template <class Key, class Index>
+__host__ argsort_form<Key, Index> argsort_of(const Key* keys_in, Key* keys_out, Index* indices) {
+  return {keys_in, keys_out, indices};
+}
 /// Keys in place, allocating from `resource` (which outlives the call's full expression).
 template <class Key, class Resource>
 __host__ in_place_form<Key, null_value, std::remove_reference_t<Resource>> in_place(Key* keys, Resource&& resource) {

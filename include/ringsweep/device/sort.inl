@@ -36,6 +36,20 @@ cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>
                                                 d_temp, temp_bytes, n, opts, stream);
 }
 
+template <class Key, class Index>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                    Index* d_indices_out, std::size_t n, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<Key>{},
+                                                detail::argsort_of(d_keys_in, d_keys_out, d_indices_out), d_temp,
+                                                temp_bytes, n, opts, stream);
+}
+
+template <class Key, class Index>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, std::nullptr_t, Index* d_indices_out,
+                    std::size_t n, sort_options opts, cudaStream_t stream) {
+  return ringsweep::argsort(d_temp, temp_bytes, d_keys_in, static_cast<Key*>(nullptr), d_indices_out, n, opts, stream);
+}
+
 template <class Key>
 cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts, cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(detail::builtin_keys<Key>{},

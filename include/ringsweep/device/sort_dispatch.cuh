@@ -69,7 +69,14 @@ struct sort_dispatch {
       case sort_path::copy: {
         cudaError_t e =
             cudaMemcpyAsync(b.keys_final, b.keys_in, p.n * sizeof(bits_type), cudaMemcpyDeviceToDevice, stream);
-        if (e == cudaSuccess && HAS_VALUES) {
+        if constexpr (Config::INDEX_VALUES) {
+          // argsort: no pass, so every key stays where it is.
+          const std::size_t grid = min_of<std::size_t>(ceil_div<std::size_t>(p.n, route_copy_threads), 4096);
+          if (e == cudaSuccess) {
+            e = launch(index_fill_kernel<value_raw_t>, unsigned(grid), unsigned(route_copy_threads), stream,
+                       launch_order::serial, b.values_final, p.n);
+          }
+        } else if (e == cudaSuccess && HAS_VALUES) {
           e = cudaMemcpyAsync(b.values_final, b.values_in, p.n * sizeof(value_raw_t), cudaMemcpyDeviceToDevice, stream);
         }
         return e;
@@ -221,7 +228,7 @@ struct sort_dispatch {
     const std::size_t copy_bytes = p.n * (sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0));
     const std::size_t copy_grid = min_of<std::size_t>(ceil_div<std::size_t>(copy_bytes, route_copy_threads * 64),
                                                        std::size_t(max_of(1, sms)) * 8);
-    return launch(route_copy_kernel<bits_type, value_raw_t, HAS_VALUES, dependent>,
+    return launch(route_copy_kernel<bits_type, value_raw_t, HAS_VALUES, dependent, Config::INDEX_VALUES>,
                   unsigned(max_of<std::size_t>(copy_grid, 1)), unsigned(route_copy_threads), stream, later, cp);
   }
 };

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -100,6 +101,25 @@ struct in_place_form {
   }
 };
 
+/// Argsort form: reads `keys_in`, writes each key's input position, in sorted order, to `indices`
+/// and the sorted keys to `keys_out`, or where that is null to scratch in the temporary storage.
+template <class Key, class Index>
+struct argsort_form {
+  static_assert(std::is_same<Index, std::int32_t>::value || std::is_same<Index, std::uint32_t>::value ||
+                    std::is_same<Index, std::int64_t>::value || std::is_same<Index, std::uint64_t>::value,
+                "ringsweep: argsort indices are std::int32_t, std::uint32_t, std::int64_t or std::uint64_t");
+  using key_type = Key;
+  using value_type = index_values<Index>;
+  const Key* keys_in;
+  Key* keys_out;
+  Index* indices;
+
+  template <class Kind>
+  __host__ bool aligned(const Kind& kind) const {
+    return kind.aligned(keys_in, keys_out);
+  }
+};
+
 /// The form runners: each takes the sort's configuration `Config` (of the key type the kernels
 /// sort) and hooks, and the caller's arguments.
 template <class Config, class Hooks>
@@ -145,6 +165,50 @@ struct form_runner {
     b.values_final = reinterpret_cast<value_raw_t*>(f.values_out);
     b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
     return dispatch::run(p, d_temp, b, stream);
+  }
+
+  /// Argsort: the in/out form whose values are made, not read; without `keys_out` the sorted keys
+  /// go to scratch after the plan's pieces (`a(n * sizeof(Key))` more bytes).
+  template <class Key, class Index>
+  __host__ static cudaError_t run(const argsort_form<Key, Index>& f, void* d_temp, std::size_t& temp_bytes,
+                                  std::size_t n, const sort_options& opts, cudaStream_t stream,
+                                  const key_context<K>& context) {
+    // Every position, up to n - 1, must be an Index.
+    if (n != 0 && n - 1 > std::size_t(std::numeric_limits<Index>::max())) return cudaErrorInvalidValue;
+    sort_plan<K> p;
+    std::size_t plan_bytes = 0;
+    bool answered = false;
+    cudaError_t e = plan_two_phase(n, opts, true, d_temp, plan_bytes, context, p, answered);
+    if (e != cudaSuccess) return e;
+    const std::size_t keys_scratch = f.keys_out == nullptr && n != 0 ? align_up(n * sizeof(Key)) : 0;
+    const std::size_t needed = p.layout.bytes + keys_scratch;
+    if (answered) {
+      temp_bytes = needed;
+      return cudaSuccess;
+    }
+    if (n == 0) return cudaSuccess;
+    if (temp_bytes < needed || f.keys_in == nullptr || f.indices == nullptr) return cudaErrorInvalidValue;
+    const std::size_t key_bytes = n * sizeof(Key), index_bytes = n * sizeof(Index);
+    if ((f.keys_out != nullptr && ranges_overlap(f.keys_in, f.keys_out, key_bytes)) || overlap(f.indices, index_bytes, f.keys_in, key_bytes) ||
+        (f.keys_out != nullptr && overlap(f.indices, index_bytes, f.keys_out, key_bytes))) {
+      return cudaErrorInvalidValue;
+    }
+    typename dispatch::buffers b;
+    b.keys_in = reinterpret_cast<const bits_type*>(f.keys_in);
+    b.keys_final = f.keys_out != nullptr ? reinterpret_cast<bits_type*>(f.keys_out)
+                                         : temp_piece<bits_type>(d_temp, p.layout.bytes - temp_alignment);
+    b.keys_other = p.layout.keys_alt != 0 ? temp_piece<bits_type>(d_temp, p.layout.keys_alt) : nullptr;
+    b.values_in = nullptr;  // made by the kernels
+    b.values_final = reinterpret_cast<value_raw_t*>(f.indices);
+    b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
+    return dispatch::run(p, d_temp, b, stream);
+  }
+
+  /// Whether `[a, a + a_bytes)` and `[b, b + b_bytes)` share a byte.
+  __host__ static bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+    const auto x = reinterpret_cast<std::uintptr_t>(a);
+    const auto y = reinterpret_cast<std::uintptr_t>(b);
+    return a_bytes != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a_bytes;
   }
 
   /// The result lands in the buffer the pass count (skipped passes included) names, and the

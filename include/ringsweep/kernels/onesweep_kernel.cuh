@@ -20,7 +20,7 @@ __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
       grid_dependents_launch();
     }
     using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
-                                  Config::HAS_VALUES, Hooks>;
+                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
   } else {

@@ -52,10 +52,27 @@ __device__ __forceinline__ void copy_bytes(const unsigned char* src, unsigned ch
   }
 }
 
+/// Grid-stride `values[i] = i` for `i < n` (argsort's positions).
+template <class ValueRaw>
+__device__ __forceinline__ void write_indices(ValueRaw* values, std::size_t n) {
+  const std::size_t stride = std::size_t(gridDim.x) * route_copy_threads;
+  for (std::size_t i = std::size_t(blockIdx.x) * route_copy_threads + threadIdx.x; i < n; i += stride) {
+    store_global(values + i, index_value<ValueRaw>(i));
+  }
+}
+
+/// argsort of a sort with no pass (n = 0 excluded): the positions in order, `values[i] = i`.
+template <class ValueRaw>
+__global__ void __launch_bounds__(route_copy_threads) index_fill_kernel(ValueRaw* values, std::size_t n) {
+  write_indices(values, n);
+}
+
 /// Copies keys (and values) from the route's source to the final buffer, or returns at once.
 /// `DEPENDENT`: launched as a programmatic dependent of the last onesweep launch; as the sort's
 /// last kernel it lets nothing after it start early.
-template <class Bits, class ValueRaw, bool HAS_VALUES, bool DEPENDENT>
+///
+/// `INDEX_VALUES` (argsort): values copied from the input are its positions, made here.
+template <class Bits, class ValueRaw, bool HAS_VALUES, bool DEPENDENT, bool INDEX_VALUES = false>
 __global__ void __launch_bounds__(route_copy_threads) route_copy_kernel(route_copy_params<Bits, ValueRaw> params) {
   if constexpr (DEPENDENT) grid_dependency_wait();
   const u32 r = *params.route;
@@ -64,6 +81,12 @@ __global__ void __launch_bounds__(route_copy_threads) route_copy_kernel(route_co
   const auto bytes_of = [](const void* p) { return reinterpret_cast<const unsigned char*>(p); };
   copy_bytes(bytes_of(src == buffer_in ? params.keys[0] : src == buffer_final ? params.keys[1] : params.keys[2]),
              reinterpret_cast<unsigned char*>(params.keys[1]), params.n * sizeof(Bits));
+  if constexpr (INDEX_VALUES) {
+    if (src == buffer_in) {
+      write_indices(params.values[1], params.n);
+      return;
+    }
+  }
   if constexpr (HAS_VALUES) {
     copy_bytes(
         bytes_of(src == buffer_in ? params.values[0] : src == buffer_final ? params.values[1] : params.values[2]),
