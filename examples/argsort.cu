@@ -1,13 +1,15 @@
-// Argsort: the permutation that sorts an array, found by sorting (key, index) pairs.
+// Argsort: the permutation that sorts an array, without an index array.
 //
-// Particles are binned into the cells of a 64 x 64 grid; sorting the pairs (cell id, particle
-// index) by cell id gives `perm`, the particle indices grouped by cell. The sort is stable, so
-// within a cell the indices stay ascending. The key array is left untouched: this is the in/out
-// form, with the two-phase temporary storage (size query, allocate, sort) on a stream.
+// Particles are binned into the cells of a 64 x 64 grid; ringsweep::argsort by cell id gives
+// `perm`, the particle indices grouped by cell. The sort makes each index itself where a pair sort
+// would read a value, so nothing fills or reads a 0, 1, 2, ... array. It is stable, so within a
+// cell the indices stay ascending. The key array is left untouched; the sorted keys come too (pass
+// nullptr instead of d_cell_sorted when only the permutation is wanted). Two-phase temporary
+// storage (size query, allocate, sort) on a stream.
 //
-//     ringsweep::sort_pairs(nullptr, bytes, d_cell, d_cell_sorted, d_index, d_perm, n);   // query
+//     ringsweep::argsort(nullptr, bytes, d_cell, d_cell_sorted, d_perm, n);   // size query
 //     cudaMallocAsync(&d_temp, bytes, stream);
-//     ringsweep::sort_pairs(d_temp, bytes, d_cell, d_cell_sorted, d_index, d_perm, n, {}, stream);
+//     ringsweep::argsort(d_temp, bytes, d_cell, d_cell_sorted, d_perm, n, {}, stream);
 //
 // Built for the CPU SIMT backend (example_argsort, run by ctest) and by nvcc for a GPU
 // (example_argsort_gpu, which exits with 77, "skipped", when no CUDA device is present).
@@ -40,13 +42,13 @@ int main() {
     return 77;
   }
 
-  // Random particles in the unit square; the key is the cell, the value the particle's index.
+  // Random particles in the unit square; the key is the cell.
   const std::size_t n = 200000;
   const int grid = 64;
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   std::vector<float> x(n), y(n);
-  std::vector<std::uint32_t> cell(n), index(n);
+  std::vector<std::uint32_t> cell(n);
   for (std::size_t i = 0; i < n; ++i) {
     x[i] = unit(rng);
     y[i] = unit(rng);
@@ -54,27 +56,24 @@ int main() {
     const int cy = std::min(int(y[i] * grid), grid - 1);
     cell[i] = std::uint32_t(cy * grid + cx);
   }
-  std::iota(index.begin(), index.end(), 0u);
 
   cudaStream_t stream;
   CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  std::uint32_t *d_cell, *d_cell_sorted, *d_index, *d_perm;
+  std::uint32_t *d_cell, *d_cell_sorted, *d_perm;
   CHECK(cudaMalloc(&d_cell, n * sizeof(std::uint32_t)));
   CHECK(cudaMalloc(&d_cell_sorted, n * sizeof(std::uint32_t)));
-  CHECK(cudaMalloc(&d_index, n * sizeof(std::uint32_t)));
   CHECK(cudaMalloc(&d_perm, n * sizeof(std::uint32_t)));
   CHECK(cudaMemcpy(d_cell, cell.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(d_index, index.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
 
   // Cell ids are below 2^12: sorting on bits [0, 12) gives the same order in 2 passes instead of 4.
   ringsweep::sort_options by_cell;
   by_cell.end_bit = 12;
 
   std::size_t temp_bytes = 0;
-  CHECK(ringsweep::sort_pairs(nullptr, temp_bytes, d_cell, d_cell_sorted, d_index, d_perm, n, by_cell));
+  CHECK(ringsweep::argsort(nullptr, temp_bytes, d_cell, d_cell_sorted, d_perm, n, by_cell));
   void* d_temp = nullptr;
   CHECK(cudaMallocAsync(&d_temp, temp_bytes, stream));
-  CHECK(ringsweep::sort_pairs(d_temp, temp_bytes, d_cell, d_cell_sorted, d_index, d_perm, n, by_cell, stream));
+  CHECK(ringsweep::argsort(d_temp, temp_bytes, d_cell, d_cell_sorted, d_perm, n, by_cell, stream));
   CHECK(cudaFreeAsync(d_temp, stream));
 
   std::vector<std::uint32_t> perm(n), cell_sorted(n), cell_after(n);
@@ -82,11 +81,12 @@ int main() {
   CHECK(cudaMemcpyAsync(cell_sorted.data(), d_cell_sorted, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
   CHECK(cudaMemcpyAsync(cell_after.data(), d_cell, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
   CHECK(cudaStreamSynchronize(stream));
-  for (std::uint32_t* p : {d_cell, d_cell_sorted, d_index, d_perm}) CHECK(cudaFree(p));
+  for (std::uint32_t* p : {d_cell, d_cell_sorted, d_perm}) CHECK(cudaFree(p));
   CHECK(cudaStreamDestroy(stream));
 
   // Reference: the host's stable argsort.
-  std::vector<std::uint32_t> want(index);
+  std::vector<std::uint32_t> want(n);
+  std::iota(want.begin(), want.end(), 0u);
   std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) { return cell[a] < cell[b]; });
   for (std::size_t i = 0; i < n; ++i) {
     if (perm[i] != want[i] || cell_sorted[i] != cell[want[i]]) {
