@@ -60,6 +60,10 @@ namespace {
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
+// Kernels are launched the way the library and its tests launch them: its one helper.
+using ringsweep::detail::launch;
+constexpr auto serial = ringsweep::detail::launch_order::serial;
+
 // ---- settings from the command line (ours start with --rs_) ---------------------------------------
 
 struct settings {
@@ -131,8 +135,7 @@ __global__ void fill_kernel(T* out, std::size_t n, std::uint64_t seed, int words
 
 template <class T>
 void fill(T* out, std::size_t n, std::uint64_t seed, int words, cudaStream_t s) {
-  fill_kernel<<<1024, 256, 0, s>>>(out, n, seed, words);
-  BENCH_CHECK(cudaGetLastError());
+  BENCH_CHECK(launch(fill_kernel<T>, 1024, 256, s, serial, out, n, seed, words));
 }
 
 /// Order image of a u32x2 for the check: hi, then lo.
@@ -183,8 +186,8 @@ template <class Key>
 unsigned long long count_inversions(const Key* keys, std::size_t n, cudaStream_t s) {
   device_buffer count(sizeof(unsigned long long));
   BENCH_CHECK(cudaMemsetAsync(count.p, 0, sizeof(unsigned long long), s));
-  count_inversions_kernel<<<1024, 256, 0, s>>>(keys, n, count.as<unsigned long long>());
-  BENCH_CHECK(cudaGetLastError());
+  BENCH_CHECK(
+      launch(count_inversions_kernel<Key>, 1024, 256, s, serial, keys, n, count.as<unsigned long long>()));
   unsigned long long h = 0;
   BENCH_CHECK(cudaMemcpyAsync(&h, count.p, sizeof(h), cudaMemcpyDeviceToHost, s));
   BENCH_CHECK(cudaStreamSynchronize(s));
@@ -271,13 +274,13 @@ void bm_sort(benchmark::State& state, config cfg) {
   const int words = bench::and_words_for_entropy(cfg.entropy);
   if (cfg.sorted) {
     if constexpr (std::is_integral<Key>::value) {
-      fill_sorted_kernel<<<1024, 256, 0, s>>>(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n));
-      BENCH_CHECK(cudaGetLastError());
+      BENCH_CHECK(launch(fill_sorted_kernel<Key>, 1024, 256, s, serial, keys_in.as<Key>(), n,
+                         0x5eed0000u + std::uint64_t(n)));
     }
   } else if (cfg.below_bits > 0) {
     if constexpr (std::is_integral<Key>::value) {
-      fill_narrow_kernel<<<1024, 256, 0, s>>>(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n), cfg.below_bits);
-      BENCH_CHECK(cudaGetLastError());
+      BENCH_CHECK(launch(fill_narrow_kernel<Key>, 1024, 256, s, serial, keys_in.as<Key>(), n,
+                         0x5eed0000u + std::uint64_t(n), cfg.below_bits));
     }
   } else {
     fill(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n), words, s);
