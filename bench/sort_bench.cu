@@ -51,7 +51,6 @@
 #include <map>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "common/keygen.cuh"
@@ -60,6 +59,10 @@ namespace {
 
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
+
+// Kernels are launched the way the library and its tests launch them: its one helper.
+using ringsweep::detail::launch;
+constexpr auto serial = ringsweep::detail::launch_order::serial;
 
 // ---- settings from the command line (ours start with --rs_) ---------------------------------------
 
@@ -117,14 +120,6 @@ struct device_buffer {
   }
 };
 
-/// The benchmark's own kernels (fills, checks) on 1024 blocks of 256 threads, through the
-/// library's one launch helper.
-template <class... Params, class... Args>
-cudaError_t launch(void (*kernel)(Params...), cudaStream_t s, Args&&... args) {
-  return ringsweep::detail::launch(kernel, 1024u, 256u, s, ringsweep::detail::launch_order::serial,
-                                   std::forward<Args>(args)...);
-}
-
 template <class T>
 __global__ void fill_kernel(T* out, std::size_t n, std::uint64_t seed, int words) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
@@ -140,7 +135,7 @@ __global__ void fill_kernel(T* out, std::size_t n, std::uint64_t seed, int words
 
 template <class T>
 void fill(T* out, std::size_t n, std::uint64_t seed, int words, cudaStream_t s) {
-  BENCH_CHECK(launch(fill_kernel<T>, s, out, n, seed, words));
+  BENCH_CHECK(launch(fill_kernel<T>, 1024, 256, s, serial, out, n, seed, words));
 }
 
 /// Order image of a u32x2 for the check: hi, then lo.
@@ -191,7 +186,8 @@ template <class Key>
 unsigned long long count_inversions(const Key* keys, std::size_t n, cudaStream_t s) {
   device_buffer count(sizeof(unsigned long long));
   BENCH_CHECK(cudaMemsetAsync(count.p, 0, sizeof(unsigned long long), s));
-  BENCH_CHECK(launch(count_inversions_kernel<Key>, s, keys, n, count.as<unsigned long long>()));
+  BENCH_CHECK(
+      launch(count_inversions_kernel<Key>, 1024, 256, s, serial, keys, n, count.as<unsigned long long>()));
   unsigned long long h = 0;
   BENCH_CHECK(cudaMemcpyAsync(&h, count.p, sizeof(h), cudaMemcpyDeviceToHost, s));
   BENCH_CHECK(cudaStreamSynchronize(s));
@@ -278,12 +274,13 @@ void bm_sort(benchmark::State& state, config cfg) {
   const int words = bench::and_words_for_entropy(cfg.entropy);
   if (cfg.sorted) {
     if constexpr (std::is_integral<Key>::value) {
-      BENCH_CHECK(launch(fill_sorted_kernel<Key>, s, keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n)));
+      BENCH_CHECK(launch(fill_sorted_kernel<Key>, 1024, 256, s, serial, keys_in.as<Key>(), n,
+                         0x5eed0000u + std::uint64_t(n)));
     }
   } else if (cfg.below_bits > 0) {
     if constexpr (std::is_integral<Key>::value) {
-      BENCH_CHECK(
-          launch(fill_narrow_kernel<Key>, s, keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n), cfg.below_bits));
+      BENCH_CHECK(launch(fill_narrow_kernel<Key>, 1024, 256, s, serial, keys_in.as<Key>(), n,
+                         0x5eed0000u + std::uint64_t(n), cfg.below_bits));
     }
   } else {
     fill(keys_in.as<Key>(), n, 0x5eed0000u + std::uint64_t(n), words, s);

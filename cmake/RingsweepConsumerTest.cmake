@@ -3,14 +3,17 @@
 #
 #   -DMODE=install            cmake --install RINGSWEEP_BINARY_DIR into a fresh PREFIX
 #   -DMODE=add_subdirectory   configure, build and run examples/consumer with -DRINGSWEEP_SOURCE_DIR
+#   -DMODE=fetch_content      the same through FetchContent: -DRINGSWEEP_GIT_REPOSITORY, with
+#                             FETCHCONTENT_SOURCE_DIR_RINGSWEEP=RINGSWEEP_SOURCE_DIR (no download)
 #   -DMODE=find_package       the same with -DCMAKE_PREFIX_PATH=PREFIX (after MODE=install)
 #   -DMODE=readme             check that every line of the README's CMake snippets is a line of
 #                             examples/consumer/CMakeLists.txt, in order: the README shows what
 #                             is tested
 #
-#   -DCUDA=OFF|ON|LATE        the consumer's CONSUMER_CUDA: C++ only, a CUDA project, CUDA enabled
-#                             after ringsweep, in gpu/. ON and LATE need CUDA_COMPILER; without
-#                             one the test prints "consumer: skipped" (SKIP_REGULAR_EXPRESSION).
+#   -DSHAPE=cxx|cuda|cuda_late  the consumer's CONSUMER_CUDA (OFF, ON, LATE): C++ only, a CUDA
+#                             project, CUDA enabled after ringsweep, in gpu/. cuda and cuda_late need
+#                             CUDA_COMPILER; without one the test prints "consumer: skipped"
+#                             (SKIP_REGULAR_EXPRESSION).
 #
 # sort_floats_cpu (SIMT backend) must run and check its sort. sort_floats (nvcc) must build; it
 # runs too, and its exit code 77 ("no CUDA device") is accepted.
@@ -116,41 +119,41 @@ endif()
 # ---- build and run the consumer -------------------------------------------------------------------
 if(MODE STREQUAL "add_subdirectory")
   set(how "-DRINGSWEEP_SOURCE_DIR=${RINGSWEEP_SOURCE_DIR}")
+elseif(MODE STREQUAL "fetch_content")
+  set(how "-DRINGSWEEP_GIT_REPOSITORY=file://${RINGSWEEP_SOURCE_DIR}"
+          "-DFETCHCONTENT_SOURCE_DIR_RINGSWEEP=${RINGSWEEP_SOURCE_DIR}")
 elseif(MODE STREQUAL "find_package")
   set(how "-DCMAKE_PREFIX_PATH=${PREFIX}")
 else()
   message(FATAL_ERROR "consumer: unknown MODE '${MODE}'")
 endif()
-if(NOT CUDA MATCHES "^(OFF|ON|LATE)$")
-  message(FATAL_ERROR "consumer: CUDA must be OFF, ON or LATE, not '${CUDA}'")
+set(consumer_cuda_cxx OFF)
+set(consumer_cuda_cuda ON)
+set(consumer_cuda_cuda_late LATE)
+set(cuda "${consumer_cuda_${SHAPE}}")
+if(cuda STREQUAL "")
+  message(FATAL_ERROR "consumer: SHAPE must be cxx, cuda or cuda_late, not '${SHAPE}'")
 endif()
-if(NOT CUDA STREQUAL "OFF" AND NOT CUDA_COMPILER)
+if(NOT cuda STREQUAL "OFF" AND NOT CUDA_COMPILER)
   message("consumer: skipped: no CUDA compiler (ringsweep configured without CUDA)")
   return()
 endif()
 
 # The consumer is always built as Release, whatever ringsweep's build is: quick, and without debug
 # information ccache finds one shape's compilations for the next (in another build directory).
+# Its programs go to bin/, so that they are found whatever directory defines them.
 set(config Release)
+set(bin "${CONSUMER_BINARY_DIR}/bin")
 set(configure_args -S "${CONSUMER_SOURCE_DIR}" -B "${CONSUMER_BINARY_DIR}" -G "${GENERATOR}" ${how}
-    "-DCONSUMER_CUDA=${CUDA}" "-DCMAKE_BUILD_TYPE=${config}")
-if(MAKE_PROGRAM)
-  list(APPEND configure_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
-endif()
-if(CXX_COMPILER)
-  list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
-endif()
-if(LAUNCHER)
-  list(APPEND configure_args "-DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}")
-endif()
-if(NOT CUDA STREQUAL "OFF")
+    "-DCONSUMER_CUDA=${cuda}" "-DCMAKE_BUILD_TYPE=${config}" "-DCMAKE_RUNTIME_OUTPUT_DIRECTORY=${bin}"
+    "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
+    "-DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}")
+if(NOT cuda STREQUAL "OFF")
   list(APPEND configure_args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}"
-                             "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}")
+                             "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}"
+                             "-DCMAKE_CUDA_COMPILER_LAUNCHER=${LAUNCHER}")
   if(CUDA_HOST_COMPILER)
     list(APPEND configure_args "-DCMAKE_CUDA_HOST_COMPILER=${CUDA_HOST_COMPILER}")
-  endif()
-  if(LAUNCHER)
-    list(APPEND configure_args "-DCMAKE_CUDA_COMPILER_LAUNCHER=${LAUNCHER}")
   endif()
 endif()
 
@@ -158,12 +161,10 @@ file(REMOVE_RECURSE "${CONSUMER_BINARY_DIR}")
 run_step("${CMAKE_COMMAND}" ${configure_args})
 run_step("${CMAKE_COMMAND}" --build "${CONSUMER_BINARY_DIR}" --config "${config}")
 
+# bin/<name> (single-configuration generators) or bin/<config>/<name>.
 function(built_program out name)
-  foreach(dir "${CONSUMER_BINARY_DIR}" "${CONSUMER_BINARY_DIR}/gpu")  # gpu/: CONSUMER_CUDA=LATE
-    list(APPEND candidates "${dir}/${name}" "${dir}/${config}/${name}")
-  endforeach()
-  foreach(candidate IN LISTS candidates)
-    if(EXISTS "${candidate}" AND NOT IS_DIRECTORY "${candidate}")
+  foreach(candidate "${bin}/${name}" "${bin}/${config}/${name}")
+    if(EXISTS "${candidate}")
       set(${out} "${candidate}" PARENT_SCOPE)
       return()
     endif()
@@ -173,7 +174,7 @@ endfunction()
 
 built_program(cpu_program sort_floats_cpu)
 run_step("${cpu_program}")
-if(NOT CUDA STREQUAL "OFF")
+if(NOT cuda STREQUAL "OFF")
   built_program(gpu_program sort_floats)
   execute_process(COMMAND "${gpu_program}" COMMAND_ECHO STDOUT RESULT_VARIABLE rc)
   if(rc EQUAL 77)

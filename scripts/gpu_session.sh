@@ -11,10 +11,12 @@
 #   scripts/gpu_session.sh speed OUT           # there: issue #22's benchmark table, then the
 #                                              # variants twice (runs a and b) at 2^24 and 2^28
 #
-# `stage` configures build-gpu/ (Release, sm_90 only) and takes the test list from
-# `ctest -N -L gpu` (every test nvcc builds: the library's, the SIMT backend's own
-# simt_*_gpu, the examples, large_n_test, graph_capture_test; the stress test runs as its own
-# part), so the list is never typed by hand. It builds those and the benchmarks, then the sort
+# `stage` configures build-gpu/ (Release, sm_90 only, every nvcc program: RINGSWEEP_GPU_PROGRAMS=ON)
+# and takes the test list from build-gpu/gpu_tests.tsv, which CMake writes as it registers the
+# tests (every test nvcc builds: the library's, the SIMT backend's own simt_*_gpu, the examples,
+# large_n_test, graph_capture_test; the stress test runs as its own part), so the list is never
+# typed by hand. These nvcc builds are what CI (no GPU) leaves out: there they prove nothing the
+# spill gate, tests/abi and smoke_gpu do not. It builds those and the benchmarks, then the sort
 # tests once more from compute_80 PTX only (build-gpu80/: the driver JIT-compiles it for the GPU
 # and the dispatcher must pick policy_sm80), strips them and packs everything into .gpu/
 # (ignored by git) with the Google Benchmark shared library, to be carried to a lent GPU machine
@@ -58,31 +60,17 @@ if [[ "${mode}" == stage ]]; then
   set -e
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${launcher[@]}" >/dev/null
-  # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test.
-  # ctest names the tests; their commands come from the CTestTestfile.cmake files (ctest's JSON
-  # leaves out the command of an executable not built yet).
-  ctest --test-dir build-gpu -N -L gpu --show-only=json-v1 | python3 -c '
-import json, os, re, shlex, sys
-commands = {}
-for root, _, files in os.walk("build-gpu"):
-    if "CTestTestfile.cmake" in files:
-        for line in open(os.path.join(root, "CTestTestfile.cmake")):
-            m = re.match(r"add_test\(\[=\[(.*?)\]=\] (.*)\)$", line.strip())
-            if m:
-                commands[m.group(1)] = shlex.split(m.group(2))
-for t in json.load(sys.stdin)["tests"]:
-    labels = [p["value"] for p in t.get("properties", []) if p["name"] == "LABELS"]
-    if "stress" in (labels[0] if labels else []):
-        continue
-    cmd = commands[t["name"]]
-    print("\t".join([t["name"], os.path.basename(cmd[0]), " ".join(cmd[1:])]))
-' >build-gpu/gpu_tests.tsv
-  mapfile -t test_targets < <(cut -f2 build-gpu/gpu_tests.tsv | sort -u)
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DRINGSWEEP_GPU_PROGRAMS=ON \
+    "${launcher[@]}" >/dev/null
+  # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test: from the
+  # list CMake writes as it registers the tests (name, target, labels, arguments; RingsweepTesting.cmake).
+  awk -F'\t' -v OFS='\t' '$3 !~ /(^|,)stress(,|$)/ {print $1, $2, $4}' build-gpu/gpu_tests.tsv >build-gpu/gpu_run.tsv
+  mapfile -t test_targets < <(cut -f2 build-gpu/gpu_run.tsv | sort -u)
   targets=("${test_targets[@]}" stress_test_gpu ringsweep_sort_bench ringsweep_tune)
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
   cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
-    -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
+    -DRINGSWEEP_GPU_PROGRAMS=ON -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF \
+    "${launcher[@]}" >/dev/null
   cmake --build build-gpu80 -j "${RINGSWEEP_JOBS:-2}" --target "${ptx80_targets[@]}"
   rm -rf .gpu && mkdir -p .gpu/pack/bin .gpu/pack/bin80 .gpu/pack/lib
   for t in "${targets[@]}"; do
@@ -91,7 +79,7 @@ for t in json.load(sys.stdin)["tests"]:
   for t in "${ptx80_targets[@]}"; do
     find build-gpu80 -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin80/ \;
   done
-  cp build-gpu/gpu_tests.tsv .gpu/pack/
+  cp build-gpu/gpu_run.tsv .gpu/pack/gpu_tests.tsv
   lib=$(ldd .gpu/pack/bin/ringsweep_sort_bench | awk '/libbenchmark/ {print $3}')
   [[ -n "${lib}" ]] && cp "${lib}" .gpu/pack/lib/
   strip .gpu/pack/bin/* .gpu/pack/bin80/* 2>/dev/null || true  # host symbols only; fatbins stay

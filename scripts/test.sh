@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Build and run every test that can run here.
-#   1. build/       RelWithDebInfo, CUDA when nvcc exists: all tests (gpu-labelled ones skip
-#                   without a GPU), the consumer (install / find_package / add_subdirectory) tests.
-#                   Without a GPU the nvcc builds of tests and examples are compile checks, made
-#                   as compute_90 PTX only ($RINGSWEEP_TEST_CUDA_ARCHS overrides; with a GPU:
-#                   native); no debug information (-O2 -DNDEBUG);
-#                   the spill gate (tests/sort/spill_check.cu) still compiles every kernel of the
-#                   public API for sm_75, sm_80 and sm_90.
-#   2. build-asan/  ASan + UBSan, no CUDA: the SIMT-backend tests (label simt).
-#   3. build-tsan/  race detection (ThreadSanitizer fibers), no CUDA: the tests labelled race
+# Build and run every test that can run here, each test binary built once per backend.
+#   1. build/       every test. The SIMT-backend tests, examples and report tools are built once,
+#                   with AddressSanitizer and UndefinedBehaviorSanitizer (-O2 -g1), and run under
+#                   them with every seed and worker count; the compile-fail, consumer (install,
+#                   add_subdirectory, FetchContent, find_package), abi and report tests run too.
+#                   nvcc, when it exists: with a GPU (nvidia-smi lists one) every nvcc test and
+#                   example is built for it and run; without one they would only be compile
+#                   checks, so only those that prove something are built (RINGSWEEP_GPU_PROGRAMS=OFF):
+#                   the spill gate (tests/sort/spill_check.cu: every kernel of the public API for
+#                   sm_75, sm_80 and sm_90, no spills), the abi units and their symbol test, and
+#                   smoke_gpu (the nvcc test main and helpers), as compute_90 PTX
+#                   ($RINGSWEEP_TEST_CUDA_ARCHS overrides). scripts/gpu_session.sh stage builds the rest.
+#   2. build-tsan/  race detection (ThreadSanitizer fibers), no CUDA: the tests labelled race
 #                   (the sort kernels, and a racy canary that must be reported).
 # Extra arguments go to both ctest runs (e.g. -R smoke). Safe to run again on the same tree.
 set -euo pipefail
@@ -22,26 +25,24 @@ cache=()
 if command -v ccache >/dev/null 2>&1; then
   cache=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 fi
-# Without a GPU the nvcc test binaries are compile checks: compute_90 PTX only (no ptxas; the spill
-# gate still builds sm_75, sm_80 and sm_90 code with ptxas).
 archs="${RINGSWEEP_TEST_CUDA_ARCHS:-90-virtual}"
-if [[ -z ${RINGSWEEP_TEST_CUDA_ARCHS:-} ]] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-  archs=native
+gpu_programs=OFF
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  gpu_programs=ON
+  [[ -n ${RINGSWEEP_TEST_CUDA_ARCHS:-} ]] || archs=native
 fi
+timer() { echo "== ${1}: $(($(date +%s) - t0)) s"; }
 
-echo "== build: RelWithDebInfo (CUDA architectures: ${archs}) =="
-# Optimised and without debug information (a quarter of the compile time of -g on these sources);
-# the sanitizer builds below keep line tables for their reports.
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CUDA_ARCHITECTURES=${archs}" \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "-DCMAKE_CUDA_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "${cache[@]}"
+t0=$(date +%s)
+echo "== build: ASan + UBSan for the SIMT backend; nvcc: ${archs}, every program: ${gpu_programs} =="
+# Optimised, line tables only (full debug information would double the compile time).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+  "-DCMAKE_CUDA_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "-DCMAKE_CUDA_ARCHITECTURES=${archs}" \
+  -DRINGSWEEP_SANITIZE=address_undefined "-DRINGSWEEP_GPU_PROGRAMS=${gpu_programs}" "${cache[@]}"
 cmake --build build -j "${jobs}"
+timer "build/ built"
 ctest --test-dir build --output-on-failure -j "${jobs}" "$@"
-
-echo "== build-asan: address + undefined sanitizers, SIMT backend =="
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
-  -DRINGSWEEP_SANITIZE=address_undefined -DRINGSWEEP_ENABLE_CUDA=OFF -DRINGSWEEP_BUILD_BENCH=OFF "${cache[@]}"
-cmake --build build-asan -j "${jobs}"
-ctest --test-dir build-asan --output-on-failure -j "${jobs}" -L simt "$@"
+timer "build/ tested"
 
 echo "== build-tsan: race detection in shared memory, SIMT backend =="
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
@@ -49,3 +50,4 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX
   -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF "${cache[@]}"
 cmake --build build-tsan -j "${jobs}" --target race_sort_test_simt simt_race_canary
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j "${jobs}" -L race "$@"
+timer "build-tsan/ tested"

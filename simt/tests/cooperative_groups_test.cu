@@ -15,6 +15,7 @@
 namespace cg = cooperative_groups;
 using ringsweep_test::device_buffer;
 using ringsweep_test::launch;
+using ringsweep_test::serial;
 
 static_assert(CUDA_VERSION >= 11000, "<cuda.h> defines CUDA_VERSION");
 
@@ -104,8 +105,11 @@ __global__ void grid_sync_kernel(unsigned* a, unsigned* b, int* valid) {
   if (r == 0) *valid = grid.is_valid();
 }
 
+/// ringsweep_test::launch (the library's helper) with what these tests need besides: 2-D and 3-D
+/// grids and blocks, and the cooperative attribute (the backend's grid-wide barrier). Same
+/// argument order.
 template <class... Params, class... Args>
-cudaError_t launch_cooperative(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
+cudaError_t launch_dims(void (*kernel)(Params...), dim3 grid, dim3 block, bool cooperative, Args... args) {
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeCooperative;
   attr.val.cooperative = 1;
@@ -113,8 +117,8 @@ cudaError_t launch_cooperative(dim3 grid, dim3 block, void (*kernel)(Params...),
   config.gridDim = grid;
   config.blockDim = block;
   config.stream = 0;
-  config.attrs = &attr;
-  config.numAttrs = 1;
+  config.attrs = cooperative ? &attr : nullptr;
+  config.numAttrs = cooperative ? 1u : 0u;
   return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
@@ -122,7 +126,7 @@ template <unsigned int N>
 void check_tiles() {
   const unsigned blocks = 3, threads = 64, total = blocks * threads;
   device_buffer<int> out(total * k_fields);
-  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), tile_kernel<N>, out.data()));
+  REQUIRE_CUDA(launch(tile_kernel<N>, blocks, threads, 0, serial, out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<int> h = out.download();
   for (unsigned g = 0; g < total; ++g) {
@@ -160,7 +164,7 @@ TEST_CASE("this_grid().thread_rank() is the global linear thread id over several
   const unsigned per_block = 32, blocks = 6, total = blocks * per_block;
   device_buffer<unsigned long long> out(total), size(1);
   out.fill_bytes(0xff);
-  REQUIRE_CUDA(launch(grid, block, grid_rank_kernel, out.data(), size.data()));
+  REQUIRE_CUDA(launch_dims(grid_rank_kernel, grid, block, false, out.data(), size.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned long long> h = out.download();
   for (unsigned g = 0; g < total; ++g) {
@@ -174,7 +178,7 @@ TEST_CASE("this_thread_block(): sync, rank, index and shape", "[simt][cg]") {
   const unsigned blocks = 2;
   const dim3 block(16, 8);
   device_buffer<unsigned> out(blocks * 128), shape(blocks * 5);
-  REQUIRE_CUDA(launch(dim3(blocks), block, block_kernel, out.data(), shape.data()));
+  REQUIRE_CUDA(launch_dims(block_kernel, blocks, block, false, out.data(), shape.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> h = out.download(), s = shape.download();
   for (unsigned b = 0; b < blocks; ++b) {
@@ -197,7 +201,7 @@ TEST_CASE("global min/max follow CUDA's overloads for mixed types", "[simt][math
   static_assert(std::is_same<decltype(max(1ll, 2ull)), unsigned long long>::value, "ll, ull -> ull");
   device_buffer<unsigned long long> u(8);
   device_buffer<double> f(4);
-  REQUIRE_CUDA(launch(dim3(1), dim3(1), minmax_kernel, u.data(), f.data(), -1, 7u, -3l, 9ul, -4ll, 5ull, 1.5f,
+  REQUIRE_CUDA(launch(minmax_kernel, 1, 1, 0, serial, u.data(), f.data(), -1, 7u, -3l, 9ul, -4ll, 5ull, 1.5f,
                       -0.25));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned long long> hu = u.download();
@@ -223,7 +227,7 @@ TEST_CASE("grid_group::sync() in a cooperative launch orders the whole grid", "[
   a.fill_bytes(0);
   b.fill_bytes(0);
   valid.fill_bytes(0);
-  REQUIRE_CUDA(launch_cooperative(dim3(blocks), dim3(threads), grid_sync_kernel, a.data(), b.data(), valid.data()));
+  REQUIRE_CUDA(launch_dims(grid_sync_kernel, blocks, threads, true, a.data(), b.data(), valid.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> ha = a.download(), hb = b.download();
   for (unsigned r = 0; r < total; ++r) {
@@ -239,8 +243,7 @@ TEST_CASE("grid_group::sync() in a cooperative launch orders the whole grid", "[
 TEST_CASE("a cooperative grid larger than the device can hold is refused", "[simt][cg]") {
   device_buffer<unsigned> a(1), b(1);
   device_buffer<int> valid(1);
-  const cudaError_t e =
-      launch_cooperative(dim3(1u << 20), dim3(1024), grid_sync_kernel, a.data(), b.data(), valid.data());
+  const cudaError_t e = launch_dims(grid_sync_kernel, 1u << 20, 1024, true, a.data(), b.data(), valid.data());
   CHECK(e == cudaErrorCooperativeLaunchTooLarge);
   CHECK(cudaGetLastError() == cudaErrorCooperativeLaunchTooLarge);
   CHECK(cudaGetLastError() == cudaSuccess);

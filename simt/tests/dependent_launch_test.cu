@@ -16,6 +16,7 @@
 #include "test_util.cuh"
 
 using ringsweep_test::device_buffer;
+using ringsweep_test::launch;
 
 namespace {
 
@@ -131,20 +132,10 @@ __global__ void pingpong_step_kernel(unsigned* counter, unsigned step, unsigned*
   if (threadIdx.x == 0 && blockIdx.x == 0) counter[(step + 1) % 2] = seen + 1;
 }
 
-template <class... Params, class... Args>
-cudaError_t launch_on(cudaStream_t s, dim3 grid, dim3 block, bool dependent, void (*kernel)(Params...),
-                      Args&&... args) {
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = 0;
-  config.stream = s;
-  config.attrs = dependent ? &attr : nullptr;
-  config.numAttrs = dependent ? 1u : 0u;
-  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+/// The library's launch order for a `dependent` flag: a programmatic dependent of the kernel
+/// before it in the stream, or serial.
+ringsweep_test::launch_order order(bool dependent) {
+  return dependent ? ringsweep_test::launch_order::dependent : ringsweep_test::launch_order::serial;
 }
 
 struct stream_guard {
@@ -175,10 +166,10 @@ TEST_CASE("a dependent launch starts while its primary still runs", "[pdl]") {
   for (int round = 0; round <= rounds; ++round) {
     device_buffer<unsigned> flag(std::vector<unsigned>(1, 0u)), saw(std::vector<unsigned>(1, 0u));
     device_buffer<unsigned> data(std::vector<unsigned>(n, 0u)), counts(std::vector<unsigned>(2, 0u));
-    REQUIRE(launch_on(sg.s, dim3(1), dim3(64), false, primary_kernel, flag.data(), saw.data(), data.data(), n, value,
+    REQUIRE(launch(primary_kernel, 1, 64, sg.s, order(false), flag.data(), saw.data(), data.data(), n, value,
                       round == 0 ? k_short_wait_ns : k_long_wait_ns, 1) == cudaSuccess);
     // One dependent block: its early reads are all done when the primary sees the flag.
-    REQUIRE(launch_on(sg.s, dim3(1), dim3(64), true, dependent_kernel, flag.data(),
+    REQUIRE(launch(dependent_kernel, 1, 64, sg.s, order(true), flag.data(),
                       static_cast<const unsigned*>(data.data()), n, value, counts.data(), counts.data() + 1) ==
             cudaSuccess);
     REQUIRE(cudaStreamSynchronize(sg.s) == cudaSuccess);
@@ -206,9 +197,9 @@ TEST_CASE("after cudaGridDependencySynchronize the primary's writes are all visi
   device_buffer<unsigned> data(std::vector<unsigned>(n, 0u)), wrong(std::vector<unsigned>(1, 0u));
   for (unsigned round = 0; round < 12; ++round) {
     const unsigned value = 1000u * (round + 1);
-    REQUIRE(launch_on(sg.s, dim3(8), dim3(128), round % 3 != 0, slow_writer_kernel, data.data(), n, value) ==
+    REQUIRE(launch(slow_writer_kernel, 8, 128, sg.s, order(round % 3 != 0), data.data(), n, value) ==
             cudaSuccess);
-    REQUIRE(launch_on(sg.s, dim3(16), dim3(64), true, checker_kernel, static_cast<const unsigned*>(data.data()), n,
+    REQUIRE(launch(checker_kernel, 16, 64, sg.s, order(true), static_cast<const unsigned*>(data.data()), n,
                       value, wrong.data()) == cudaSuccess);
   }
   CHECK(wrong.download()[0] == 0u);
@@ -220,7 +211,7 @@ TEST_CASE("without the attribute a launch waits for the previous kernel", "[pdl]
   for (int attribute_zero = 0; attribute_zero < 2; ++attribute_zero) {
     device_buffer<unsigned> flag(std::vector<unsigned>(1, 0u)), saw(std::vector<unsigned>(2, 9u));
     device_buffer<unsigned> data(std::vector<unsigned>(n, 0u)), counts(std::vector<unsigned>(2, 0u));
-    REQUIRE(launch_on(sg.s, dim3(2), dim3(32), false, primary_kernel, flag.data(), saw.data(), data.data(), n, value,
+    REQUIRE(launch(primary_kernel, 2, 32, sg.s, order(false), flag.data(), saw.data(), data.data(), n, value,
                       k_short_wait_ns, 1) == cudaSuccess);
     cudaLaunchAttribute attr{};
     attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -247,7 +238,7 @@ TEST_CASE("a chain of dependent launches completes in order; copies and synchron
   stream_guard sg;
   device_buffer<unsigned> counter(std::vector<unsigned>(2, 0u)), bad(std::vector<unsigned>(1, 0u));
   for (unsigned k = 0; k < steps; ++k)
-    REQUIRE(launch_on(sg.s, dim3(6), dim3(32), k != 0, pingpong_step_kernel, counter.data(), k, bad.data()) ==
+    REQUIRE(launch(pingpong_step_kernel, 6, 32, sg.s, order(k != 0), counter.data(), k, bad.data()) ==
             cudaSuccess);
   // A copy on the legacy stream right after the chain (cudaMemcpy): sees the last step.
   unsigned last = 0;
@@ -262,7 +253,7 @@ TEST_CASE("a chain of dependent launches completes in order; copies and synchron
   host[0] = 0;
   host[1] = 0;
   for (unsigned k = 0; k < steps; ++k)
-    REQUIRE(launch_on(sg.s, dim3(3), dim3(32), k != 0, pingpong_step_kernel, host, k, bad.data()) == cudaSuccess);
+    REQUIRE(launch(pingpong_step_kernel, 3, 32, sg.s, order(k != 0), host, k, bad.data()) == cudaSuccess);
   REQUIRE(cudaStreamSynchronize(sg.s) == cudaSuccess);
   CHECK(__atomic_load_n(&host[steps % 2], __ATOMIC_ACQUIRE) == steps);
   REQUIRE(cudaFreeHost(host) == cudaSuccess);
@@ -276,7 +267,7 @@ TEST_CASE("a captured chain of dependent launches replays with the same result",
   REQUIRE(cudaStreamBeginCapture(sg.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
   REQUIRE(cudaMemsetAsync(counter.data(), 0, 2 * sizeof(unsigned), sg.s) == cudaSuccess);
   for (unsigned k = 0; k < steps; ++k)
-    REQUIRE(launch_on(sg.s, dim3(5), dim3(32), k != 0, pingpong_step_kernel, counter.data(), k, bad.data()) ==
+    REQUIRE(launch(pingpong_step_kernel, 5, 32, sg.s, order(k != 0), counter.data(), k, bad.data()) ==
             cudaSuccess);
   cudaGraph_t graph = nullptr;
   REQUIRE(cudaStreamEndCapture(sg.s, &graph) == cudaSuccess);

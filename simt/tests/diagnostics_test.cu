@@ -19,6 +19,7 @@
 
 using ringsweep_test::device_buffer;
 using ringsweep_test::launch;
+using ringsweep_test::serial;
 
 namespace {
 
@@ -96,7 +97,7 @@ std::uint64_t backend_seed() {
 }  // namespace
 
 TEST_CASE("a divergent barrier is reported with every thread's wait state", "[simt][diagnostics]") {
-  const child_result r = run_in_child([] { (void)launch(dim3(1), dim3(64), divergent_barrier_kernel); });
+  const child_result r = run_in_child([] { (void)launch(divergent_barrier_kernel, 1, 64, 0, serial); });
   INFO(r.stderr_text);
   CHECK(r.aborted);
   CHECK(r.stderr_text.find("deadlock in block (0,0,0)") != std::string::npos);
@@ -107,7 +108,7 @@ TEST_CASE("a divergent barrier is reported with every thread's wait state", "[si
 TEST_CASE("a warp collective whose mask leaves out the caller is an error", "[simt][diagnostics]") {
   const child_result r = run_in_child([] {
     device_buffer<int> out(32);
-    (void)launch(dim3(1), dim3(32), foreign_mask_kernel, out.data());
+    (void)launch(foreign_mask_kernel, 1, 32, 0, serial, out.data());
   });
   INFO(r.stderr_text);
   CHECK(r.aborted);
@@ -115,7 +116,7 @@ TEST_CASE("a warp collective whose mask leaves out the caller is an error", "[si
 }
 
 TEST_CASE("lanes meeting with different masks are an error", "[simt][diagnostics]") {
-  const child_result r = run_in_child([] { (void)launch(dim3(1), dim3(32), disagreeing_masks_kernel); });
+  const child_result r = run_in_child([] { (void)launch(disagreeing_masks_kernel, 1, 32, 0, serial); });
   INFO(r.stderr_text);
   CHECK(r.aborted);
   CHECK(r.stderr_text.find("exited while lanes 0xffff0000 wait for it in __syncwarp(mask=0xffffffff)") != std::string::npos);
@@ -123,7 +124,7 @@ TEST_CASE("lanes meeting with different masks are an error", "[simt][diagnostics
 }
 
 TEST_CASE("grid_group::sync() outside a cooperative launch is an error", "[simt][diagnostics]") {
-  const child_result r = run_in_child([] { (void)launch(dim3(2), dim3(32), grid_sync_kernel); });
+  const child_result r = run_in_child([] { (void)launch(grid_sync_kernel, 2, 32, 0, serial); });
   INFO(r.stderr_text);
   CHECK(r.aborted);
   CHECK(r.stderr_text.find("grid_group::sync() in a kernel that was not launched cooperatively") != std::string::npos);
@@ -133,7 +134,7 @@ TEST_CASE("a block that only spins is stopped by the watchdog", "[simt][diagnost
   const child_result r = run_in_child([] {
     simt::set_watchdog_seconds(1.0);
     device_buffer<unsigned> flag(std::vector<unsigned>{0});
-    (void)launch(dim3(1), dim3(32), endless_spin_kernel, flag.data());
+    (void)launch(endless_spin_kernel, 1, 32, 0, serial, flag.data());
   });
   INFO(r.stderr_text);
   CHECK(r.aborted);
@@ -144,8 +145,8 @@ TEST_CASE("a block that only spins is stopped by the watchdog", "[simt][diagnost
 TEST_CASE("the seed permutes the schedule, reproducibly", "[simt][schedule]") {
   const unsigned blocks = 3, threads = 128;
   device_buffer<unsigned> first(blocks * threads), second(blocks * threads);
-  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), arrival_order_kernel, first.data()));
-  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), arrival_order_kernel, second.data()));
+  REQUIRE_CUDA(launch(arrival_order_kernel, blocks, threads, 0, serial, first.data()));
+  REQUIRE_CUDA(launch(arrival_order_kernel, blocks, threads, 0, serial, second.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> a = first.download(), b = second.download();
   CHECK(a == b);  // same seed, same schedule within each block
@@ -167,7 +168,7 @@ TEST_CASE("poisoned shared memory exposes reads before writes", "[simt][poison]"
   const unsigned blocks = 8;
   device_buffer<unsigned> seen(blocks);
   simt::set_poison_shared(true);
-  const cudaError_t e = launch(dim3(blocks), dim3(32), read_before_write_kernel, seen.data());
+  const cudaError_t e = launch(read_before_write_kernel, blocks, 32, 0, serial, seen.data());
   simt::set_poison_shared(false);
   REQUIRE_CUDA(e);
   REQUIRE_CUDA_LAUNCH();

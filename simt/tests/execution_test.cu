@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -13,6 +14,7 @@
 
 using ringsweep_test::device_buffer;
 using ringsweep_test::launch;
+using ringsweep_test::serial;
 
 namespace {
 
@@ -93,7 +95,7 @@ TEST_CASE("barrier phases give the same result under every schedule", "[simt][bl
   std::vector<unsigned> in(blocks * threads);
   std::iota(in.begin(), in.end(), 1u);
   device_buffer<unsigned> d_in(in), d_out(blocks);
-  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), reduce_kernel, d_in.data(), d_out.data()));
+  REQUIRE_CUDA(launch(reduce_kernel, blocks, threads, 0, serial, d_in.data(), d_out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> h = d_out.download();
   for (unsigned b = 0; b < blocks; ++b) {
@@ -104,14 +106,14 @@ TEST_CASE("barrier phases give the same result under every schedule", "[simt][bl
 
 TEST_CASE("shared memory belongs to one block and is shared by its threads", "[simt][block]") {
   device_buffer<unsigned> mismatches(std::vector<unsigned>{0});
-  REQUIRE_CUDA(launch(dim3(16), dim3(128), shared_isolation_kernel, mismatches.data()));
+  REQUIRE_CUDA(launch(shared_isolation_kernel, 16, 128, 0, serial, mismatches.data()));
   REQUIRE_CUDA_LAUNCH();
   CHECK(mismatches.download()[0] == 0u);
 }
 
 TEST_CASE("two blocks run at once: block 1 waits for a flag block 0 sets", "[simt][grid]") {
   device_buffer<unsigned> flag(std::vector<unsigned>{0}), out(std::vector<unsigned>{0});
-  REQUIRE_CUDA(launch(dim3(2), dim3(64), flag_kernel, flag.data(), out.data()));
+  REQUIRE_CUDA(launch(flag_kernel, 2, 64, 0, serial, flag.data(), out.data()));
   REQUIRE_CUDA_LAUNCH();
   CHECK(out.download()[0] == 1u);
 }
@@ -122,7 +124,8 @@ TEST_CASE("a chain of tiles, each waiting on its predecessor, completes over man
   for (unsigned i = 0; i < tiles; ++i) values[i] = (i * 2654435761u) % 1000u;
   device_buffer<unsigned> ticket(std::vector<unsigned>{0}), inclusive(tiles), ready(std::vector<unsigned>(tiles, 0u)),
       d_values(values);
-  REQUIRE_CUDA(launch(dim3(tiles), dim3(64), chain_kernel, ticket.data(), inclusive.data(), ready.data(), d_values.data()));
+  REQUIRE_CUDA(launch(chain_kernel, tiles, 64, 0, serial,
+                      ticket.data(), inclusive.data(), ready.data(), d_values.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> h = inclusive.download();
   unsigned sum = 0;
@@ -137,21 +140,26 @@ TEST_CASE("launch errors come back as the CUDA error a GPU gives", "[simt][launc
   // Seen on an H100 with CUDA 13.0 (driver 580): cudaLaunchKernelEx, cudaLaunchKernel and <<<>>>
   // all return cudaErrorInvalidValue for a bad grid or block (older toolkits said
   // cudaErrorInvalidConfiguration for some of them).
-  CHECK(launch(dim3(1), dim3(2048), empty_kernel) == cudaErrorInvalidValue);
+  // The backend's own validation of a launch configuration, so cudaLaunchKernelEx itself, with any
+  // grid and block shape.
+  const auto launch_shape = [](dim3 grid, dim3 block, std::size_t dynamic_shared_bytes = 0) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = dynamic_shared_bytes;
+    return cudaLaunchKernelEx(&config, empty_kernel);
+  };
+  CHECK(launch_shape(dim3(1), dim3(2048)) == cudaErrorInvalidValue);
   CHECK(cudaGetLastError() == cudaErrorInvalidValue);
   CHECK(cudaGetLastError() == cudaSuccess);  // not sticky
-  CHECK(launch(dim3(1), dim3(32, 32, 2), empty_kernel) == cudaErrorInvalidValue);
-  CHECK(launch(dim3(0), dim3(32), empty_kernel) == cudaErrorInvalidValue);
-  CHECK(launch(dim3(1, 70000), dim3(32), empty_kernel) == cudaErrorInvalidValue);
-  CHECK(launch(dim3(1), dim3(0), empty_kernel) == cudaErrorInvalidValue);
+  CHECK(launch_shape(dim3(1), dim3(32, 32, 2)) == cudaErrorInvalidValue);
+  CHECK(launch_shape(dim3(0), dim3(32)) == cudaErrorInvalidValue);
+  CHECK(launch_shape(dim3(1, 70000), dim3(32)) == cudaErrorInvalidValue);
+  CHECK(launch_shape(dim3(1), dim3(0)) == cudaErrorInvalidValue);
   cudaGetLastError();
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(1);
-  config.blockDim = dim3(32);
-  config.dynamicSmemBytes = 1u << 20;  // 1 MiB of dynamic shared memory exists nowhere
-  CHECK(cudaLaunchKernelEx(&config, empty_kernel) != cudaSuccess);
+  CHECK(launch_shape(dim3(1), dim3(32), 1u << 20) != cudaSuccess);  // 1 MiB of dynamic shared memory exists nowhere
   cudaGetLastError();
-  CHECK(launch(dim3(3), dim3(33), empty_kernel) == cudaSuccess);  // partial warps are fine
+  CHECK(launch(empty_kernel, 3, 33, 0, serial) == cudaSuccess);  // partial warps are fine
   REQUIRE_CUDA_LAUNCH();
 }
 

@@ -20,7 +20,7 @@ __global__ void add_kernel(unsigned* data, unsigned n, unsigned amount) {
 }
 
 cudaError_t launch_add(cudaStream_t s, unsigned* data, unsigned n, unsigned amount) {
-  return ringsweep_test::launch_on(s, (n + 63) / 64, 64, add_kernel, data, n, amount);
+  return ringsweep_test::launch(add_kernel, (n + 63) / 64, 64, s, ringsweep_test::serial, data, n, amount);
 }
 
 struct stream_guard {

@@ -11,6 +11,7 @@
 
 using ringsweep_test::device_buffer;
 using ringsweep_test::launch;
+using ringsweep_test::serial;
 
 namespace {
 
@@ -103,7 +104,7 @@ __global__ void atomics_kernel(unsigned* u, unsigned long long* ull, int* i, flo
 TEST_CASE("shuffles follow CUDA semantics, widths included", "[simt][warp]") {
   const unsigned threads = 64;
   device_buffer<int> out(threads * 8);
-  REQUIRE_CUDA(launch(dim3(1), dim3(threads), shuffle_kernel, out.data()));
+  REQUIRE_CUDA(launch(shuffle_kernel, 1, threads, 0, serial, out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<int> h = out.download();
   for (unsigned t = 0; t < threads; ++t) {
@@ -123,7 +124,7 @@ TEST_CASE("shuffles follow CUDA semantics, widths included", "[simt][warp]") {
 
 TEST_CASE("a shuffle over a partial mask exchanges among its lanes only", "[simt][warp]") {
   device_buffer<int> out(32);
-  REQUIRE_CUDA(launch(dim3(1), dim3(32), partial_shuffle_kernel, out.data()));
+  REQUIRE_CUDA(launch(partial_shuffle_kernel, 1, 32, 0, serial, out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<int> h = out.download();
   for (int lane = 0; lane < 32; ++lane) {
@@ -135,7 +136,7 @@ TEST_CASE("a shuffle over a partial mask exchanges among its lanes only", "[simt
 
 TEST_CASE("votes and match_any, on full and diverged warps", "[simt][warp]") {
   device_buffer<unsigned> out(64 * 6);
-  REQUIRE_CUDA(launch(dim3(1), dim3(64), vote_kernel, out.data()));
+  REQUIRE_CUDA(launch(vote_kernel, 1, 64, 0, serial, out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> h = out.download();
   unsigned every_third = 0;
@@ -156,7 +157,7 @@ TEST_CASE("votes and match_any, on full and diverged warps", "[simt][warp]") {
 TEST_CASE("barriers with predicates reduce over the whole block", "[simt][block]") {
   const unsigned threads = 96, blocks = 2;
   device_buffer<int> out(blocks * threads * 3);
-  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), barrier_predicate_kernel, out.data()));
+  REQUIRE_CUDA(launch(barrier_predicate_kernel, blocks, threads, 0, serial, out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<int> h = out.download();
   for (unsigned t = 0; t < blocks * threads; ++t) {
@@ -170,7 +171,7 @@ TEST_CASE("bit intrinsics and reinterpretations", "[simt][bits]") {
   device_buffer<unsigned> out(12);
   const unsigned x = 0x00f0'0100u;
   const unsigned long long y = 0x0000'0300'0000'0000ull;
-  REQUIRE_CUDA(launch(dim3(1), dim3(32), bits_kernel, out.data(), x, y));
+  REQUIRE_CUDA(launch(bits_kernel, 1, 32, 0, serial, out.data(), x, y));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> h = out.download();
   CHECK(h[0] == 5u);
@@ -194,7 +195,7 @@ TEST_CASE("atomics on shared and global memory, 32 and 64 bits", "[simt][atomics
   device_buffer<unsigned long long> ull(std::vector<unsigned long long>{0});
   device_buffer<int> i(std::vector<int>{0});
   device_buffer<float> f(std::vector<float>{0.0f});
-  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), atomics_kernel, u.data(), ull.data(), i.data(), f.data()));
+  REQUIRE_CUDA(launch(atomics_kernel, blocks, threads, 0, serial, u.data(), ull.data(), i.data(), f.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> h = u.download();
   const unsigned n = blocks * threads;

@@ -3,6 +3,7 @@
 // must report it; ctest expects the report. With `--clean` the barrier is in place and nothing may
 // be reported.
 #include <cuda_runtime.h>
+#include <ringsweep/device/launch.cuh>
 
 #include <cstdio>
 #include <cstring>
@@ -20,10 +21,9 @@ int main(int argc, char** argv) {
   const bool clean = argc > 1 && std::strcmp(argv[1], "--clean") == 0;
   int* out = nullptr;
   if (cudaMalloc(&out, 64 * sizeof(int)) != cudaSuccess) return 2;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(1);
-  config.blockDim = dim3(64);
-  if (cudaLaunchKernelEx(&config, neighbour_kernel, out, clean ? 1 : 0) != cudaSuccess) return 2;
+  if (ringsweep::detail::launch(neighbour_kernel, 1, 64, 0, ringsweep::detail::launch_order::serial, out,
+                                clean ? 1 : 0) != cudaSuccess)
+    return 2;
   int host[64];
   cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
   cudaFree(out);

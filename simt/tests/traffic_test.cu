@@ -10,6 +10,7 @@
 
 using ringsweep_test::device_buffer;
 using ringsweep_test::launch;
+using ringsweep_test::serial;
 
 namespace {
 
@@ -38,7 +39,7 @@ TEST_CASE("traced traffic counts bytes and sectors per warp access", "[simt][tra
   std::vector<unsigned> host(32 * 32, 1u);
   device_buffer<unsigned> in(host), out(n);
   simt::traffic_begin();
-  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), access_kernel, in.data(), out.data()));
+  REQUIRE_CUDA(launch(access_kernel, blocks, threads, 0, serial, in.data(), out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<simt::kernel_traffic> t = simt::traffic_end();
   REQUIRE(t.size() == 1);
@@ -53,7 +54,7 @@ TEST_CASE("traced traffic counts bytes and sectors per warp access", "[simt][tra
   CHECK(out.download()[5] == 2u);
 
   // Nothing is counted once tracing is off.
-  REQUIRE_CUDA(launch(dim3(blocks), dim3(threads), access_kernel, in.data(), out.data()));
+  REQUIRE_CUDA(launch(access_kernel, blocks, threads, 0, serial, in.data(), out.data()));
   simt::traffic_begin();
   CHECK(simt::traffic_end().empty());
 }

@@ -7,13 +7,14 @@
 //   random_ints<T>(n, seed, lo, hi)         uniform integers in [lo, hi]
 //   bit_entropy(and_count)                  entropy per bit of random_keys with that and_count
 //   catch_seed()                            Catch's --rng-seed, to derive data seeds from
-//   launch(grid, block, kernel, args...)    the tests' one kernel launch (cudaLaunchKernelEx, default
-//   launch_on(stream, grid, block, ...)     stream / a given stream)
+//   launch(kernel, grid, threads, stream, order, args...)
+//                                           the library's launch helper (serial: ringsweep_test::serial)
 #pragma once
 
 #include <catch2/catch.hpp>
 
 #include <cuda_runtime.h>
+#include <ringsweep/device/launch.cuh>
 
 #include <cmath>
 #include <cstddef>
@@ -45,29 +46,16 @@
 
 namespace ringsweep_test {
 
-/// Launches `kernel` on `stream` with cudaLaunchKernelEx (tests never use `<<<>>>`, so the same
-/// source builds against the SIMT backend). Returns the launch's error.
+/// Tests and benchmarks launch kernels the way the library does, through its one helper
+/// (ringsweep::detail::launch, device/launch.cuh): cudaLaunchKernelEx, never `<<<>>>`, so the same
+/// source builds against the SIMT backend, and a test's launch goes the library's way.
 ///
-///     REQUIRE_CUDA(ringsweep_test::launch_on(stream, blocks, 256, fill_kernel<T>, d.data(), n));
-template <class... Params, class... Args>
-cudaError_t launch_on(cudaStream_t stream, dim3 grid, dim3 block, void (*kernel)(Params...), Args&&... args) {
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = 0;
-  config.stream = stream;
-  config.attrs = nullptr;
-  config.numAttrs = 0;
-  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-}
+///     REQUIRE_CUDA(ringsweep_test::launch(fill_kernel<T>, blocks, 256, stream, ringsweep_test::serial, d.data(), n));
+using ringsweep::detail::launch;
+using ringsweep::detail::launch_order;
 
-/// launch_on the default stream.
-///
-///     REQUIRE_CUDA(ringsweep_test::launch(1, 64, rank_kernel<64, 3, 8>, d_digits.data(), n));
-template <class... Params, class... Args>
-cudaError_t launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args&&... args) {
-  return launch_on(cudaStream_t(0), grid, block, kernel, std::forward<Args>(args)...);
-}
+/// The order of nearly every test launch: after the kernel before it in the stream.
+constexpr launch_order serial = launch_order::serial;
 
 /// An array of `size()` T in device memory, freed on destruction. Move-only.
 template <typename T>

@@ -146,7 +146,8 @@ TEST_CASE("sorts make progress beside a kernel that occupies most SMs", "[concur
   for (bool several : {false, true}) {
     INFO((several ? "four sorts on four streams" : "one sort") << " beside " << occupy_blocks << " blocks of "
                                                                << occupy_threads << " threads on " << sms << " SMs");
-    REQUIRE_CUDA(ringsweep_test::launch_on(other, occupy_blocks, occupy_threads, occupy_kernel, rounds, done.data()));
+    REQUIRE_CUDA(ringsweep_test::launch(occupy_kernel, occupy_blocks, occupy_threads, other, ringsweep_test::serial,
+                                        rounds, done.data()));
     for (int i = 0; i < (several ? k_sorts : 1); ++i) {
       std::size_t b = temps[std::size_t(i)].size();
       REQUIRE_CUDA(sort_on(s[i], temps[std::size_t(i)].data(), b, ins[std::size_t(i)].data(),

@@ -37,7 +37,7 @@ void sweep(const char* name) {
     const std::size_t sizes[] = {100, 129, 700, 1500 + 37 * (s % 20)};
     const std::size_t n = sizes[s % 4];
     const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 1000 + s, 1 + int(s % 3));
-    if (!robustness::sort_and_check<Policy>(keys, s % 2 == 0)) {
+    if (!ringsweep_test::sort_and_check<Policy>(keys, s % 2 == 0)) {
       ++failures;
       UNSCOPED_INFO(name << ": seed " << s << " n " << n);
     }
@@ -71,16 +71,16 @@ using window_ring = ringsweep::detail::with_hooks<window_tuning<STATUS_SLOTS_, L
 }  // namespace
 
 TEST_CASE("fault sweep: STATUS_SLOTS = 2, LOOKBACK_DEPTH = 1", "[faults]") {
-  sweep<robustness::ring_policy<2, 1, 0>>("2/1/0");
+  sweep<ringsweep_test::policy_ring<2, 1, 0>>("2/1/0");
 }
 TEST_CASE("fault sweep: STATUS_SLOTS = 3, LOOKBACK_DEPTH = 2", "[faults]") {
-  sweep<robustness::ring_policy<3, 2, 0>>("3/2/0");
+  sweep<ringsweep_test::policy_ring<3, 2, 0>>("3/2/0");
 }
 TEST_CASE("fault sweep: STATUS_SLOTS = 4, LOOKBACK_DEPTH = 2, tail groups of 2", "[faults]") {
-  sweep<robustness::ring_policy<4, 2, 1>>("4/2/1");
+  sweep<ringsweep_test::policy_ring<4, 2, 1>>("4/2/1");
 }
 TEST_CASE("fault sweep: STATUS_SLOTS = 4, LOOKBACK_DEPTH = 1, tail groups of 2", "[faults]") {
-  sweep<robustness::ring_policy<4, 1, 1>>("4/1/1");
+  sweep<ringsweep_test::policy_ring<4, 1, 1>>("4/1/1");
 }
 TEST_CASE("fault sweep: STATUS_SLOTS = 8, LOOKBACK_DEPTH = 2, tail groups of 2 (carries over groups)", "[faults]") {
   sweep<chain_ring<8, 2, 1>>("8/2/1");

@@ -45,11 +45,13 @@ void sort_large(std::size_t n) {
   // the input (ignored), [258, 514) its histogram.
   ringsweep_test::device_buffer<unsigned long long> counts(514);
   counts.fill_bytes(0);
-  REQUIRE_CUDA(ringsweep_test::launch(4096, 256, fill_kernel<T>, in.data(), n));
+  REQUIRE_CUDA(ringsweep_test::launch(fill_kernel<T>, 4096, 256, 0, ringsweep_test::serial, in.data(), n));
   REQUIRE_CUDA(
-      ringsweep_test::launch(4096, 256, check_kernel<T>, in.data(), n, counts.data() + 257, counts.data() + 258));
+      ringsweep_test::launch(check_kernel<T>, 4096, 256, 0, ringsweep_test::serial,
+                             in.data(), n, counts.data() + 257, counts.data() + 258));
   REQUIRE_CUDA(ringsweep::sort_keys(temp.data(), temp_bytes, in.data(), out.data(), n));
-  REQUIRE_CUDA(ringsweep_test::launch(4096, 256, check_kernel<T>, out.data(), n, counts.data(), counts.data() + 1));
+  REQUIRE_CUDA(ringsweep_test::launch(check_kernel<T>, 4096, 256, 0, ringsweep_test::serial,
+                                      out.data(), n, counts.data(), counts.data() + 1));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned long long> c = counts.download();
   CHECK(c[0] == 0ull);  // sorted

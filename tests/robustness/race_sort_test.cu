@@ -7,17 +7,17 @@
 #include "robustness_util.cuh"
 
 TEST_CASE("sort kernels run race-free: tiny policy, keys and pairs", "[race]") {
-  using policy = robustness::ring_policy<4, 2, 1>;
+  using policy = ringsweep_test::policy_ring<4, 2, 1>;
   const std::size_t n = GENERATE(std::size_t(50), std::size_t(128), std::size_t(1000));
   const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 11 + n, 2);
-  CHECK(robustness::sort_and_check<policy>(keys, false));
-  CHECK(robustness::sort_and_check<policy>(keys, true));
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, false));
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, true));
 }
 
 namespace race_sort_test {
-/// ring_policy with 8 keys per thread loaded through vectors: two 4-key chunks per lane pass
+/// policy_ring with 8 keys per thread loaded through vectors: two 4-key chunks per lane pass
 /// through each warp's stage (external linkage: nvcc warns about unread members otherwise).
-struct vector_ring : robustness::ring_policy<4, 2, 1> {
+struct vector_ring : ringsweep_test::policy_ring<4, 2, 1> {
   __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
     return ringsweep::onesweep_shape::fit(t, 64, 8, 8, 64 * 8 * 4).vector_loads(4);
   }
@@ -29,8 +29,8 @@ TEST_CASE("sort kernels run race-free: vector loads through the warps' stages", 
   STATIC_REQUIRE(ringsweep::detail::warp_vector_load<std::uint32_t, 8>::CHUNKS == 2);
   const std::size_t n = GENERATE(std::size_t(1000), std::size_t(3000));
   const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 5 + n);
-  CHECK(robustness::sort_and_check<policy>(keys, false));
-  CHECK(robustness::sort_and_check<policy>(keys, true));
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, false));
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, true));
 }
 
 TEST_CASE("sort kernels run race-free: the device's policy", "[race]") {
@@ -49,6 +49,6 @@ TEST_CASE("sort kernels run race-free: the device's policy", "[race]") {
 TEST_CASE("sort kernels run race-free: the sm_80 policy", "[race]") {
   const std::size_t n = GENERATE(std::size_t(5000), std::size_t(20000));
   const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 3 + n);
-  CHECK(robustness::sort_and_check<ringsweep::policy_sm80>(keys, false));
-  CHECK(robustness::sort_and_check<ringsweep::policy_sm80>(keys, true));
+  CHECK(ringsweep_test::sort_and_check<ringsweep::policy_sm80>(keys, false));
+  CHECK(ringsweep_test::sort_and_check<ringsweep::policy_sm80>(keys, true));
 }

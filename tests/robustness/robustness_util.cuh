@@ -1,5 +1,4 @@
-// Helpers of the robustness tests: tiny policies with any status-buffer shape, a checked sort of
-// random keys, and a forked child for runs that are expected to fail.
+// Helpers of the robustness tests: a checked sort of random keys under any (test) policy.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -14,17 +13,12 @@
 #include "test_policies.cuh"
 #include "test_util.cuh"
 
-namespace robustness {
-
-/// ringsweep_test::policy_ring under its older name.
-template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
-using ring_policy = ringsweep_test::policy_ring<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_>;
+namespace ringsweep_test {
 
 /// Sorts `keys` (with their indices as values when `pairs`) under `Policy` in the in/out form and
 /// checks keys and values against std::stable_sort. Returns false (and records why) on a mismatch.
 template <class Policy>
 bool sort_and_check(const std::vector<std::uint32_t>& keys, bool pairs) {
-  using ringsweep_test::device_buffer;
   const std::size_t n = keys.size();
   std::vector<std::uint32_t> index(n);
   std::iota(index.begin(), index.end(), 0u);
@@ -56,4 +50,4 @@ bool sort_and_check(const std::vector<std::uint32_t>& keys, bool pairs) {
   return true;
 }
 
-}  // namespace robustness
+}  // namespace ringsweep_test

@@ -272,24 +272,28 @@ void launch_case(running_case& r) {
 
   // Input keys; sorted and reversed ones are uniform keys sorted by CUB first.
   const bool presort = c.distribution == sorted || c.distribution == reversed;
-  STRESS_TRY(ringsweep_test::launch_on(s, blocks_for(n), 256, generate_keys<bits>,
-                                       reinterpret_cast<bits*>(presort ? kout : kin), n, c.seed ^ mix(c.index),
-                                       presort ? int(uniform) : c.distribution, c.param));
+  STRESS_TRY(ringsweep_test::launch(generate_keys<bits>, blocks_for(n), 256, s, ringsweep_test::serial,
+                                    reinterpret_cast<bits*>(presort ? kout : kin), n, c.seed ^ mix(c.index),
+                                    presort ? int(uniform) : c.distribution, c.param));
   if (presort) {
     std::size_t bytes = 0;
     STRESS_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, kout, kref, std::int64_t(n), 0, int(sizeof(Key) * 8), s));
     void* temp = alloc<unsigned char>(r, bytes);
     if (r.error != cudaSuccess) return;
     STRESS_TRY(cub::DeviceRadixSort::SortKeys(temp, bytes, kout, kref, std::int64_t(n), 0, int(sizeof(Key) * 8), s));
-    STRESS_TRY(ringsweep_test::launch_on(s, blocks_for(n), 256, copy_keys<bits>, reinterpret_cast<const bits*>(kref),
-                                         reinterpret_cast<bits*>(kin), n, c.distribution == reversed));
+    STRESS_TRY(ringsweep_test::launch(copy_keys<bits>, blocks_for(n), 256, s, ringsweep_test::serial,
+                                      reinterpret_cast<const bits*>(kref), reinterpret_cast<bits*>(kin), n,
+                                      c.distribution == reversed));
   }
   // Zeros in descending float sorts on a partial window: see the top of this file.
   const bool partial_window = c.begin_bit < c.end_bit && (c.begin_bit > 0 || c.end_bit < int(8 * sizeof(Key)));
   if (!ringsweep::key_traits<Key>::image_is_xor && c.descending && partial_window) {  // float keys
-    STRESS_TRY(ringsweep_test::launch_on(s, blocks_for(n), 256, replace_zeros<bits>, reinterpret_cast<bits*>(kin), n));
+    STRESS_TRY(ringsweep_test::launch(replace_zeros<bits>, blocks_for(n), 256, s, ringsweep_test::serial,
+                                      reinterpret_cast<bits*>(kin), n));
   }
-  if constexpr (PAIRS) STRESS_TRY(ringsweep_test::launch_on(s, blocks_for(n), 256, generate_values<Value>, vin, n));
+  if constexpr (PAIRS) {
+    STRESS_TRY(ringsweep_test::launch(generate_values<Value>, blocks_for(n), 256, s, ringsweep_test::serial, vin, n));
+  }
   if (c.api_form == double_buf && n != 0) {
     STRESS_TRY(cudaMemcpyAsync(kout, kin, n * sizeof(Key), cudaMemcpyDeviceToDevice, s));
     if constexpr (PAIRS) STRESS_TRY(cudaMemcpyAsync(vout, vin, n * sizeof(Value), cudaMemcpyDeviceToDevice, s));
@@ -329,9 +333,9 @@ void launch_case(running_case& r) {
   if (r.error != cudaSuccess) return;
   STRESS_TRY(cudaMemcpyAsync(d_first, r.first, sizeof(u64), cudaMemcpyHostToDevice, s));
   STRESS_TRY(
-      ringsweep_test::launch_on(s, blocks_for(n), 256, compare<bits, Value>, reinterpret_cast<const bits*>(got_keys),
-                                reinterpret_cast<const bits*>(want_keys),
-                                PAIRS ? static_cast<const Value*>(got_values) : nullptr, want_values, n, d_first));
+      ringsweep_test::launch(compare<bits, Value>, blocks_for(n), 256, s, ringsweep_test::serial,
+                             reinterpret_cast<const bits*>(got_keys), reinterpret_cast<const bits*>(want_keys),
+                             PAIRS ? static_cast<const Value*>(got_values) : nullptr, want_values, n, d_first));
   STRESS_TRY(cudaMemcpyAsync(r.first, d_first, sizeof(u64), cudaMemcpyDeviceToHost, s));
   r.keys_sorted = n;
 }

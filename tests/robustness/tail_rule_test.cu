@@ -70,8 +70,9 @@ bool run_harness(u32 tiles, unsigned long long seed) {
   ringsweep_test::device_buffer<u64> status(std::size_t(STATUS_SLOTS) * RADIX);
   counters.fill_bytes(0);
   status.fill_bytes(0);
-  if (ringsweep_test::launch(tiles, 32, harness_kernel<Tail>, d_counts.data(), d_exclusive.data(), status.data(),
-                             counters.data(), counters.data() + 1) != cudaSuccess)
+  if (ringsweep_test::launch(harness_kernel<Tail>, tiles, 32, 0, ringsweep_test::serial,
+                             d_counts.data(), d_exclusive.data(), status.data(), counters.data(), counters.data() + 1) !=
+      cudaSuccess)
     return false;
   const std::vector<u32> got = d_exclusive.download();
   for (int d = 0; d < RADIX; ++d) {

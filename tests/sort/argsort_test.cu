@@ -32,9 +32,9 @@ ringsweep::sort_options options(sort_order o, int begin = 0, int end = -1) {
 template <class Policy, class Key, class Index>
 void check_argsort(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
   const std::size_t n = keys.size();
-  const auto order = sort_test::reference_order(keys, opts);
+  const auto order = ringsweep_test::reference_order(keys, opts);
   for (bool with_keys : {true, false}) {
-    INFO("n " << n << (with_keys ? ", sorted keys too" : ", indices only") << ", " << sort_test::order_name(opts));
+    INFO("n " << n << (with_keys ? ", sorted keys too" : ", indices only") << ", " << ringsweep_test::order_name(opts));
     ringsweep_test::device_buffer<Key> in(keys), out(n + 1);
     ringsweep_test::device_buffer<Index> idx(n + 1);
     out.fill_bytes(0xAB);
@@ -64,9 +64,9 @@ void check_argsort(const std::vector<Key>& keys, const ringsweep::sort_options& 
     if (with_keys) {
       std::vector<Key> sorted = out.download();
       sorted.resize(n);
-      REQUIRE(sort_test::first_key_mismatch(sorted, keys, order) == -1);
+      REQUIRE(ringsweep_test::first_key_mismatch(sorted, keys, order) == -1);
     }
-    CHECK(sort_test::same_keys(in.download(), keys));
+    CHECK(ringsweep_test::same_keys(in.download(), keys));
   }
 }
 
@@ -80,7 +80,7 @@ TEMPLATE_TEST_CASE("argsort: every index type over tile and portion edges", "[so
                    std::uint32_t, std::int64_t, std::uint64_t) {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : sizes) {
-    const auto keys = sort_test::make_keys<std::uint32_t>(n, sort_test::distribution::uniform, seed + n);
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + n);
     check_argsort<tiny, std::uint32_t, TestType>(keys, options(sort_order::ascending));
     check_argsort<tiny_vector, std::uint32_t, TestType>(keys, options(sort_order::descending));
   }
@@ -90,8 +90,8 @@ TEMPLATE_TEST_CASE("argsort: key types, duplicates, bit windows, skipped passes,
                    std::uint8_t, std::int16_t, float, std::int64_t, double) {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   const std::size_t n = 3845;
-  for (auto d : {sort_test::distribution::uniform, sort_test::distribution::few_distinct}) {
-    const auto keys = sort_test::make_keys<TestType>(n, d, seed);
+  for (auto d : {ringsweep_test::distribution::uniform, ringsweep_test::distribution::few_distinct}) {
+    const auto keys = ringsweep_test::make_keys<TestType>(n, d, seed);
     for (auto o : {sort_order::ascending, sort_order::descending}) {
       check_argsort<tiny, TestType, std::uint32_t>(keys, options(o));
       check_argsort<tiny, TestType, std::int64_t>(keys, options(o, 3, 7));  // one narrow pass
@@ -101,8 +101,8 @@ TEMPLATE_TEST_CASE("argsort: key types, duplicates, bit windows, skipped passes,
   // Every pass skipped: constant keys, and keys already in order (the histogram's detection).
   const std::vector<TestType> constant(n, TestType(3));
   check_argsort<tiny, TestType, std::uint32_t>(constant, options(sort_order::ascending));
-  auto sorted = sort_test::make_keys<TestType>(n, sort_test::distribution::uniform, seed + 1);
-  const auto order = sort_test::reference_order(sorted, options(sort_order::ascending));
+  auto sorted = ringsweep_test::make_keys<TestType>(n, ringsweep_test::distribution::uniform, seed + 1);
+  const auto order = ringsweep_test::reference_order(sorted, options(sort_order::ascending));
   std::vector<TestType> in_order(n);
   for (std::size_t i = 0; i < n; ++i) in_order[i] = sorted[order[i]];
   check_argsort<tiny, TestType, std::uint64_t>(in_order, options(sort_order::ascending));
@@ -112,7 +112,7 @@ TEMPLATE_TEST_CASE("argsort: key types, duplicates, bit windows, skipped passes,
 TEST_CASE("argsort with the device's policy", "[sort][argsort]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : {std::size_t(100), std::size_t(30000)}) {
-    const auto keys = sort_test::make_keys<float>(n, sort_test::distribution::uniform, seed + n);
+    const auto keys = ringsweep_test::make_keys<float>(n, ringsweep_test::distribution::uniform, seed + n);
     check_argsort<void, float, std::int32_t>(keys, options(sort_order::ascending));
   }
 }

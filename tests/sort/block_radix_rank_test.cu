@@ -59,8 +59,9 @@ void check_ranking(int valid, int distinct, std::uint64_t seed) {
   ringsweep_test::device_buffer<u32> d_digits(std::max<std::size_t>(digits.size(), 1));
   if (valid > 0) REQUIRE_CUDA(cudaMemcpy(d_digits.data(), digits.data(), valid * sizeof(u32), cudaMemcpyHostToDevice));
   ringsweep_test::device_buffer<u32> d_ranks(THREADS * ITEMS), d_counts(RADIX), d_starts(RADIX), d_early(RADIX);
-  REQUIRE_CUDA(ringsweep_test::launch(1, THREADS, rank_kernel<THREADS, ITEMS, RADIX_BITS>, d_digits.data(), valid,
-                                      d_ranks.data(), d_counts.data(), d_starts.data(), d_early.data()));
+  REQUIRE_CUDA(ringsweep_test::launch(rank_kernel<THREADS, ITEMS, RADIX_BITS>, 1, THREADS, 0, ringsweep_test::serial,
+                                      d_digits.data(), valid, d_ranks.data(), d_counts.data(), d_starts.data(),
+                                      d_early.data()));
   REQUIRE_CUDA_LAUNCH();
   std::vector<u32> ranks = d_ranks.download();
   ranks.resize(valid);
@@ -97,7 +98,8 @@ void check_match(int distinct, std::uint64_t seed) {
   }
   ringsweep_test::device_buffer<u32> d_values(values), d_ballot(values.size()), d_dispatched(values.size());
   REQUIRE_CUDA(
-      ringsweep_test::launch(WARPS, 32, match_kernel<BITS>, d_values.data(), d_ballot.data(), d_dispatched.data()));
+      ringsweep_test::launch(match_kernel<BITS>, WARPS, 32, 0, ringsweep_test::serial,
+                             d_values.data(), d_ballot.data(), d_dispatched.data()));
   REQUIRE_CUDA_LAUNCH();
   CHECK(d_ballot.download() == expected);
   CHECK(d_dispatched.download() == expected);

@@ -1,5 +1,5 @@
 // ringsweep/cub.cuh: CUB's DeviceRadixSort names, argument orders and defaults; every function
-// against std::stable_sort (sort_test::reference_order) with int, long long and unsigned counts,
+// against std::stable_sort (ringsweep_test::reference_order) with int, long long and unsigned counts,
 // bit windows and both orders; DoubleBuffer's Current()/Alternate() and selector; cub::DoubleBuffer
 // (GPU build) and any double buffer with its layout; invalid counts (negative, overflowing
 // std::size_t) return cudaErrorInvalidValue with nothing written, and the error is not sticky.
@@ -24,7 +24,7 @@ namespace {
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using ringsweep::DeviceRadixSort;
-using sort_test::distribution;
+using ringsweep_test::distribution;
 
 // ---- the signatures are CUB's ----------------------------------------------------------------------
 
@@ -89,9 +89,9 @@ void check_keys(const std::vector<Key>& keys, int begin_bit, int end_bit, bool d
                                                             end_bit)
                       : DeviceRadixSort::SortKeys(temp, bytes, in.data(), out.data(), Count(n), begin_bit, end_bit);
   });
-  const auto order = sort_test::reference_order(keys, window(begin_bit, end_bit, descending));
-  REQUIRE(sort_test::first_key_mismatch(out.download(), keys, order) == -1);
-  REQUIRE(sort_test::same_keys(in.download(), keys));
+  const auto order = ringsweep_test::reference_order(keys, window(begin_bit, end_bit, descending));
+  REQUIRE(ringsweep_test::first_key_mismatch(out.download(), keys, order) == -1);
+  REQUIRE(ringsweep_test::same_keys(in.download(), keys));
 }
 
 /// SortPairs / SortPairsDescending (pointer form): values are input indices, so stability shows.
@@ -111,8 +111,8 @@ void check_pairs(const std::vector<Key>& keys, int begin_bit, int end_bit, bool 
                       : DeviceRadixSort::SortPairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(),
                                                    Count(n), begin_bit, end_bit);
   });
-  const auto order = sort_test::reference_order(keys, window(begin_bit, end_bit, descending));
-  REQUIRE(sort_test::first_key_mismatch(kout.download(), keys, order) == -1);
+  const auto order = ringsweep_test::reference_order(keys, window(begin_bit, end_bit, descending));
+  REQUIRE(ringsweep_test::first_key_mismatch(kout.download(), keys, order) == -1);
   const auto got = vout.download();
   for (std::size_t i = 0; i < n; ++i) {
     INFO("position " << i);
@@ -169,8 +169,8 @@ void check_double_buffer(const std::vector<Key>& keys, int first, int begin_bit,
   REQUIRE(kb.d_buffers[0] == k0.data());
   REQUIRE(kb.d_buffers[1] == k1.data());
   auto& current_keys = kb.selector == 0 ? k0 : k1;
-  const auto order = sort_test::reference_order(keys, window(begin_bit, end_bit, descending));
-  REQUIRE(sort_test::first_key_mismatch(current_keys.download(), keys, order) == -1);
+  const auto order = ringsweep_test::reference_order(keys, window(begin_bit, end_bit, descending));
+  REQUIRE(ringsweep_test::first_key_mismatch(current_keys.download(), keys, order) == -1);
   if (with_values) {
     REQUIRE(vb.selector == kb.selector);
     const auto got = (vb.selector == 0 ? v0 : v1).download();
@@ -207,7 +207,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending (pointer fo
   const int key_bits = int(sizeof(TestType) * 8);
   const auto seed = ringsweep_test::catch_seed();
   for (std::size_t n : sizes) {
-    const auto keys = sort_test::make_keys<TestType>(n, n == 20000 ? distribution::few_distinct : distribution::uniform,
+    const auto keys = ringsweep_test::make_keys<TestType>(n, n == 20000 ? distribution::few_distinct : distribution::uniform,
                                                      seed + n);
     check_keys<int>(keys, 0, key_bits, false);
     check_keys<long long>(keys, 0, key_bits, true);
@@ -221,7 +221,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortPairs and SortPairsDescending (pointer 
   const int key_bits = int(sizeof(TestType) * 8);
   const auto seed = ringsweep_test::catch_seed();
   for (std::size_t n : sizes) {
-    const auto keys = sort_test::make_keys<TestType>(n, distribution::few_distinct, seed + n);
+    const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::few_distinct, seed + n);
     check_pairs<int>(keys, 0, key_bits, false);
     check_pairs<unsigned>(keys, 0, key_bits, true);
     check_pairs<long long>(keys, 2, key_bits - 5, false);
@@ -231,17 +231,17 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortPairs and SortPairsDescending (pointer 
 
 TEST_CASE("DeviceRadixSort: CUB's default bit window and stream", "[cub]") {
   // 3D Gaussian Splatting tile binning: 64-bit keys, sorted on [0, 45), 32-bit values.
-  const auto keys = sort_test::make_keys<u64>(12345, distribution::uniform, ringsweep_test::catch_seed());
+  const auto keys = ringsweep_test::make_keys<u64>(12345, distribution::uniform, ringsweep_test::catch_seed());
   const std::size_t n = keys.size();
   ringsweep_test::device_buffer<u64> in(keys), out(n);
   std::size_t bytes = 0;
   two_phase(bytes, [&](void* temp) { return DeviceRadixSort::SortKeys(temp, bytes, in.data(), out.data(), int(n)); });
-  REQUIRE(sort_test::first_key_mismatch(out.download(), keys, sort_test::reference_order(keys, window(0, 64, false))) ==
+  REQUIRE(ringsweep_test::first_key_mismatch(out.download(), keys, ringsweep_test::reference_order(keys, window(0, 64, false))) ==
           -1);
   two_phase(bytes, [&](void* temp) {
     return DeviceRadixSort::SortKeysDescending(temp, bytes, in.data(), out.data(), int(n), 20);
   });
-  REQUIRE(sort_test::first_key_mismatch(out.download(), keys, sort_test::reference_order(keys, window(20, 64, true))) ==
+  REQUIRE(ringsweep_test::first_key_mismatch(out.download(), keys, ringsweep_test::reference_order(keys, window(20, 64, true))) ==
           -1);
   cudaStream_t stream;
   REQUIRE_CUDA(cudaStreamCreate(&stream));
@@ -253,8 +253,8 @@ TEST_CASE("DeviceRadixSort: CUB's default bit window and stream", "[cub]") {
                                       stream);
   });
   REQUIRE_CUDA(cudaStreamDestroy(stream));
-  const auto order = sort_test::reference_order(keys, window(0, 45, false));
-  REQUIRE(sort_test::first_key_mismatch(out.download(), keys, order) == -1);
+  const auto order = ringsweep_test::reference_order(keys, window(0, 45, false));
+  REQUIRE(ringsweep_test::first_key_mismatch(out.download(), keys, order) == -1);
   const auto got = vout.download();
   for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == u32(order[i]));
 }
@@ -263,7 +263,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort double-buffer forms: Current() holds the res
   const int key_bits = int(sizeof(TestType) * 8);
   const auto seed = ringsweep_test::catch_seed();
   for (std::size_t n : sizes) {
-    const auto keys = sort_test::make_keys<TestType>(n, distribution::few_distinct, seed + 7 * n);
+    const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::few_distinct, seed + 7 * n);
     for (int first = 0; first < 2; ++first) {
       for (int values = 0; values < 2; ++values) {
         check_double_buffer<ringsweep::DoubleBuffer>(keys, first, 0, key_bits, false, values != 0);
@@ -276,7 +276,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort double-buffer forms: Current() holds the res
 }
 
 TEST_CASE("DeviceRadixSort takes double buffers of CUB's layout (cub::DoubleBuffer)", "[cub]") {
-  const auto keys = sort_test::make_keys<u64>(20000, distribution::few_distinct, ringsweep_test::catch_seed());
+  const auto keys = ringsweep_test::make_keys<u64>(20000, distribution::few_distinct, ringsweep_test::catch_seed());
   for (int values = 0; values < 2; ++values) {
     check_double_buffer<other_double_buffer>(keys, 1, 0, 45, false, values != 0);
     check_double_buffer<other_double_buffer>(keys, 0, 0, 45, true, values != 0);
@@ -291,7 +291,7 @@ TEST_CASE("DeviceRadixSort takes double buffers of CUB's layout (cub::DoubleBuff
 }
 
 TEST_CASE("DeviceRadixSort takes ringsweep::double_buffer too", "[cub]") {
-  const auto keys = sort_test::make_keys<int>(9000, distribution::uniform, ringsweep_test::catch_seed());
+  const auto keys = ringsweep_test::make_keys<int>(9000, distribution::uniform, ringsweep_test::catch_seed());
   const std::size_t n = keys.size();
   ringsweep_test::device_buffer<int> a(keys), b(n);
   ringsweep::double_buffer<int> db(a.data(), b.data());
@@ -299,7 +299,7 @@ TEST_CASE("DeviceRadixSort takes ringsweep::double_buffer too", "[cub]") {
   two_phase(bytes, [&](void* temp) { return DeviceRadixSort::SortKeysDescending(temp, bytes, db, n, 0, 24); });
   REQUIRE(db.current() == (db.selector == 0 ? a.data() : b.data()));
   const auto got = (db.selector == 0 ? a : b).download();
-  REQUIRE(sort_test::first_key_mismatch(got, keys, sort_test::reference_order(keys, window(0, 24, true))) == -1);
+  REQUIRE(ringsweep_test::first_key_mismatch(got, keys, ringsweep_test::reference_order(keys, window(0, 24, true))) == -1);
 }
 
 TEST_CASE("DeviceRadixSort: negative and overflowing counts are invalid, nothing written", "[cub][errors]") {

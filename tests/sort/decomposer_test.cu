@@ -152,7 +152,7 @@ static_assert(sizeof(packed_key) == 12 && sizeof(tiny_key) == 3 && sizeof(fi_key
 
 template <class F>
 u64 field_image(F f) {
-  return sort_test::sort_key(f, ringsweep::sort_options{});
+  return ringsweep_test::sort_key(f, ringsweep::sort_options{});
 }
 
 template <class Tuple, std::size_t... I>
@@ -212,7 +212,7 @@ long long first_mismatch(const std::vector<Key>& got, const std::vector<Key>& ke
 template <class Value>
 long long first_value_mismatch(const std::vector<Value>& got, const std::vector<std::size_t>& order) {
   for (std::size_t i = 0; i < order.size(); ++i) {
-    if (!same_bytes(got[i], sort_test::value_of_index<Value>(order[i]))) return (long long)i;
+    if (!same_bytes(got[i], ringsweep_test::value_of_index<Value>(order[i]))) return (long long)i;
   }
   return -1;
 }
@@ -272,7 +272,7 @@ std::vector<Key> make_keys(std::size_t n, u64 seed) {
 template <class Policy, class Key, class Dec>
 void check_all_forms(const std::vector<Key>& keys, Dec dec, ringsweep::sort_options o) {
   const std::size_t n = keys.size();
-  INFO("n " << n << ", " << sort_test::order_name(o) << ", bits [" << o.begin_bit << ", " << o.end_bit << ")");
+  INFO("n " << n << ", " << ringsweep_test::order_name(o) << ", bits [" << o.begin_bit << ", " << o.end_bit << ")");
   const auto order = reference_order(keys, dec, o);
   namespace rt = ringsweep::tuning;
   using ringsweep_test::device_buffer;
@@ -296,7 +296,7 @@ void check_all_forms(const std::vector<Key>& keys, Dec dec, ringsweep::sort_opti
   const auto pairs_in_out = [&](auto value_tag) {
     using Value = decltype(value_tag);
     std::vector<Value> values(n);
-    for (std::size_t i = 0; i < n; ++i) values[i] = sort_test::value_of_index<Value>(i);
+    for (std::size_t i = 0; i < n; ++i) values[i] = ringsweep_test::value_of_index<Value>(i);
     device_buffer<Key> kin(keys), kout(n);
     device_buffer<Value> vin(values), vout(n);
     std::size_t bytes = 0;
@@ -313,7 +313,7 @@ void check_all_forms(const std::vector<Key>& keys, Dec dec, ringsweep::sort_opti
   pairs_in_out(u64{});
   {  // double-buffer keys and pairs
     std::vector<u64> values(n);
-    for (std::size_t i = 0; i < n; ++i) values[i] = sort_test::value_of_index<u64>(i);
+    for (std::size_t i = 0; i < n; ++i) values[i] = ringsweep_test::value_of_index<u64>(i);
     for (int with_values = 0; with_values < 2; ++with_values) {
       device_buffer<Key> k0(keys), k1(n);
       device_buffer<u64> v0(values), v1(n);
@@ -338,7 +338,7 @@ void check_all_forms(const std::vector<Key>& keys, Dec dec, ringsweep::sort_opti
   }
   {  // in place
     std::vector<u32> values(n);
-    for (std::size_t i = 0; i < n; ++i) values[i] = sort_test::value_of_index<u32>(i);
+    for (std::size_t i = 0; i < n; ++i) values[i] = ringsweep_test::value_of_index<u32>(i);
     device_buffer<Key> k(keys), k2(keys);
     device_buffer<u32> v(values);
     REQUIRE_CUDA(rt::sort_keys<Policy>(k.data(), n, dec, o));

@@ -79,7 +79,8 @@ void check_lookback(const std::vector<u32>& launch_tiles, u32 max_count, std::ui
     std::vector<u32> counts =
         ringsweep_test::random_ints<u32>(std::size_t(tiles) * RADIX, seed + 17 * k, 0u, max_count);
     ringsweep_test::device_buffer<u32> d_counts(counts), d_exclusive(counts.size());
-    REQUIRE_CUDA(ringsweep_test::launch(tiles, 32, lookback_kernel<RADIX, STATUS_SLOTS, LOOKBACK_DEPTH, TAIL_BITS, W>,
+    REQUIRE_CUDA(ringsweep_test::launch(lookback_kernel<RADIX, STATUS_SLOTS, LOOKBACK_DEPTH, TAIL_BITS, W>, tiles, 32, 0,
+                                        ringsweep_test::serial,
                                         d_counts.data(), d_exclusive.data(), status.data(), counters.data(),
                                         counters.data() + 1, tile_base, u32(k), u32(seed + k)));
     REQUIRE_CUDA_LAUNCH();

@@ -29,7 +29,7 @@ namespace {
 
 using u32 = std::uint32_t;
 using tiny = ringsweep_test::policy_tiny;
-using sort_test::distribution;
+using ringsweep_test::distribution;
 
 constexpr unsigned char poison = 0xAB;
 
@@ -97,11 +97,11 @@ void check_shifted_pairs(const std::vector<Key>& keys, std::size_t shift, const 
   ringsweep_test::device_bytes temp(bytes);
   REQUIRE_CUDA(sort(temp.data()));
   REQUIRE_CUDA(cudaDeviceSynchronize());
-  const auto order = sort_test::reference_order(keys, opts);
+  const auto order = ringsweep_test::reference_order(keys, opts);
   const auto got_keys = kout.download();
   const auto got_values = vout.download();
   const std::vector<Key> sorted(got_keys.begin() + std::ptrdiff_t(shift), got_keys.end());
-  REQUIRE(sort_test::first_key_mismatch(sorted, keys, order) == -1);
+  REQUIRE(ringsweep_test::first_key_mismatch(sorted, keys, order) == -1);
   for (std::size_t i = 0; i < shift; ++i) {
     INFO("element " << i << " before the outputs");
     const unsigned char* kb = reinterpret_cast<const unsigned char*>(&got_keys[i]);
@@ -144,7 +144,7 @@ TEST_CASE("size queries write only temp_bytes and need no valid pointers", "[sor
 
 TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort][api]") {
   const std::size_t n = 1000;
-  const auto keys = sort_test::make_keys<u32>(n, distribution::uniform, ringsweep_test::catch_seed());
+  const auto keys = ringsweep_test::make_keys<u32>(n, distribution::uniform, ringsweep_test::catch_seed());
   ringsweep_test::device_buffer<u32> kin(keys), kout(n), vin(n), vout(n), big(2 * n);
   std::size_t bytes = 0;
   REQUIRE_CUDA(
@@ -163,7 +163,7 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
     CHECK(all_poison(kout));
     CHECK(all_poison(vout));
     CHECK(all_poison(temp));
-    CHECK(sort_test::same_keys(kin.download(), keys));
+    CHECK(ringsweep_test::same_keys(kin.download(), keys));
   };
   auto pairs = [&](const u32* ki, u32* ko, const u32* vi, u32* vo, std::size_t b, ringsweep::sort_options o) {
     return ringsweep::tuning::sort_pairs<tiny>(temp.data(), b, ki, ko, vi, vo, n, o);
@@ -226,8 +226,8 @@ TEST_CASE("bad arguments return cudaErrorInvalidValue and write nothing", "[sort
     REQUIRE_CUDA(cudaDeviceSynchronize());
     auto all = big.download();
     std::vector<u32> got(all.begin() + n, all.end());
-    const auto order = sort_test::reference_order(keys, ok);
-    REQUIRE(sort_test::first_key_mismatch(got, keys, order) == -1);
+    const auto order = ringsweep_test::reference_order(keys, ok);
+    REQUIRE(ringsweep_test::first_key_mismatch(got, keys, order) == -1);
   }
 }
 
@@ -244,11 +244,11 @@ TEST_CASE("n = 0 succeeds without touching anything; empty windows copy", "[sort
 
   // begin_bit == end_bit: the in/out forms copy, keys and values.
   for (std::size_t n : {std::size_t(5), std::size_t(1000)}) {
-    const auto keys = sort_test::make_keys<u32>(n, distribution::uniform, 5);
+    const auto keys = ringsweep_test::make_keys<u32>(n, distribution::uniform, 5);
     ringsweep::sort_options none;
     none.begin_bit = none.end_bit = 13;
-    sort_test::check_sort_pairs<tiny, u32, u32>(keys, none);
-    sort_test::check_sort_keys<tiny>(keys, none);
+    ringsweep_test::check_sort_pairs<tiny, u32, u32>(keys, none);
+    ringsweep_test::check_sort_keys<tiny>(keys, none);
   }
 }
 
@@ -263,7 +263,7 @@ TEST_CASE("in-place forms, tiny policy and the device's policy, on a stream", "[
       ringsweep::sort_options opts;
       if (variant & 1) opts.order = ringsweep::sort_order::descending;
       if (variant & 2) opts.end_bit = 24;  // three passes: the result ends in scratch and is copied back
-      const auto keys = sort_test::make_keys<float>(n, distribution::uniform, seed + n);
+      const auto keys = ringsweep_test::make_keys<float>(n, distribution::uniform, seed + n);
       std::vector<std::uint64_t> values(n);
       for (std::size_t i = 0; i < n; ++i) values[i] = i * 3 + 1;
       ringsweep_test::device_buffer<float> dk(keys), dk2(keys);
@@ -275,9 +275,9 @@ TEST_CASE("in-place forms, tiny policy and the device's policy, on a stream", "[
       }
       REQUIRE_CUDA(ringsweep::sort_keys(dk2.data(), n, opts, stream));
       REQUIRE_CUDA(cudaStreamSynchronize(stream));
-      const auto order = sort_test::reference_order(keys, opts);
-      REQUIRE(sort_test::first_key_mismatch(dk.download(), keys, order) == -1);
-      REQUIRE(sort_test::first_key_mismatch(dk2.download(), keys, order) == -1);
+      const auto order = ringsweep_test::reference_order(keys, opts);
+      REQUIRE(ringsweep_test::first_key_mismatch(dk.download(), keys, order) == -1);
+      REQUIRE(ringsweep_test::first_key_mismatch(dk2.download(), keys, order) == -1);
       const auto got = dv.download();
       for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == values[order[i]]);
     }
@@ -290,7 +290,7 @@ TEST_CASE("the device's policy: two-phase forms over tile edges", "[sort][api]")
   const std::size_t tile = device_tile();
   for (std::size_t n : {std::size_t(7), tile, tile + 1, std::size_t(50000)}) {
     INFO("n " << n);
-    const auto keys = sort_test::make_keys<std::int32_t>(n, distribution::few_distinct, seed + n);
+    const auto keys = ringsweep_test::make_keys<std::int32_t>(n, distribution::few_distinct, seed + n);
     for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
       ringsweep::sort_options opts;
       opts.order = o;
@@ -304,8 +304,8 @@ TEST_CASE("the device's policy: two-phase forms over tile edges", "[sort][api]")
       REQUIRE_CUDA(
           ringsweep::sort_pairs(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(), n, opts));
       REQUIRE_CUDA(cudaDeviceSynchronize());
-      const auto order = sort_test::reference_order(keys, opts);
-      REQUIRE(sort_test::first_key_mismatch(kout.download(), keys, order) == -1);
+      const auto order = ringsweep_test::reference_order(keys, opts);
+      REQUIRE(ringsweep_test::first_key_mismatch(kout.download(), keys, order) == -1);
       const auto got = vout.download();
       for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == u32(order[i]));
     }
@@ -321,15 +321,15 @@ TEMPLATE_TEST_CASE("pointers aligned only to their element size", "[sort][api]",
   const std::size_t per_vector = 16 / sizeof(TestType);
   for (std::size_t shift = 0; shift < per_vector; shift += (per_vector > 4 ? 3 : 1)) {
     for (std::size_t n : {std::size_t(3), std::size_t(tiny::HIST_THREADS * tiny::HIST_ITEMS * 7 + 5)}) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n + shift);
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n + shift);
       check_shifted_pairs<tiny>(keys, shift, {});
     }
     // Vector loads where a segment is aligned, striped loads where not (keys and values can
     // differ: 1- and 2-byte keys shifted, their 4-byte values too, by different byte counts).
-    const auto vkeys = sort_test::make_keys<TestType>(9 * 384 + 100, distribution::uniform, seed + shift);
+    const auto vkeys = ringsweep_test::make_keys<TestType>(9 * 384 + 100, distribution::uniform, seed + shift);
     check_shifted_pairs<ringsweep_test::policy_tiny_vector>(vkeys, shift, {});
     const std::size_t n = 2 * device_tile() + 333;
-    const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + shift);
+    const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + shift);
     check_shifted_pairs<void>(keys, shift, {});
     ringsweep::sort_options desc;
     desc.order = ringsweep::sort_order::descending;
@@ -624,7 +624,7 @@ TEST_CASE("in-place forms take a stream-ordered memory resource", "[sort][api][r
         opts.order = ringsweep::sort_order::descending;
         opts.end_bit = 24;
       }
-      const auto keys = sort_test::make_keys<u32>(n, distribution::uniform, seed + n);
+      const auto keys = ringsweep_test::make_keys<u32>(n, distribution::uniform, seed + n);
       std::vector<std::uint16_t> values(n);
       for (std::size_t i = 0; i < n; ++i) values[i] = std::uint16_t(i * 7 + 1);
       ringsweep_test::device_buffer<u32> dk(keys), dk2(keys);
@@ -644,9 +644,9 @@ TEST_CASE("in-place forms take a stream-ordered memory resource", "[sort][api][r
       }
       // The pairs' allocation holds scratch for n keys and n values besides the temporary storage.
       if (n != 0) CHECK(pairs_mr.bytes >= n * (sizeof(u32) + sizeof(std::uint16_t)));
-      const auto order = sort_test::reference_order(keys, opts);
-      REQUIRE(sort_test::first_key_mismatch(dk.download(), keys, order) == -1);
-      REQUIRE(sort_test::first_key_mismatch(dk2.download(), keys, order) == -1);
+      const auto order = ringsweep_test::reference_order(keys, opts);
+      REQUIRE(ringsweep_test::first_key_mismatch(dk.download(), keys, order) == -1);
+      REQUIRE(ringsweep_test::first_key_mismatch(dk2.download(), keys, order) == -1);
       const auto got = dv.download();
       for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == values[order[i]]);
     }
@@ -655,7 +655,7 @@ TEST_CASE("in-place forms take a stream-ordered memory resource", "[sort][api][r
 }
 
 TEST_CASE("a memory resource that fails leaves the data untouched", "[sort][api][resource]") {
-  const auto keys = sort_test::make_keys<u32>(5000, distribution::uniform, ringsweep_test::catch_seed());
+  const auto keys = ringsweep_test::make_keys<u32>(5000, distribution::uniform, ringsweep_test::catch_seed());
   for (bool throws : {false, true}) {
     INFO("throws " << throws);
     ringsweep_test::device_buffer<u32> dk(keys);

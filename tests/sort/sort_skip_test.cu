@@ -47,9 +47,9 @@ std::vector<bool> uniform_passes(const std::vector<Key>& keys, const ringsweep::
   std::vector<bool> uniform(std::size_t(passes), true);
   for (int p = 0; p < passes; ++p) {
     const std::uint64_t mask = (std::uint64_t(1) << radix_bits) - 1;
-    const std::uint64_t first = (sort_test::sort_key(keys[0], opts) >> (p * radix_bits)) & mask;
+    const std::uint64_t first = (ringsweep_test::sort_key(keys[0], opts) >> (p * radix_bits)) & mask;
     for (const Key& k : keys) {
-      if (((sort_test::sort_key(k, opts) >> (p * radix_bits)) & mask) != first) {
+      if (((ringsweep_test::sort_key(k, opts) >> (p * radix_bits)) & mask) != first) {
         uniform[std::size_t(p)] = false;
         break;
       }
@@ -68,7 +68,7 @@ void check_routes(const std::vector<Key>& keys, const ringsweep::sort_options& o
   typename dispatch::plan plan;
   REQUIRE_CUDA(dispatch::make_plan(n, opts, true, plan));
   REQUIRE(plan.path == ringsweep::detail::sort_path::onesweep);
-  sort_test::check_sort_keys<Policy>(keys, opts);  // correctness, with its own temporary storage
+  ringsweep_test::check_sort_keys<Policy>(keys, opts);  // correctness, with its own temporary storage
 
   ringsweep_test::device_buffer<Key> in(keys), out(n);
   std::size_t bytes = plan.layout.bytes;
@@ -104,11 +104,11 @@ void check_routes(const std::vector<Key>& keys, const ringsweep::sort_options& o
 /// Every form, keys only and pairs, for one key set and options.
 template <class Policy, class Key>
 void check_every_form(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
-  sort_test::check_sort_pairs<Policy, Key, std::uint32_t>(keys, opts);
-  sort_test::check_sort_double_buffer<Policy, Key, std::uint32_t, true>(keys, opts);
-  sort_test::check_sort_double_buffer<Policy, Key, std::uint32_t, false>(keys, opts);
-  sort_test::check_sort_in_place<Policy, Key, std::uint64_t, true>(keys, opts);
-  sort_test::check_sort_in_place<Policy, Key, std::uint64_t, false>(keys, opts);
+  ringsweep_test::check_sort_pairs<Policy, Key, std::uint32_t>(keys, opts);
+  ringsweep_test::check_sort_double_buffer<Policy, Key, std::uint32_t, true>(keys, opts);
+  ringsweep_test::check_sort_double_buffer<Policy, Key, std::uint32_t, false>(keys, opts);
+  ringsweep_test::check_sort_in_place<Policy, Key, std::uint64_t, true>(keys, opts);
+  ringsweep_test::check_sort_in_place<Policy, Key, std::uint64_t, false>(keys, opts);
 }
 
 ringsweep::sort_options options(ringsweep::sort_order o, int begin = 0, int end = -1) {

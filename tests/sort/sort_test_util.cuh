@@ -16,7 +16,7 @@
 #include "test_policies.cuh"
 #include "test_util.cuh"
 
-namespace sort_test {
+namespace ringsweep_test {
 
 template <class Key>
 using bits_of = typename ringsweep::key_traits<Key>::bits_type;
@@ -137,9 +137,6 @@ std::vector<Key> make_keys(std::size_t n, distribution d, std::uint64_t seed) {
   return keys;
 }
 
-}  // namespace sort_test
-
-namespace sort_test {
 
 /// Bitwise equality of two key vectors (NaNs compare by bits).
 template <class Key>
@@ -280,4 +277,4 @@ void check_sort_in_place(const std::vector<Key>& keys, const ringsweep::sort_opt
   }
 }
 
-}  // namespace sort_test
+}  // namespace ringsweep_test

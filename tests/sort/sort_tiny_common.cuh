@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace sort_tiny {
+namespace ringsweep_test {
 
 /// policy_tiny's tile for 4-byte keys (64 threads x 3 keys).
 constexpr int tile = 192;
@@ -17,7 +17,7 @@ inline const std::vector<std::size_t> sizes{0, 1, 2, 31, 32, 33, tile - 1, tile,
 
 /// Options with the order `o` and the whole key.
 ///
-///     sort_test::check_sort_keys<tiny>(keys, sort_tiny::with_order(ringsweep::sort_order::descending));
+///     ringsweep_test::check_sort_keys<tiny>(keys, ringsweep_test::with_order(ringsweep::sort_order::descending));
 inline ringsweep::sort_options with_order(ringsweep::sort_order o) {
   ringsweep::sort_options opts;
   opts.order = o;
@@ -35,4 +35,4 @@ struct value8u {
   std::uint16_t w[4];
 };
 
-}  // namespace sort_tiny
+}  // namespace ringsweep_test

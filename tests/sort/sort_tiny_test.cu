@@ -17,13 +17,13 @@
 namespace {
 
 using tiny = ringsweep_test::policy_tiny;
-using sort_test::distribution;
-using sort_tiny::sizes;
-using sort_tiny::tile;
-using sort_tiny::value16a;
-using sort_tiny::value16u;
-using sort_tiny::value8u;
-using sort_tiny::with_order;
+using ringsweep_test::distribution;
+using ringsweep_test::sizes;
+using ringsweep_test::tile;
+using ringsweep_test::value16a;
+using ringsweep_test::value16u;
+using ringsweep_test::value8u;
+using ringsweep_test::with_order;
 
 }  // namespace
 
@@ -33,9 +33,9 @@ TEMPLATE_TEST_CASE("tiny policy: every key type over every size, both orders", "
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
     for (std::size_t n : sizes) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<tiny>(keys, with_order(o));
-      sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, with_order(o));
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<tiny>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, with_order(o));
     }
   }
 }
@@ -46,11 +46,11 @@ TEMPLATE_TEST_CASE("tiny policy: key distributions", "[sort][tiny]", std::uint32
   for (distribution d : {distribution::uniform, distribution::all_equal, distribution::few_distinct,
                          distribution::sorted, distribution::reversed, distribution::high_bits_only,
                          distribution::small_range}) {
-    INFO("distribution " << sort_test::name(d));
+    INFO("distribution " << ringsweep_test::name(d));
     for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
       for (std::size_t n : {std::size_t(150), std::size_t(977), std::size_t(3845)}) {
-        const auto keys = sort_test::make_keys<TestType>(n, d, seed + 3 * n);
-        sort_test::check_sort_pairs<tiny, TestType, std::uint64_t>(keys, with_order(o));
+        const auto keys = ringsweep_test::make_keys<TestType>(n, d, seed + 3 * n);
+        ringsweep_test::check_sort_pairs<tiny, TestType, std::uint64_t>(keys, with_order(o));
       }
     }
   }
@@ -70,9 +70,9 @@ TEMPLATE_TEST_CASE("tiny policy: bit windows", "[sort][tiny]", std::uint32_t, fl
         ringsweep::sort_options opts = with_order(o);
         opts.begin_bit = w.begin;
         opts.end_bit = w.end;
-        const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n + std::uint64_t(w.begin));
-        sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, opts);
-        sort_test::check_sort_keys<tiny>(keys, opts);
+        const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n + std::uint64_t(w.begin));
+        ringsweep_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, opts);
+        ringsweep_test::check_sort_keys<tiny>(keys, opts);
       }
     }
   }
@@ -120,15 +120,15 @@ TEMPLATE_TEST_CASE("tiny policy: floats with zeros of both signs, infinities, Na
   for (std::size_t n : {std::size_t(150), std::size_t(2000)}) {
     const auto keys = special_floats<TestType>(n, seed + n);
     for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-      sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, with_order(o));
-      sort_test::check_sort_keys<tiny>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, with_order(o));
+      ringsweep_test::check_sort_keys<tiny>(keys, with_order(o));
     }
   }
   // -0.0 and +0.0 are equal: input order kept, and each keeps its own bits.
   using T = ringsweep::key_traits<TestType>;
   std::vector<TestType> zeros;
   for (int i = 0; i < 300; ++i) zeros.push_back(T::from_bits(i % 3 == 0 ? T::high_bit : 0));
-  sort_test::check_sort_pairs<tiny, TestType, std::uint32_t>(zeros, ringsweep::sort_options{});
+  ringsweep_test::check_sort_pairs<tiny, TestType, std::uint32_t>(zeros, ringsweep::sort_options{});
 }
 
 namespace {
@@ -168,7 +168,7 @@ void check_signed_zeros(std::size_t n, ringsweep::sort_order o, std::uint64_t se
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
   ringsweep::sort_options opts;
   opts.order = o;
-  INFO("signed zeros, n " << n << ", " << sort_test::order_name(opts) << ", key " << sizeof(Key) << " bytes");
+  INFO("signed zeros, n " << n << ", " << ringsweep_test::order_name(opts) << ", key " << sizeof(Key) << " bytes");
   ringsweep_test::device_buffer<Key> kin(keys), kout(n);
   ringsweep_test::device_buffer<std::uint32_t> vin(values), vout(n);
   std::size_t bytes = 0;
@@ -210,43 +210,43 @@ TEMPLATE_TEST_CASE("-0.0 and +0.0 keep their input order through a whole sort", 
 TEST_CASE("tiny policy: value types of 1, 2, 4, 8 and 16 bytes", "[sort][tiny]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : {std::size_t(150), std::size_t(3845)}) {
-    const auto keys = sort_test::make_keys<std::uint32_t>(n, distribution::few_distinct, seed + n);
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::few_distinct, seed + n);
     const ringsweep::sort_options opts;
-    sort_test::check_sort_pairs<tiny, std::uint32_t, std::uint8_t>(keys, opts);
-    sort_test::check_sort_pairs<tiny, std::uint32_t, std::uint16_t>(keys, opts);
-    sort_test::check_sort_pairs<tiny, std::uint32_t, float>(keys, opts);
-    sort_test::check_sort_pairs<tiny, std::uint32_t, double>(keys, opts);
-    sort_test::check_sort_pairs<tiny, std::uint32_t, value8u>(keys, opts);
-    sort_test::check_sort_pairs<tiny, std::uint32_t, value16a>(keys, opts);
-    sort_test::check_sort_pairs<tiny, std::uint32_t, value16u>(keys, opts);
-    const auto keys64 = sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n);
-    sort_test::check_sort_pairs<tiny, std::uint64_t, value16a>(keys64, opts);
-    const auto keys8 = sort_test::make_keys<std::uint8_t>(n, distribution::uniform, seed + n);
-    sort_test::check_sort_pairs<tiny, std::uint8_t, value16u>(keys8, opts);
+    ringsweep_test::check_sort_pairs<tiny, std::uint32_t, std::uint8_t>(keys, opts);
+    ringsweep_test::check_sort_pairs<tiny, std::uint32_t, std::uint16_t>(keys, opts);
+    ringsweep_test::check_sort_pairs<tiny, std::uint32_t, float>(keys, opts);
+    ringsweep_test::check_sort_pairs<tiny, std::uint32_t, double>(keys, opts);
+    ringsweep_test::check_sort_pairs<tiny, std::uint32_t, value8u>(keys, opts);
+    ringsweep_test::check_sort_pairs<tiny, std::uint32_t, value16a>(keys, opts);
+    ringsweep_test::check_sort_pairs<tiny, std::uint32_t, value16u>(keys, opts);
+    const auto keys64 = ringsweep_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n);
+    ringsweep_test::check_sort_pairs<tiny, std::uint64_t, value16a>(keys64, opts);
+    const auto keys8 = ringsweep_test::make_keys<std::uint8_t>(n, distribution::uniform, seed + n);
+    ringsweep_test::check_sort_pairs<tiny, std::uint8_t, value16u>(keys8, opts);
   }
 }
 
 TEST_CASE("tiny policy: double buffers and their selectors", "[sort][tiny]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   using u32 = std::uint32_t;
-  const auto big = sort_test::make_keys<u32>(977, distribution::uniform, seed);
-  const auto small = sort_test::make_keys<u32>(100, distribution::uniform, seed + 1);
+  const auto big = ringsweep_test::make_keys<u32>(977, distribution::uniform, seed);
+  const auto small = ringsweep_test::make_keys<u32>(100, distribution::uniform, seed + 1);
   ringsweep::sort_options full, three_passes, empty;
   three_passes.end_bit = 20;
   empty.begin_bit = empty.end_bit = 7;
   // Onesweep: 4 passes end where they started, 3 passes in the alternate buffer.
-  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(big, full, 0);
-  sort_test::check_sort_double_buffer<tiny, u32, u32, false>(big, full, 0);
-  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(big, three_passes, 1);
-  sort_test::check_sort_double_buffer<tiny, u32, u32, false>(big, three_passes, 1);
+  ringsweep_test::check_sort_double_buffer<tiny, u32, u32, true>(big, full, 0);
+  ringsweep_test::check_sort_double_buffer<tiny, u32, u32, false>(big, full, 0);
+  ringsweep_test::check_sort_double_buffer<tiny, u32, u32, true>(big, three_passes, 1);
+  ringsweep_test::check_sort_double_buffer<tiny, u32, u32, false>(big, three_passes, 1);
   // The single-block sort writes the alternate buffer.
-  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(small, full, 1);
-  sort_test::check_sort_double_buffer<tiny, u32, u32, false>(small, three_passes, 1);
+  ringsweep_test::check_sort_double_buffer<tiny, u32, u32, true>(small, full, 1);
+  ringsweep_test::check_sort_double_buffer<tiny, u32, u32, false>(small, three_passes, 1);
   // An empty bit window sorts nothing and leaves the selector.
-  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(big, empty, 0);
-  sort_test::check_sort_double_buffer<tiny, u32, u32, true>(std::vector<u32>{}, full, 0);
-  const auto big64 = sort_test::make_keys<std::uint64_t>(3845, distribution::uniform, seed + 2);
-  sort_test::check_sort_double_buffer<tiny, std::uint64_t, double, true>(big64, full, 0);
+  ringsweep_test::check_sort_double_buffer<tiny, u32, u32, true>(big, empty, 0);
+  ringsweep_test::check_sort_double_buffer<tiny, u32, u32, true>(std::vector<u32>{}, full, 0);
+  const auto big64 = ringsweep_test::make_keys<std::uint64_t>(3845, distribution::uniform, seed + 2);
+  ringsweep_test::check_sort_double_buffer<tiny, std::uint64_t, double, true>(big64, full, 0);
 }
 
 TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sort][tiny]") {
@@ -255,11 +255,11 @@ TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sor
   for (std::size_t n : {std::size_t(1), std::size_t(60), std::size_t(127), std::size_t(128), std::size_t(129),
                         std::size_t(1000), std::size_t(2100)}) {
     for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-      sort_test::check_sort_pairs<r5, std::uint32_t, std::uint32_t>(
-          sort_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
-      sort_test::check_sort_pairs<r5, std::uint64_t, std::uint32_t>(
-          sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
-      sort_test::check_sort_keys<r5>(sort_test::make_keys<std::int8_t>(n, distribution::uniform, seed + n),
+      ringsweep_test::check_sort_pairs<r5, std::uint32_t, std::uint32_t>(
+          ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
+      ringsweep_test::check_sort_pairs<r5, std::uint64_t, std::uint32_t>(
+          ringsweep_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
+      ringsweep_test::check_sort_keys<r5>(ringsweep_test::make_keys<std::int8_t>(n, distribution::uniform, seed + n),
                                      with_order(o));
     }
   }

@@ -33,7 +33,7 @@ totals sum(const std::vector<simt::kernel_traffic>& traffic) {
 /// Traffic of a whole-tile double-buffer sort (pairs when `Value` is not void) under `Policy`.
 template <class Policy, class Key, class Value>
 totals sort_traffic(std::size_t n) {
-  const auto keys = sort_test::make_keys<Key>(n, sort_test::distribution::uniform, ringsweep_test::catch_seed());
+  const auto keys = ringsweep_test::make_keys<Key>(n, ringsweep_test::distribution::uniform, ringsweep_test::catch_seed());
   ringsweep_test::device_buffer<Key> k0(keys), k1(n);
   ringsweep_test::device_buffer<std::uint8_t> v0(n), v1(n);
   ringsweep::double_buffer<Key> kb(k0.data(), k1.data());
@@ -80,7 +80,7 @@ TEST_CASE("vector loads: fewer load requests for the same bytes and sectors", "[
 TEST_CASE("a sort moves each key and value once per pass", "[sort][traffic]") {
   using u32 = std::uint32_t;
   const std::size_t n = 20 * 192;  // whole tiles of the tiny policy: no ragged tile
-  const auto keys = sort_test::make_keys<u32>(n, sort_test::distribution::uniform, ringsweep_test::catch_seed());
+  const auto keys = ringsweep_test::make_keys<u32>(n, ringsweep_test::distribution::uniform, ringsweep_test::catch_seed());
   ringsweep_test::device_buffer<u32> k0(keys), k1(n), v0(n), v1(n);
   std::size_t bytes = 0;
   ringsweep::double_buffer<u32> kb(k0.data(), k1.data()), vb(v0.data(), v1.data());
@@ -148,7 +148,7 @@ totals bits_sort_traffic(const std::vector<std::uint64_t>& bits, Decomposer... d
 TEST_CASE("a {u32, u32} key through a decomposer costs what a u64 key costs", "[sort][traffic][decomposer]") {
   const std::size_t n = 20 * 192 + 77;  // whole tiles and a ragged one
   const auto bits =
-      sort_test::make_keys<std::uint64_t>(n, sort_test::distribution::uniform, ringsweep_test::catch_seed());
+      ringsweep_test::make_keys<std::uint64_t>(n, ringsweep_test::distribution::uniform, ringsweep_test::catch_seed());
   const auto check = [](const totals& a, const totals& b) {
     CHECK(a.load_bytes == b.load_bytes);
     CHECK(a.store_bytes == b.store_bytes);

@@ -13,13 +13,13 @@
 
 namespace {
 
-using sort_test::distribution;
-using sort_tiny::sizes;
-using sort_tiny::tile;
-using sort_tiny::value16a;
-using sort_tiny::value16u;
-using sort_tiny::value8u;
-using sort_tiny::with_order;
+using ringsweep_test::distribution;
+using ringsweep_test::sizes;
+using ringsweep_test::tile;
+using ringsweep_test::value16a;
+using ringsweep_test::value16u;
+using ringsweep_test::value8u;
+using ringsweep_test::with_order;
 
 }  // namespace
 
@@ -31,12 +31,12 @@ TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uin
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
     for (std::size_t n : sizes) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<tiny_recompute>(keys, with_order(o));
-      sort_test::check_sort_pairs<tiny_recompute, TestType, std::uint32_t>(keys, with_order(o));
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<tiny_recompute>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<tiny_recompute, TestType, std::uint32_t>(keys, with_order(o));
     }
-    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
-    sort_test::check_sort_pairs<tiny_recompute, TestType, std::uint64_t>(few, with_order(o));
+    const auto few = ringsweep_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
+    ringsweep_test::check_sort_pairs<tiny_recompute, TestType, std::uint64_t>(few, with_order(o));
   }
 }
 
@@ -50,37 +50,37 @@ TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
     for (std::size_t n : {vtile - 1, vtile, vtile + 1, vtile + 64, 5 * vtile + 17, 12 * vtile, 20 * vtile + 5}) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<tiny_vector>(keys, with_order(o));
-      sort_test::check_sort_pairs<tiny_vector, TestType, std::uint32_t>(keys, with_order(o));
-      sort_test::check_sort_pairs<tiny_vector, TestType, std::uint8_t>(keys, with_order(o));
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<tiny_vector>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<tiny_vector, TestType, std::uint32_t>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<tiny_vector, TestType, std::uint8_t>(keys, with_order(o));
     }
     // One digit per tile in most passes (the uniform-digit path loads values too).
-    const auto few = sort_test::make_keys<TestType>(20 * vtile + 5, distribution::few_distinct, seed);
-    sort_test::check_sort_pairs<tiny_vector, TestType, std::uint64_t>(few, with_order(o));
+    const auto few = ringsweep_test::make_keys<TestType>(20 * vtile + 5, distribution::few_distinct, seed);
+    ringsweep_test::check_sort_pairs<tiny_vector, TestType, std::uint64_t>(few, with_order(o));
   }
 }
 
 TEST_CASE("tiny policy with vector loads: value types of 1 to 16 bytes", "[sort][tiny]") {
   using tiny_vector = ringsweep_test::policy_tiny_vector;
   const std::uint64_t seed = ringsweep_test::catch_seed();
-  const auto keys = sort_test::make_keys<std::uint32_t>(7 * 384 + 100, distribution::uniform, seed);
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(7 * 384 + 100, distribution::uniform, seed);
   const ringsweep::sort_options opts;
-  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, std::uint16_t>(keys, opts);
-  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value8u>(keys, opts);
-  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value16a>(keys, opts);
-  sort_test::check_sort_pairs<tiny_vector, std::uint32_t, value16u>(keys, opts);
+  ringsweep_test::check_sort_pairs<tiny_vector, std::uint32_t, std::uint16_t>(keys, opts);
+  ringsweep_test::check_sort_pairs<tiny_vector, std::uint32_t, value8u>(keys, opts);
+  ringsweep_test::check_sort_pairs<tiny_vector, std::uint32_t, value16a>(keys, opts);
+  ringsweep_test::check_sort_pairs<tiny_vector, std::uint32_t, value16u>(keys, opts);
 }
 
 TEST_CASE("tiny policy with injected delays: look-back and buffer reuse under shuffled timing", "[sort][tiny]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : {std::size_t(977), std::size_t(3845), std::size_t(7000)}) {
     for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-      sort_test::check_sort_pairs<tiny_faulty, std::uint32_t, std::uint32_t>(
-          sort_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
-      sort_test::check_sort_pairs<tiny_faulty, std::uint64_t, std::uint64_t>(
-          sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
-      sort_test::check_sort_keys<tiny_faulty>(sort_test::make_keys<float>(n, distribution::sorted, seed + n),
+      ringsweep_test::check_sort_pairs<tiny_faulty, std::uint32_t, std::uint32_t>(
+          ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
+      ringsweep_test::check_sort_pairs<tiny_faulty, std::uint64_t, std::uint64_t>(
+          ringsweep_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n), with_order(o));
+      ringsweep_test::check_sort_keys<tiny_faulty>(ringsweep_test::make_keys<float>(n, distribution::sorted, seed + n),
                                               with_order(o));
     }
   }
@@ -93,14 +93,14 @@ TEMPLATE_TEST_CASE("kernels launched as programmatic dependents of the one befor
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
     const std::size_t t = tile;
     for (std::size_t n : {t + 1, 9 * t - 3, 20 * t + 5, 45 * t + 17}) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<dependent>(keys, with_order(o));
-      sort_test::check_sort_pairs<dependent, TestType, std::uint32_t>(keys, with_order(o));
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<dependent>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<dependent, TestType, std::uint32_t>(keys, with_order(o));
     }
     // Most passes skipped (their launches read the route the scan wrote, then exit) and the
     // final copy's route decided on the device.
-    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
-    sort_test::check_sort_pairs<dependent, TestType, std::uint64_t>(few, with_order(o));
+    const auto few = ringsweep_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
+    ringsweep_test::check_sort_pairs<dependent, TestType, std::uint64_t>(few, with_order(o));
   }
 }
 
@@ -120,9 +120,9 @@ TEMPLATE_TEST_CASE("a policy with a shape per key type", "[sort][tiny][policy]",
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
     for (std::size_t n : {std::size_t(1), std::size_t(keys_shape::TILE), std::size_t(keys_shape::TILE) + 1,
                           std::size_t(pairs_shape::TILE) * 9 + 7, std::size_t(keys_shape::TILE) * 37 + 3}) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<per_type>(keys, with_order(o));
-      sort_test::check_sort_pairs<per_type, TestType, std::uint32_t>(keys, with_order(o));
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<per_type>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<per_type, TestType, std::uint32_t>(keys, with_order(o));
     }
   }
 }
@@ -133,12 +133,12 @@ TEMPLATE_TEST_CASE("a look-back window of 3 words and bins prefetched at the til
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
     for (std::size_t n : sizes) {
-      const auto keys = sort_test::make_keys<TestType>(n, distribution::uniform, seed + n);
-      sort_test::check_sort_keys<windowed>(keys, with_order(o));
-      sort_test::check_sort_pairs<windowed, TestType, std::uint32_t>(keys, with_order(o));
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<windowed>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<windowed, TestType, std::uint32_t>(keys, with_order(o));
     }
-    const auto few = sort_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
-    sort_test::check_sort_pairs<windowed, TestType, std::uint64_t>(few, with_order(o));
+    const auto few = ringsweep_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
+    ringsweep_test::check_sort_pairs<windowed, TestType, std::uint64_t>(few, with_order(o));
   }
 }
 
@@ -152,8 +152,8 @@ TEST_CASE("an instrumented policy records every tile's timeline, look-back depth
   ringsweep_test::device_buffer<tile_trace> records(tiles);
   records.fill_bytes(0);
   traced::sink = records.data();
-  const auto keys = sort_test::make_keys<std::uint32_t>(n, distribution::uniform, ringsweep_test::catch_seed());
-  sort_test::check_sort_keys<traced>(keys, {});
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, ringsweep_test::catch_seed());
+  ringsweep_test::check_sort_keys<traced>(keys, {});
   traced::sink = nullptr;
   const std::vector<tile_trace> got = records.download();
   std::size_t first_tiles = 0;
@@ -187,9 +187,9 @@ TEMPLATE_TEST_CASE("look-back at its depth cap waits for an inclusive count", "[
   STATIC_REQUIRE(ring_tile == 128);
   for (std::size_t n : {7 * ring_tile + 3, 40 * ring_tile + 7}) {
     for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
-      sort_test::check_sort_pairs<TestType, std::uint32_t, std::uint32_t>(
-          sort_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
-      sort_test::check_sort_keys<TestType>(sort_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n),
+      ringsweep_test::check_sort_pairs<TestType, std::uint32_t, std::uint32_t>(
+          ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n), with_order(o));
+      ringsweep_test::check_sort_keys<TestType>(ringsweep_test::make_keys<std::uint64_t>(n, distribution::few_distinct, seed + n),
                                            with_order(o));
     }
   }

@@ -35,18 +35,18 @@ ringsweep::sort_options options(sort_order o, int begin = 0, int end = -1) {
 /// Every form, keys only and pairs, checked against std::stable_sort.
 template <class Policy, class Key>
 void check_every_form(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
-  sort_test::check_sort_keys<Policy>(keys, opts);
-  sort_test::check_sort_pairs<Policy, Key, std::uint32_t>(keys, opts);
-  sort_test::check_sort_double_buffer<Policy, Key, std::uint32_t, true>(keys, opts);
-  sort_test::check_sort_double_buffer<Policy, Key, std::uint16_t, false>(keys, opts);
-  sort_test::check_sort_in_place<Policy, Key, std::uint64_t, true>(keys, opts);
-  sort_test::check_sort_in_place<Policy, Key, std::uint64_t, false>(keys, opts);
+  ringsweep_test::check_sort_keys<Policy>(keys, opts);
+  ringsweep_test::check_sort_pairs<Policy, Key, std::uint32_t>(keys, opts);
+  ringsweep_test::check_sort_double_buffer<Policy, Key, std::uint32_t, true>(keys, opts);
+  ringsweep_test::check_sort_double_buffer<Policy, Key, std::uint16_t, false>(keys, opts);
+  ringsweep_test::check_sort_in_place<Policy, Key, std::uint64_t, true>(keys, opts);
+  ringsweep_test::check_sort_in_place<Policy, Key, std::uint64_t, false>(keys, opts);
 }
 
 /// `keys` in the order the sort wants (stable, so equal keys keep their order).
 template <class Key>
 std::vector<Key> sorted_for(std::vector<Key> keys, const ringsweep::sort_options& opts) {
-  const auto order = sort_test::reference_order(keys, opts);
+  const auto order = ringsweep_test::reference_order(keys, opts);
   std::vector<Key> out(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) out[i] = keys[order[i]];
   return out;
@@ -107,8 +107,8 @@ TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out o
   const std::size_t n = 3845;  // 21 onesweep tiles of 192 keys, 31 histogram tiles of 128
   for (auto o : {sort_order::ascending, sort_order::descending}) {
     const auto opts = options(o);
-    INFO(sort_test::order_name(opts));
-    const auto sorted = sorted_for(sort_test::make_keys<TestType>(n, sort_test::distribution::uniform, seed), opts);
+    INFO(ringsweep_test::order_name(opts));
+    const auto sorted = sorted_for(ringsweep_test::make_keys<TestType>(n, ringsweep_test::distribution::uniform, seed), opts);
     check_every_form<tiny>(sorted, opts);
     check_every_form<tiny_vector>(sorted, opts);
     for (std::size_t at : edge_positions(n)) {
@@ -123,7 +123,7 @@ TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out o
         std::rotate(keys.begin(), keys.begin() + 1, keys.end());
       }
       check_every_form<tiny>(keys, opts);
-      sort_test::check_sort_keys<tiny_vector>(keys, opts);
+      ringsweep_test::check_sort_keys<tiny_vector>(keys, opts);
     }
   }
 }

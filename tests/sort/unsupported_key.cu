@@ -1,4 +1,4 @@
-// Compile-fail check (not built by the build; tests/sort/compile_fail.cmake compiles it with the
+// Compile-fail check (not built by the build; ringsweep_add_compile_fail_test compiles it with the
 // host compiler against the SIMT backend): a sort of `bool` keys must fail with exactly one
 // diagnostic, the static assertion "ringsweep: unsupported key type".
 #include <ringsweep/ringsweep.cuh>

@@ -51,7 +51,8 @@ void check_vector_load() {
   std::memcpy(in.data(), words.data(), n * sizeof(T));
   ringsweep_test::device_buffer<T> d_in(in), d_out(n);
   REQUIRE(load_t::aligned(d_in.data()));
-  REQUIRE_CUDA(ringsweep_test::launch(1, warps * 32, vector_load_kernel<T, ITEMS>, d_in.data(), d_out.data()));
+  REQUIRE_CUDA(ringsweep_test::launch(vector_load_kernel<T, ITEMS>, 1, warps * 32, 0, ringsweep_test::serial,
+                                      d_in.data(), d_out.data()));
   REQUIRE_CUDA_LAUNCH();
   const std::vector<T> out = d_out.download();
   std::size_t bad = n;

@@ -1,8 +1,9 @@
-# ctest script: compiles SOURCE with COMPILER (-fsyntax-only) and passes when the compilation fails
-# with exactly one error whose text matches EXPECT.
+# ctest script behind ringsweep_add_compile_fail_test() (RingsweepTesting.cmake): compiles SOURCE
+# with COMPILER (-fsyntax-only) and passes when the compilation fails with exactly one error whose
+# text matches EXPECT.
 #
 #   cmake -DCOMPILER=<c++> -DSOURCE=<file> -DINCLUDES=<dir|dir...> -DDEFINES=<NAME=v|...>
-#         -DEXPECT=<regex> -P compile_fail.cmake
+#         -DEXPECT=<regex> -P RingsweepCompileFail.cmake
 string(REPLACE "|" ";" includes "${INCLUDES}")
 string(REPLACE "|" ";" defines "${DEFINES}")
 set(args -std=c++17 -fsyntax-only -x c++)
