@@ -52,11 +52,17 @@ std::vector<Key> sorted_for(std::vector<Key> keys, const ringsweep::sort_options
   return out;
 }
 
+/// Keys of the sorts below: 9 onesweep tiles of 192 keys (two portions of the tiny policies'
+/// 8 tiles), 14 histogram tiles of 128 keys.
+constexpr std::size_t n_keys = 1700;
+
 /// Positions where one key out of place must be found: the ends, lane, warp, vector and
 /// histogram-tile edges of the tiny policies (64-thread histogram blocks of 2 keys: 128-key tiles),
-/// onesweep tile edges (192 keys) and the middle.
-std::vector<std::size_t> edge_positions(std::size_t n) {
-  std::vector<std::size_t> at = {0, 1, 2, 3, 31, 32, 33, 63, 64, 127, 128, 129, 191, 192, 255, 256, n / 2, n - 2, n - 1};
+/// onesweep tile and portion edges (192 and 1536 keys) and the middle; `few`: one of each kind.
+std::vector<std::size_t> edge_positions(std::size_t n, bool few = false) {
+  std::vector<std::size_t> at = few ? std::vector<std::size_t>{0, 31, 127, 128, 192, n / 2, n - 1}
+                                    : std::vector<std::size_t>{0,   1,   2,   3,   31,   32,  33,    63,    64,   127,
+                                                               128, 129, 191, 192, 1535, 1536, n / 2, n - 2, n - 1};
   at.erase(std::remove_if(at.begin(), at.end(), [&](std::size_t i) { return i >= n; }), at.end());
   return at;
 }
@@ -104,14 +110,16 @@ double bytes_per_key(const std::vector<u32>& keys, form f, const ringsweep::sort
 TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out of place anywhere",
                    "[sort][sorted]", std::uint8_t, std::int16_t, std::uint32_t, float, std::int64_t, double) {
   const std::uint64_t seed = ringsweep_test::catch_seed();
-  const std::size_t n = 3845;  // 21 onesweep tiles of 192 keys, 31 histogram tiles of 128
+  const std::size_t n = n_keys;
+  // Every position and form for 4-byte keys; the other widths at one position of each kind.
+  const bool few = sizeof(TestType) != 4;
   for (auto o : {sort_order::ascending, sort_order::descending}) {
     const auto opts = options(o);
     INFO(ringsweep_test::order_name(opts));
     const auto sorted = sorted_for(ringsweep_test::make_keys<TestType>(n, ringsweep_test::distribution::uniform, seed), opts);
     check_every_form<tiny>(sorted, opts);
     check_every_form<tiny_vector>(sorted, opts);
-    for (std::size_t at : edge_positions(n)) {
+    for (std::size_t at : edge_positions(n, few)) {
       INFO("key out of place at " << at);
       std::vector<TestType> keys = sorted;
       // The last (largest for the sort) key moves to `at`, the rest of the tail one place on: out
@@ -122,7 +130,12 @@ TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out o
       } else {
         std::rotate(keys.begin(), keys.begin() + 1, keys.end());
       }
-      check_every_form<tiny>(keys, opts);
+      if (few) {
+        ringsweep_test::check_sort_keys<tiny>(keys, opts);
+        ringsweep_test::check_sort_double_buffer<tiny, TestType, std::uint32_t, true>(keys, opts);
+      } else {
+        check_every_form<tiny>(keys, opts);
+      }
       ringsweep_test::check_sort_keys<tiny_vector>(keys, opts);
     }
   }
@@ -130,13 +143,13 @@ TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out o
 
 TEST_CASE("sorted within the bit window only, and unsorted only outside it", "[sort][sorted]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
-  const std::size_t n = 3845;
+  const std::size_t n = n_keys;
   auto keys = ringsweep_test::random_ints<u32>(n, seed, 0u, ~0u);
   // Sorted by bits [8, 24): bits outside the window stay random.
   const auto opts = options(sort_order::ascending, 8, 24);
   keys = sorted_for(keys, opts);
   check_every_form<tiny>(keys, opts);
-  for (std::size_t at : edge_positions(n)) {
+  for (std::size_t at : edge_positions(n, true)) {
     INFO("window digit out of place at " << at);
     auto k = keys;
     k[at] ^= 0x00FF0000u;  // another value in the window's high digit
@@ -147,17 +160,17 @@ TEST_CASE("sorted within the bit window only, and unsorted only outside it", "[s
 }
 
 TEST_CASE("a digit that every key but one shares is not uniform, in every pass and form", "[sort][skip][sorted]") {
-  const std::size_t n = 3845;
+  const std::size_t n = n_keys;
   for (int pass = 0; pass < 4; ++pass) {
-    for (std::size_t at : edge_positions(n)) {
+    for (std::size_t at : edge_positions(n, true)) {
       INFO("pass " << pass << ", the one differing key at " << at);
       std::vector<u32> keys(n, 0x5A5A5A5Au);
-      keys[at] ^= 0x11u << (8 * pass);  // above or below the others in this digit only
+      keys[at] ^= 0x11u << (8 * pass);  // below the others in this digit only (0x5A ^ 0x11 = 0x4B)
       check_every_form<tiny>(keys, options(sort_order::ascending));
-      check_every_form<tiny>(keys, options(sort_order::descending));
-      std::vector<u32> below(n, 0x5A5A5A5Au);
-      below[at] = 0x5A5A5A5Au - (0x11u << (8 * pass));
-      check_every_form<tiny>(below, options(sort_order::ascending));
+      ringsweep_test::check_sort_keys<tiny>(keys, options(sort_order::descending));
+      std::vector<u32> above(n, 0x5A5A5A5Au);
+      above[at] = 0x5A5A5A5Au + (0x11u << (8 * pass));
+      check_every_form<tiny>(above, options(sort_order::descending));
     }
   }
 }
@@ -171,8 +184,10 @@ TEST_CASE("sorted input moves the histogram's read and at most one copy", "[sort
   const auto desc = options(sort_order::descending);
   const auto window = options(sort_order::ascending, 0, 16);
   const auto sorted_asc = sorted_for(random, asc);
-  const auto sorted_desc = sorted_for(random, desc);
-  const auto sorted_window = sorted_for(random, window);
+  // Descending, and sorted within the window only: 2^18 keys.
+  const std::vector<u32> quarter(random.begin(), random.begin() + std::ptrdiff_t(n / 4));
+  const auto sorted_desc = sorted_for(quarter, desc);
+  const auto sorted_window = sorted_for(quarter, window);
   for (form f : {form::in_out, form::double_buffer, form::in_place}) {
     INFO("form " << int(f));
     const double copy = f == form::in_out ? 8.0 : 0.0;  // the in/out form copies input to output
@@ -181,7 +196,7 @@ TEST_CASE("sorted input moves the histogram's read and at most one copy", "[sort
     CHECK(bytes_per_key<tiny_vector>(sorted_window, f, window) == 4.0 + copy);
   }
   // Sorted the other way round is not sorted: every pass runs.
-  CHECK(bytes_per_key<tiny_vector>(sorted_asc, form::in_out, desc) == 36.0);
+  CHECK(bytes_per_key<tiny_vector>(sorted_desc, form::in_out, asc) == 36.0);
   // Random keys: unchanged (histogram 4, four passes of 8).
   const std::vector<u32> small(random.begin(), random.begin() + 20000);
   CHECK(bytes_per_key<tiny_vector>(small, form::in_out, asc) == 36.0);
