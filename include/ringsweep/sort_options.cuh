@@ -10,7 +10,7 @@ enum class sort_order { ascending, descending };
 
 /// What to sort by. `begin_bit`/`end_bit` select the bit window `[begin_bit, end_bit)` of the
 /// key's order-preserving image (see key_traits; descending complements the image first);
-/// `end_bit = -1` means the key's width.
+/// `end_bit = -1` means the key's width (any other negative value is invalid).
 ///
 ///     ringsweep::sort_options opts;
 ///     opts.order = ringsweep::sort_order::descending;
