@@ -19,13 +19,7 @@ using tiny = ringsweep_test::policy_tiny;
 using tiny_vector = ringsweep_test::policy_tiny_vector;
 using ringsweep::sort_order;
 
-ringsweep::sort_options options(sort_order o, int begin = 0, int end = -1) {
-  ringsweep::sort_options opts;
-  opts.order = o;
-  opts.begin_bit = begin;
-  opts.end_bit = end;
-  return opts;
-}
+using ringsweep_test::sort_options_of;
 
 /// argsort of `keys` with `Policy` (the device's when void), with and without sorted keys, checked
 /// against std::stable_sort; the input must stay and nothing past the outputs may be written.
@@ -81,14 +75,14 @@ TEMPLATE_TEST_CASE("argsort: every index type over tile and portion edges", "[so
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : sizes) {
     const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + n);
-    check_argsort<tiny, std::uint32_t, TestType>(keys, options(sort_order::ascending));
-    check_argsort<tiny, std::uint32_t, TestType>(keys, options(sort_order::descending));
+    check_argsort<tiny, std::uint32_t, TestType>(keys, sort_options_of(sort_order::ascending));
+    check_argsort<tiny, std::uint32_t, TestType>(keys, sort_options_of(sort_order::descending));
   }
   // Vector loads of the keys (the positions are made, never loaded).
   for (std::size_t n : sizes) {
     const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + n);
     if constexpr (std::is_same<TestType, std::uint32_t>::value) {
-      check_argsort<tiny_vector, std::uint32_t, TestType>(keys, options(sort_order::descending));
+      check_argsort<tiny_vector, std::uint32_t, TestType>(keys, sort_options_of(sort_order::descending));
     }
   }
 }
@@ -100,27 +94,27 @@ TEMPLATE_TEST_CASE("argsort: key types, duplicates, bit windows, skipped passes,
   for (auto d : {ringsweep_test::distribution::uniform, ringsweep_test::distribution::few_distinct}) {
     const auto keys = ringsweep_test::make_keys<TestType>(n, d, seed);
     for (auto o : {sort_order::ascending, sort_order::descending}) {
-      check_argsort<tiny, TestType, std::uint32_t>(keys, options(o));
-      check_argsort<tiny, TestType, std::int64_t>(keys, options(o, 3, 7));  // one narrow pass
-      check_argsort<tiny, TestType, std::uint32_t>(keys, options(o, 5, 5));  // no pass: positions in order
+      check_argsort<tiny, TestType, std::uint32_t>(keys, sort_options_of(o));
+      check_argsort<tiny, TestType, std::int64_t>(keys, sort_options_of(o, 3, 7));  // one narrow pass
+      check_argsort<tiny, TestType, std::uint32_t>(keys, sort_options_of(o, 5, 5));  // no pass: positions in order
     }
   }
   // Every pass skipped: constant keys, and keys already in order (the histogram's detection).
   const std::vector<TestType> constant(n, TestType(3));
-  check_argsort<tiny, TestType, std::uint32_t>(constant, options(sort_order::ascending));
+  check_argsort<tiny, TestType, std::uint32_t>(constant, sort_options_of(sort_order::ascending));
   auto sorted = ringsweep_test::make_keys<TestType>(n, ringsweep_test::distribution::uniform, seed + 1);
-  const auto order = ringsweep_test::reference_order(sorted, options(sort_order::ascending));
+  const auto order = ringsweep_test::reference_order(sorted, sort_options_of(sort_order::ascending));
   std::vector<TestType> in_order(n);
   for (std::size_t i = 0; i < n; ++i) in_order[i] = sorted[order[i]];
-  check_argsort<tiny, TestType, std::int64_t>(in_order, options(sort_order::ascending));
-  check_argsort<tiny, TestType, std::int64_t>(in_order, options(sort_order::descending));
+  check_argsort<tiny, TestType, std::int64_t>(in_order, sort_options_of(sort_order::ascending));
+  check_argsort<tiny, TestType, std::int64_t>(in_order, sort_options_of(sort_order::descending));
 }
 
 TEST_CASE("argsort with the device's policy", "[sort][argsort]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (std::size_t n : {std::size_t(100), std::size_t(30000)}) {
     const auto keys = ringsweep_test::make_keys<float>(n, ringsweep_test::distribution::uniform, seed + n);
-    check_argsort<void, float, std::int32_t>(keys, options(sort_order::ascending));
+    check_argsort<void, float, std::int32_t>(keys, sort_options_of(sort_order::ascending));
   }
 }
 
@@ -167,7 +161,7 @@ TEST_CASE("argsort: temporary storage and bad arguments", "[sort][argsort]") {
   CHECK(ringsweep::tuning::argsort<tiny>(temp.data(), have, in.data(), in.data() + 1, idx.data(), n) ==
         cudaErrorInvalidValue);
   CHECK(ringsweep::tuning::argsort<tiny>(temp.data(), have, in.data(), out.data(), idx.data(), n,
-                                         options(sort_order::ascending, 0, 33)) == cudaErrorInvalidValue);
+                                         sort_options_of(sort_order::ascending, 0, 33)) == cudaErrorInvalidValue);
   REQUIRE_CUDA(cudaDeviceSynchronize());
   for (u32 v : idx.download()) REQUIRE(v == 0xABABABABu);
   for (u32 v : out.download()) REQUIRE(v == 0xABABABABu);

@@ -148,6 +148,17 @@ bool same_keys(const std::vector<Key>& a, const std::vector<Key>& b) {
   return true;
 }
 
+/// Options of one order and bit window.
+///
+///     const auto opts = sort_options_of(ringsweep::sort_order::descending, 8, 24);
+inline ringsweep::sort_options sort_options_of(ringsweep::sort_order o, int begin = 0, int end = -1) {
+  ringsweep::sort_options opts;
+  opts.order = o;
+  opts.begin_bit = begin;
+  opts.end_bit = end;
+  return opts;
+}
+
 inline const char* order_name(const ringsweep::sort_options& o) {
   return o.order == ringsweep::sort_order::ascending ? "ascending" : "descending";
 }

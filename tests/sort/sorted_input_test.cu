@@ -25,13 +25,7 @@ using tiny = ringsweep_test::policy_tiny;
 using tiny_vector = ringsweep_test::policy_tiny_vector;
 using ringsweep::sort_order;
 
-ringsweep::sort_options options(sort_order o, int begin = 0, int end = -1) {
-  ringsweep::sort_options opts;
-  opts.order = o;
-  opts.begin_bit = begin;
-  opts.end_bit = end;
-  return opts;
-}
+using ringsweep_test::sort_options_of;
 
 /// Every form, keys only and pairs, checked against std::stable_sort.
 template <class Policy, class Key>
@@ -115,7 +109,7 @@ TEMPLATE_TEST_CASE("sorted input of every key type is sorted, with one key out o
   // Every position and form for 4-byte keys; the other widths at one position of each kind.
   const bool few = sizeof(TestType) != 4;
   for (auto o : {sort_order::ascending, sort_order::descending}) {
-    const auto opts = options(o);
+    const auto opts = sort_options_of(o);
     INFO(ringsweep_test::order_name(opts));
     const auto sorted = sorted_for(ringsweep_test::make_keys<TestType>(n, ringsweep_test::distribution::uniform, seed), opts);
     check_every_form<tiny>(sorted, opts);
@@ -149,7 +143,7 @@ TEST_CASE("sorted within the bit window only, and unsorted only outside it", "[s
   const std::size_t n = n_keys;
   auto keys = ringsweep_test::random_ints<u32>(n, seed, 0u, ~0u);
   // Sorted by bits [8, 24): bits outside the window stay random.
-  const auto opts = options(sort_order::ascending, 8, 24);
+  const auto opts = sort_options_of(sort_order::ascending, 8, 24);
   keys = sorted_for(keys, opts);
   check_every_form<tiny>(keys, opts);
   for (std::size_t at : edge_positions(n, true)) {
@@ -159,7 +153,7 @@ TEST_CASE("sorted within the bit window only, and unsorted only outside it", "[s
     check_every_form<tiny>(k, opts);
   }
   // Descending over the window, ascending over the whole key: not sorted.
-  check_every_form<tiny>(keys, options(sort_order::descending, 8, 24));
+  check_every_form<tiny>(keys, sort_options_of(sort_order::descending, 8, 24));
 }
 
 TEST_CASE("a digit that every key but one shares is not uniform, in every pass and form", "[sort][skip][sorted]") {
@@ -169,11 +163,11 @@ TEST_CASE("a digit that every key but one shares is not uniform, in every pass a
       INFO("pass " << pass << ", the one differing key at " << at);
       std::vector<u32> keys(n, 0x5A5A5A5Au);
       keys[at] ^= 0x11u << (8 * pass);  // below the others in this digit only (0x5A ^ 0x11 = 0x4B)
-      check_every_form<tiny>(keys, options(sort_order::ascending));
-      ringsweep_test::check_sort_keys<tiny>(keys, options(sort_order::descending));
+      check_every_form<tiny>(keys, sort_options_of(sort_order::ascending));
+      ringsweep_test::check_sort_keys<tiny>(keys, sort_options_of(sort_order::descending));
       std::vector<u32> above(n, 0x5A5A5A5Au);
       above[at] = 0x5A5A5A5Au + (0x11u << (8 * pass));
-      check_every_form<tiny>(above, options(sort_order::descending));
+      check_every_form<tiny>(above, sort_options_of(sort_order::descending));
     }
   }
 }
@@ -183,9 +177,9 @@ TEST_CASE("sorted input moves the histogram's read and at most one copy", "[sort
   const std::uint64_t seed = ringsweep_test::catch_seed();
   const std::size_t n = std::size_t(1) << 20;
   const auto random = ringsweep_test::random_ints<u32>(n, seed, 0u, ~0u);
-  const auto asc = options(sort_order::ascending);
-  const auto desc = options(sort_order::descending);
-  const auto window = options(sort_order::ascending, 0, 16);
+  const auto asc = sort_options_of(sort_order::ascending);
+  const auto desc = sort_options_of(sort_order::descending);
+  const auto window = sort_options_of(sort_order::ascending, 0, 16);
   const auto sorted_asc = sorted_for(random, asc);
   // Descending, and sorted within the window only: 2^18 keys.
   const std::vector<u32> quarter(random.begin(), random.begin() + std::ptrdiff_t(n / 4));
