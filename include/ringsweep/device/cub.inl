@@ -34,28 +34,28 @@ cudaError_t DeviceRadixSort::SortPairs(void* d_temp_storage, std::size_t& temp_s
 
 template <typename KeyT, typename ValueT, typename NumItemsT>
 cudaError_t DeviceRadixSort::SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                       DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
-                                       NumItemsT num_items, int begin_bit, int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT, ValueT>(d_keys, d_values),
-                                                d_temp_storage, temp_storage_bytes, num_items,
-                                                detail::cub_options(begin_bit, end_bit, false), stream);
+                                       DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items,
+                                       int begin_bit, int end_bit, cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(
+      detail::builtin_keys<KeyT>{}, detail::buffers<KeyT, ValueT>(d_keys, d_values), d_temp_storage, temp_storage_bytes,
+      num_items, detail::cub_options(begin_bit, end_bit, false), stream);
 }
 
 template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
           typename NumItemsT, typename>
-cudaError_t DeviceRadixSort::SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                       KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
-                                       NumItemsT num_items, int begin_bit, int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT, ValueT>(d_keys, d_values),
-                                                d_temp_storage, temp_storage_bytes, num_items,
-                                                detail::cub_options(begin_bit, end_bit, false), stream);
+cudaError_t DeviceRadixSort::SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
+                                       ValueBuffers<ValueT>& d_values, NumItemsT num_items, int begin_bit, int end_bit,
+                                       cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(
+      detail::builtin_keys<KeyT>{}, detail::buffers<KeyT, ValueT>(d_keys, d_values), d_temp_storage, temp_storage_bytes,
+      num_items, detail::cub_options(begin_bit, end_bit, false), stream);
 }
 
 template <typename KeyT, typename ValueT, typename NumItemsT>
 cudaError_t DeviceRadixSort::SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                  const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
-                                                 ValueT* d_values_out, NumItemsT num_items, int begin_bit,
-                                                 int end_bit, cudaStream_t stream) {
+                                                 ValueT* d_values_out, NumItemsT num_items, int begin_bit, int end_bit,
+                                                 cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{}, detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), d_temp_storage,
       temp_storage_bytes, num_items, detail::cub_options(begin_bit, end_bit, true), stream);
@@ -64,22 +64,20 @@ cudaError_t DeviceRadixSort::SortPairsDescending(void* d_temp_storage, std::size
 template <typename KeyT, typename ValueT, typename NumItemsT>
 cudaError_t DeviceRadixSort::SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                  DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
-                                                 NumItemsT num_items, int begin_bit, int end_bit,
-                                                 cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT, ValueT>(d_keys, d_values),
-                                                d_temp_storage, temp_storage_bytes, num_items,
-                                                detail::cub_options(begin_bit, end_bit, true), stream);
+                                                 NumItemsT num_items, int begin_bit, int end_bit, cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(
+      detail::builtin_keys<KeyT>{}, detail::buffers<KeyT, ValueT>(d_keys, d_values), d_temp_storage, temp_storage_bytes,
+      num_items, detail::cub_options(begin_bit, end_bit, true), stream);
 }
 
 template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
           typename NumItemsT, typename>
 cudaError_t DeviceRadixSort::SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                  KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
-                                                 NumItemsT num_items, int begin_bit, int end_bit,
-                                                 cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT, ValueT>(d_keys, d_values),
-                                                d_temp_storage, temp_storage_bytes, num_items,
-                                                detail::cub_options(begin_bit, end_bit, true), stream);
+                                                 NumItemsT num_items, int begin_bit, int end_bit, cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(
+      detail::builtin_keys<KeyT>{}, detail::buffers<KeyT, ValueT>(d_keys, d_values), d_temp_storage, temp_storage_bytes,
+      num_items, detail::cub_options(begin_bit, end_bit, true), stream);
 }
 
 // ---- keys only ----------------------------------------------------------------------------------
@@ -96,16 +94,16 @@ cudaError_t DeviceRadixSort::SortKeys(void* d_temp_storage, std::size_t& temp_st
 template <typename KeyT, typename NumItemsT>
 cudaError_t DeviceRadixSort::SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
                                       NumItemsT num_items, int begin_bit, int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT>(d_keys), d_temp_storage,
-                                                temp_storage_bytes, num_items,
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT>(d_keys),
+                                                d_temp_storage, temp_storage_bytes, num_items,
                                                 detail::cub_options(begin_bit, end_bit, false), stream);
 }
 
 template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename>
 cudaError_t DeviceRadixSort::SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
                                       NumItemsT num_items, int begin_bit, int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT>(d_keys), d_temp_storage,
-                                                temp_storage_bytes, num_items,
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT>(d_keys),
+                                                d_temp_storage, temp_storage_bytes, num_items,
                                                 detail::cub_options(begin_bit, end_bit, false), stream);
 }
 
@@ -122,8 +120,8 @@ template <typename KeyT, typename NumItemsT>
 cudaError_t DeviceRadixSort::SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                 DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, int begin_bit,
                                                 int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT>(d_keys), d_temp_storage,
-                                                temp_storage_bytes, num_items,
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT>(d_keys),
+                                                d_temp_storage, temp_storage_bytes, num_items,
                                                 detail::cub_options(begin_bit, end_bit, true), stream);
 }
 
@@ -131,8 +129,8 @@ template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, 
 cudaError_t DeviceRadixSort::SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                 KeyBuffers<KeyT>& d_keys, NumItemsT num_items, int begin_bit,
                                                 int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT>(d_keys), d_temp_storage,
-                                                temp_storage_bytes, num_items,
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<KeyT>{}, detail::buffers<KeyT>(d_keys),
+                                                d_temp_storage, temp_storage_bytes, num_items,
                                                 detail::cub_options(begin_bit, end_bit, true), stream);
 }
 

@@ -6,9 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <new>
 #include <type_traits>
-#include <utility>
 
 #include "../detail/load_store.cuh"
 #include "../detail/temp_layout.cuh"
@@ -18,11 +16,16 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// True when the byte ranges `[a, a + bytes)` and `[b, b + bytes)` share a byte.
-__host__ inline bool ranges_overlap(const void* a, const void* b, std::size_t bytes) {
+/// True when the byte ranges `[a, a + a_bytes)` and `[b, b + b_bytes)` share a byte.
+__host__ inline bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
   const auto x = reinterpret_cast<std::uintptr_t>(a);
   const auto y = reinterpret_cast<std::uintptr_t>(b);
-  return bytes != 0 && x < y + bytes && y < x + bytes;
+  return a_bytes != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a_bytes;
+}
+
+/// True when two ranges of `bytes` bytes each, at `a` and `b`, share a byte.
+__host__ inline bool ranges_overlap(const void* a, const void* b, std::size_t bytes) {
+  return ranges_overlap(a, bytes, b, bytes);
 }
 
 /// The two buffers of one array of a two-phase sort: an in/out form's input and output, or a
@@ -189,8 +192,9 @@ struct form_runner {
     if (n == 0) return cudaSuccess;
     if (temp_bytes < needed || f.keys_in == nullptr || f.indices == nullptr) return cudaErrorInvalidValue;
     const std::size_t key_bytes = n * sizeof(Key), index_bytes = n * sizeof(Index);
-    if ((f.keys_out != nullptr && ranges_overlap(f.keys_in, f.keys_out, key_bytes)) || overlap(f.indices, index_bytes, f.keys_in, key_bytes) ||
-        (f.keys_out != nullptr && overlap(f.indices, index_bytes, f.keys_out, key_bytes))) {
+    if ((f.keys_out != nullptr && ranges_overlap(f.keys_in, f.keys_out, key_bytes)) ||
+        ranges_overlap(f.indices, index_bytes, f.keys_in, key_bytes) ||
+        (f.keys_out != nullptr && ranges_overlap(f.indices, index_bytes, f.keys_out, key_bytes))) {
       return cudaErrorInvalidValue;
     }
     typename dispatch::buffers b;
@@ -204,20 +208,13 @@ struct form_runner {
     return dispatch::run(p, d_temp, b, stream);
   }
 
-  /// Whether `[a, a + a_bytes)` and `[b, b + b_bytes)` share a byte.
-  __host__ static bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
-    const auto x = reinterpret_cast<std::uintptr_t>(a);
-    const auto y = reinterpret_cast<std::uintptr_t>(b);
-    return a_bytes != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a_bytes;
-  }
-
   /// The result lands in the buffer the pass count (skipped passes included) names, and the
   /// selectors say which; the device copies it there when the executed passes leave it in the
   /// other buffer.
   template <class Key, class Value, class KeyBuffers, class ValueBuffers>
   __host__ static cudaError_t run(const double_buffer_form<Key, Value, KeyBuffers, ValueBuffers>& f, void* d_temp,
-                                  std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
-                                  cudaStream_t stream, const key_context<K>& context) {
+                                  std::size_t& temp_bytes, std::size_t n, const sort_options& opts, cudaStream_t stream,
+                                  const key_context<K>& context) {
     sort_plan<K> p;
     bool answered = false;
     cudaError_t e = plan_two_phase(n, opts, false, d_temp, temp_bytes, context, p, answered);
@@ -263,8 +260,8 @@ struct form_runner {
   /// Onesweep: the caller's arrays are the final buffers (the device copies the result back when
   /// the executed passes leave it in scratch); a single tile is sorted into scratch and copied back.
   template <class Key, class Value, class Resource>
-  __host__ static cudaError_t run(const in_place_form<Key, Value, Resource>& f, std::size_t n,
-                                  const sort_options& opts, cudaStream_t stream, const key_context<K>& context) {
+  __host__ static cudaError_t run(const in_place_form<Key, Value, Resource>& f, std::size_t n, const sort_options& opts,
+                                  cudaStream_t stream, const key_context<K>& context) {
     sort_plan<K> p;
     cudaError_t e = dispatch::make_plan(n, opts, false, p);
     if (e != cudaSuccess) return e;
@@ -293,7 +290,8 @@ struct form_runner {
       double_buffer<Key> kb(f.keys, reinterpret_cast<Key*>(mem));
       double_buffer<Value> vb(f.values, HAS_VALUES ? reinterpret_cast<Value*>(mem + key_bytes) : nullptr);
       std::size_t temp_bytes = p.layout.bytes;
-      const double_buffer_form<Key, Value, double_buffer<Key>, double_buffer<Value>> db{&kb, HAS_VALUES ? &vb : nullptr};
+      const double_buffer_form<Key, Value, double_buffer<Key>, double_buffer<Value>> db{&kb,
+                                                                                        HAS_VALUES ? &vb : nullptr};
       e = run(db, temp, temp_bytes, n, opts, stream, context);
       if (e == cudaSuccess && kb.selector != 0) {
         e = cudaMemcpyAsync(f.keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
