@@ -195,3 +195,4 @@ struct DeviceRadixSort {
 RINGSWEEP_NAMESPACE_END
 
 #include "device/cub.inl"
+#include "cub_segmented.cuh"

@@ -135,6 +135,10 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 /// - `PREFETCH_BINS`: when a onesweep tile reads its digits' offsets at the portion's start
 ///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start; a shape's
 ///   `prefetch_bins(when)` overrides it for that kernel.
+/// - `SEGMENT_WARP_ITEMS`: segmented sorts sort a segment of at most `32 * SEGMENT_WARP_ITEMS`
+///   keys in one warp (keys per lane; the ranking costs each lane `32 * SEGMENT_WARP_ITEMS^2`
+///   comparisons per pass), a larger one of at most one onesweep tile in one block, and larger
+///   ones by onesweep passes over all their tiles.
 /// - `DEPENDENT_LAUNCH`: every kernel of a onesweep sort after the histogram is launched as a
 ///   programmatic dependent of the one before (sm_90 on, where the kernels were built for it): it
 ///   is scheduled while its predecessor finishes and waits for it on the device, which hides a
@@ -160,6 +164,7 @@ struct policy_defaults {
   static constexpr int LOOKBACK_WINDOW = 1;
   static constexpr int PREFETCH_BINS = 0;
   static constexpr bool DEPENDENT_LAUNCH = false;
+  static constexpr int SEGMENT_WARP_ITEMS = 4;
   static constexpr bool CONTRACT_N_BELOW_2_32 = false;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {

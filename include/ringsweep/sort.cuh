@@ -150,3 +150,4 @@ RINGSWEEP_NAMESPACE_END
 
 #include "device/sort.inl"
 #include "decomposer.cuh"
+#include "segmented_sort.cuh"

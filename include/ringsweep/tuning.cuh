@@ -153,6 +153,24 @@ template <class Policy, class Key, class Value, class Decomposer, class Resource
 cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer decomposer, sort_options opts,
                        cudaStream_t stream, Resource&& resource);
 
+/// `ringsweep::segmented_sort_keys` with `Policy`.
+///
+///     ringsweep::tuning::segmented_sort_keys<my_policy>(d_temp, bytes, d_in, d_out, n, segments, d_begin, d_end);
+template <class Policy, class Key, class Offset>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
+                                const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::segmented_sort_pairs` with `Policy`.
+///
+///     ringsweep::tuning::segmented_sort_pairs<my_policy>(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, segments,
+///                                                        d_begin, d_end);
+template <class Policy, class Key, class Value, class Offset>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                 const Value* d_values_in, Value* d_values_out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin_offsets,
+                                 const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+
 }  // namespace tuning
 RINGSWEEP_NAMESPACE_END
 

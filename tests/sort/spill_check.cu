@@ -6,6 +6,7 @@
 #include <cuda/std/tuple>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace {
 
@@ -69,6 +70,30 @@ cudaError_t argsort() {
                             static_cast<Index*>(nullptr), 1);
 }
 
+/// Segmented sorts: the classification, the tiny (warp) and small (block) segment kernels, and
+/// the large segments' histogram, scan, onesweep and copy.
+template <class Key, class Value>
+cudaError_t segmented() {
+  std::size_t bytes = 0;
+  const int* offsets = nullptr;
+  if constexpr (std::is_void<Value>::value) {
+    return ringsweep::segmented_sort_keys(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr),
+                                          1, 1, offsets, offsets);
+  } else {
+    return ringsweep::segmented_sort_pairs(nullptr, bytes, static_cast<const Key*>(nullptr),
+                                           static_cast<Key*>(nullptr), static_cast<const Value*>(nullptr),
+                                           static_cast<Value*>(nullptr), 1, 1, offsets, offsets);
+  }
+}
+
+template <class Key, class Decomposer>
+cudaError_t segmented_decomposed() {
+  std::size_t bytes = 0;
+  const long long* offsets = nullptr;
+  return ringsweep::segmented_sort_keys(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr), 1,
+                                        1, offsets, offsets, Decomposer{});
+}
+
 }  // namespace
 
 cudaError_t ringsweep_spill_check() {
@@ -105,5 +130,17 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : argsort<float, std::int32_t>();
   e = e != cudaSuccess ? e : argsort<std::uint64_t, std::int64_t>();
   e = e != cudaSuccess ? e : argsort<std::uint8_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : segmented<std::uint8_t, void>();
+  e = e != cudaSuccess ? e : segmented<std::uint16_t, void>();
+  e = e != cudaSuccess ? e : segmented<std::uint32_t, void>();
+  e = e != cudaSuccess ? e : segmented<float, void>();
+  e = e != cudaSuccess ? e : segmented<std::uint64_t, void>();
+  e = e != cudaSuccess ? e : segmented<double, void>();
+  e = e != cudaSuccess ? e : segmented<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : segmented<std::uint32_t, v16>();
+  e = e != cudaSuccess ? e : segmented<std::uint64_t, std::uint64_t>();
+  e = e != cudaSuccess ? e : segmented<std::uint64_t, v16>();
+  e = e != cudaSuccess ? e : segmented<std::uint8_t, std::uint8_t>();
+  e = e != cudaSuccess ? e : segmented_decomposed<fi_key, fi_decomposer>();
   return e;
 }

@@ -13,6 +13,7 @@
 #include "../key_traits.cuh"
 #include "../warp/warp_vector_load.cuh"
 #include "pass_route.cuh"
+#include "segment_lists.cuh"
 #include "sort_config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -37,6 +38,13 @@ struct onesweep_params {
   u32 launch;                    // index of this launch within the sort
   digit_extractor<Key> digit;    // this pass's digit of a key (built on the host)
   tile_trace* trace;             // hooks that trace: the sort's tile timelines, by ticket
+  // Segmented sorts only (see onesweep_tile's SEGMENTED): the large segments, and this pass's
+  // digit offsets of each, `segment_bins_stride` words apart.
+  const large_segment* segments;
+  const u64* segment_word;       // segment_lists::large_word
+  const u64* segment_bins;
+  u64 segment_bins_stride;
+  u64 segment_first_tile;        // the large tile of the launch's first ticket
 };
 
 /// The per-block worker of the onesweep kernel. A tile goes through four phases, each a
@@ -50,8 +58,18 @@ struct onesweep_params {
 ///     onesweep_tile<P, Key, V, true>(temp, params).process();
 /// With `INDEX_VALUES` (argsort) the pass that reads the input's values makes them instead: each
 /// key's input position.
-template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks, bool INDEX_VALUES = false>
+///
+/// With `SEGMENTED` the tiles are those of a segmented sort's large segments (segment_lists): the
+/// ticket is a large tile, found in its segment's list by binary search; blocks past the last
+/// tile leave before taking a ticket. The look-back runs over all the launch's tiles as usual, segment boundaries
+/// included: each segment's digit offsets (`segment_bins`) are its own offsets minus the counts of
+/// the segments before it, which the look-back adds back, and `bins_in` / `bins_out` carry only
+/// those counts from portion to portion (`bins_in` is zeros for the first).
+template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks, bool INDEX_VALUES = false,
+          bool SEGMENTED = false>
 class onesweep_tile {
+  static_assert(!(SEGMENTED && INDEX_VALUES), "segmented sorts do not make their values");
+
  public:
   using Config = sort_config<Policy, Key, typename std::conditional<HAS_VALUES, ValueRaw, null_value>::type>;
   using bits_type = typename Config::bits_type;
@@ -88,7 +106,17 @@ class onesweep_tile {
     uint4 stage[WARPS * warp_threads];
   };
 
-  struct TempStorage : stage_storage<STAGED> {
+  /// Segmented sorts: the tile's segment, first key and key count.
+  template <bool, class = void>
+  struct segment_storage {};
+  template <class Dummy>
+  struct segment_storage<true, Dummy> {
+    u64 origin;
+    const u64* bins;  // the tile's segment's digit offsets
+    int valid;
+  };
+
+  struct TempStorage : stage_storage<STAGED>, segment_storage<SEGMENTED> {
     union {
       typename rank_t::TempStorage rank;
       bits_type keys[TILE];
@@ -145,6 +173,18 @@ class onesweep_tile {
   /// that ran would (the next launch's `tile_base` and tail set stay valid) and every block exits.
   __device__ __forceinline__ bool pass_runs() {
     const u32 r = *p_.route;
+    if constexpr (SEGMENTED) {
+      // Blocks past the launch's last real tile leave before taking a ticket, so the real tiles
+      // take the first ones; the last real tile moves the ticket past the rest (acquire).
+      const u32 real = real_tiles();
+      if (pass_route::runs(r) && blockIdx.x >= real) {
+        if (blockIdx.x == 0 && threadIdx.x == 0) {  // no real tile: as a skipped launch
+          *p_.ticket = p_.tile_base + p_.tiles;
+          tail().clear_next();
+        }
+        return false;
+      }
+    }
     if (!pass_route::runs(r)) {
       if (blockIdx.x == 0 && threadIdx.x == 0) {
         *p_.ticket = p_.tile_base + p_.tiles;
@@ -172,14 +212,44 @@ class onesweep_tile {
   // This warp's segment of the tile's values, as one opaque pointer: otherwise the item addresses
   // become a 64-bit index sum on a register base per item (sm_90 pairs spilled).
   __device__ __forceinline__ const ValueRaw* values_segment(u32 u) const {
-    return opaque(values_in() + (tile_first(u) + seg_first()));
+    if constexpr (SEGMENTED) {
+      return opaque(values_in() + (temp_.origin + seg_first()));
+    } else {
+      return opaque(values_in() + (tile_first(u) + seg_first()));
+    }
+  }
+  // This warp's segment of the tile's keys.
+  __device__ __forceinline__ const bits_type* keys_segment(u32 u) const {
+    if constexpr (SEGMENTED) {
+      return keys_in() + (temp_.origin + seg_first());
+    } else {
+      return keys_in() + (tile_first(u) + seg_first());
+    }
+  }
+  /// Segmented: tiles of this launch that exist (the host launches a bound).
+  __device__ __forceinline__ u32 real_tiles() const {
+    const u64 total = large_tiles(*p_.segment_word);
+    return total > p_.segment_first_tile ? u32(min_of<u64>(total - p_.segment_first_tile, p_.tiles)) : 0u;
   }
 
   // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used, so
   // no 64-bit offset stays in registers from the first load to the last.
   __device__ __forceinline__ static u32 tile_first(u32 u) { return u * u32(TILE); }
   __device__ __forceinline__ int valid_keys(u32 u) const {
-    return int(min_of<u32>(u32(TILE), p_.keys - tile_first(u)));
+    if constexpr (SEGMENTED) {
+      return temp_.valid;
+    } else {
+      return int(min_of<u32>(u32(TILE), p_.keys - tile_first(u)));
+    }
+  }
+  /// Digit `d`'s global offset at the portion's start: the portion's, or (segmented) the tile's
+  /// segment's plus the earlier portions' counts of the digit (`bins_in`).
+  __device__ __forceinline__ u64 bin_of(int d) const {
+    if constexpr (SEGMENTED) {
+      return temp_.bins[d] + p_.bins_in[d];
+    } else {
+      return p_.bins_in[d];
+    }
   }
   __device__ __forceinline__ static int warp() { return int(threadIdx.x) / warp_threads; }
   __device__ __forceinline__ static u32 seg_first() { return u32(warp()) * u32(scatter_t::SEGMENT); }
@@ -190,7 +260,7 @@ class onesweep_tile {
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
-      bins[i] = d < RADIX ? p_.bins_in[d] : 0;
+      bins[i] = d < RADIX ? bin_of(d) : 0;
     }
   }
 
@@ -204,12 +274,23 @@ RINGSWEEP_UNROLL
       if (t == p_.tile_base) tail().clear_next();  // the previous launch is done with those words
       temp_.ticket = t;
       temp_.uniform_digit = -1;
+      if constexpr (SEGMENTED) {
+        const u32 real = real_tiles();
+        if (t - p_.tile_base == real - 1 && real < p_.tiles) atomicAdd(p_.ticket, p_.tiles - real);
+        u32 segment = 0;
+        u64 origin = 0;
+        int valid = 0;
+        find_large_tile(p_.segments, *p_.segment_word, p_.segment_first_tile + (t - p_.tile_base), TILE, segment,
+                        origin, valid);
+        temp_.bins = p_.segment_bins + u64(segment) * p_.segment_bins_stride;
+        temp_.origin = origin;
+        temp_.valid = valid;
+      }
     }
     __syncthreads();
     stamp(&tile_trace::ticket);
     const u32 u = temp_.ticket - p_.tile_base;
-    load_segment(keys_in() + (tile_first(u) + seg_first()), warp(), lane_id(), valid_keys(u) - int(seg_first()),
-                 keys);
+    load_segment(keys_segment(u), warp(), lane_id(), valid_keys(u) - int(seg_first()), keys);
     if (threadIdx.x == 0) tail().wait_slot_free(u);
     return u;
   }
@@ -272,9 +353,15 @@ RINGSWEEP_UNROLL
         Hooks::pause(p_.tile_base + u, 3);
         const u32 inclusive = exclusive + counts[i];
         lookback().publish_inclusive(u, d, inclusive);
-        const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : p_.bins_in[d];
+        const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : bin_of(d);
         temp_.digit_base[d] = offset_t(bin + exclusive - starts[i]);
-        if (p_.bins_out != nullptr && u == p_.tiles - 1) p_.bins_out[d] = bin + inclusive;
+        if (p_.bins_out != nullptr && u == p_.tiles - 1) {
+          if constexpr (SEGMENTED) {
+            p_.bins_out[d] = p_.bins_in[d] + inclusive;
+          } else {
+            p_.bins_out[d] = bin + inclusive;
+          }
+        }
       }
     }
     __syncthreads();  // look-back reads done; digit_base complete (keys only: keys in shared)

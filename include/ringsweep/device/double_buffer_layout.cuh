@@ -33,5 +33,11 @@ using enable_if_foreign_double_buffers = typename std::enable_if<
     !(std::is_same<KeyBuffers, DoubleBuffer<KeyT>>::value &&
       std::is_same<ValueBuffers, DoubleBuffer<ValueT>>::value)>::type;
 
+/// Enables the segmented sorts' double-buffer overloads (cub_segmented.cuh) for any double buffers
+/// with CUB's layout, ringsweep's and CUB's alike (one overload each).
+template <class KeyBuffers, class KeyT, class ValueBuffers = KeyBuffers, class ValueT = KeyT>
+using enable_if_double_buffers = typename std::enable_if<has_double_buffer_layout<KeyBuffers, KeyT>::value &&
+                                                         has_double_buffer_layout<ValueBuffers, ValueT>::value>::type;
+
 }  // namespace detail
 RINGSWEEP_NAMESPACE_END

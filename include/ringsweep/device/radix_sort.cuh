@@ -13,6 +13,7 @@
 #include "../sort_options.cuh"
 #include "device_policy.cuh"
 #include "key_kind.cuh"
+#include "segmented_forms.cuh"
 #include "sort_forms.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -72,6 +73,23 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
   });
 }
 
+/// Segmented forms: as the two-phase forms, each segment sorted on its own (segmented_forms.cuh).
+///
+///     radix_sort<for_device>(builtin_keys<float>{}, segmented(in_out(in, out), segments, begin, end),
+///                            d_temp, temp_bytes, n, opts, stream);
+template <class Choice, class Kind, class Form, class Offset, class SegmentCount, class Count>
+__host__ cudaError_t radix_sort(const Kind& kind, const segmented_form<Form, Offset, SegmentCount>& form, void* d_temp,
+                                std::size_t& temp_bytes, Count count, const sort_options& opts, cudaStream_t stream) {
+  std::size_t n = 0, segments = 0;
+  if (!count_as_size(count, n) || !count_as_size(form.segments, segments)) return cudaErrorInvalidValue;
+  if (d_temp != nullptr && n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
+  return with_policy<Choice>([&](auto policy, auto hooks) {
+    using config = config_of<decltype(policy), Kind, Form>;
+    return segmented_runner<config, decltype(hooks)>::run(form.form, segments, form.begin_offsets, form.end_offsets,
+                                                          d_temp, temp_bytes, n, opts, stream, kind.context());
+  });
+}
+
 /// In-place forms: allocate from the form's resource on `stream`, free there (no host sync).
 template <class Choice, class Kind, class Key, class Value, class Resource, class Count>
 __host__ cudaError_t radix_sort(const Kind& kind, const in_place_form<Key, Value, Resource>& form, Count count,
@@ -111,6 +129,12 @@ __host__ double_buffer_form<Key, Value, KeyBuffers, ValueBuffers> buffers(KeyBuf
 template <class Key, class Index>
 __host__ argsort_form<Key, Index> argsort_of(const Key* keys_in, Key* keys_out, Index* indices) {
   return {keys_in, keys_out, indices};
+}
+/// A two-phase form sorted segment by segment.
+template <class Form, class Offset, class SegmentCount>
+__host__ segmented_form<Form, Offset, SegmentCount> segmented(const Form& form, SegmentCount segments,
+                                                              const Offset* begin_offsets, const Offset* end_offsets) {
+  return {form, segments, begin_offsets, end_offsets};
 }
 /// Keys in place, allocating from `resource` (which outlives the call's full expression).
 template <class Key, class Resource>

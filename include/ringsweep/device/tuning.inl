@@ -136,4 +136,26 @@ cudaError_t tuning::sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Deco
                                     detail::in_place(d_keys, d_values, resource), n, opts, stream);
 }
 
+template <class Policy, class Key, class Offset>
+cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                        std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
+                                        const Offset* d_end_offsets, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<Policy>(
+      detail::builtin_keys<Key>{},
+      detail::segmented(detail::in_out(d_keys_in, d_keys_out), num_segments, d_begin_offsets, d_end_offsets), d_temp,
+      temp_bytes, n, opts, stream);
+}
+
+template <class Policy, class Key, class Value, class Offset>
+cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                         const Value* d_values_in, Value* d_values_out, std::size_t n,
+                                         std::size_t num_segments, const Offset* d_begin_offsets,
+                                         const Offset* d_end_offsets, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<Policy>(
+      detail::builtin_keys<Key>{},
+      detail::segmented(detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), num_segments,
+                        d_begin_offsets, d_end_offsets),
+      d_temp, temp_bytes, n, opts, stream);
+}
+
 RINGSWEEP_NAMESPACE_END

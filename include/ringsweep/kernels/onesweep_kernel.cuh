@@ -8,11 +8,10 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// One launch per (pass, portion); the grid is the portion's tile count. Tiles take their index
-/// from the sort's ticket counter, not from blockIdx (see onesweep_tile).
-template <class Config, class Hooks>
-__global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
-    onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
+/// The body of both onesweep kernels: one tile (see onesweep_tile).
+template <class Config, class Hooks, bool SEGMENTED>
+__device__ __forceinline__ void onesweep_kernel_body(
+    const onesweep_params<typename Config::key_type, typename Config::value_raw_t>& params) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
     if constexpr (Config::policy::DEPENDENT_LAUNCH) {
       // May start while the previous kernel of the sort finishes: nothing is read before it has.
@@ -20,12 +19,28 @@ __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
       grid_dependents_launch();
     }
     using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
-                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES>;
+                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, SEGMENTED>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
   } else {
     (void)params;  // not this policy's architecture: never launched (see policy.cuh)
   }
+}
+
+/// One launch per (pass, portion); the grid is the portion's tile count. Tiles take their index
+/// from the sort's ticket counter, not from blockIdx (see onesweep_tile).
+template <class Config, class Hooks>
+__global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
+    onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
+  onesweep_kernel_body<Config, Hooks, false>(params);
+}
+
+/// The same over the tiles of a segmented sort's large segments: one launch per (pass, portion)
+/// of a grid the host bounds (it does not know the segments), whose tiles past the last one leave.
+template <class Config, class Hooks>
+__global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
+    segmented_onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
+  onesweep_kernel_body<Config, Hooks, true>(params);
 }
 
 }  // namespace detail

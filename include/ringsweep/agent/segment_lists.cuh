@@ -1,0 +1,76 @@
+// segment_lists: a segmented sort's segments by class, as the device sorts them: tiny ones (one
+// warp each), small ones (one block each) and large ones (onesweep tiles that many blocks share),
+// and the map from a large tile to its segment.
+#pragma once
+
+#include "../detail/config.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// A segment of more than one tile: keys `[begin, begin + size)`, and the index of its first
+/// tile among the large segments' tiles (the tiles of large segment j follow those of j - 1).
+struct large_segment {
+  u64 begin;
+  u64 size;
+  u64 first_tile;
+};
+
+/// A tiny or small segment as one word: `begin` in the low 48 bits, `size - 1` in the high 16
+/// (sizes of 2 to 65536 keys; the dispatch keeps n below 2^48).
+struct segment_item {
+  static constexpr int begin_bits = 48;
+  __host__ __device__ static constexpr u64 make(u64 begin, u64 size) { return begin | (size - 1) << begin_bits; }
+  __host__ __device__ static constexpr u64 begin(u64 item) { return item & ((u64(1) << begin_bits) - 1); }
+  __host__ __device__ static constexpr u32 size(u64 item) { return u32(item >> begin_bits) + 1u; }
+};
+
+/// The classes of a segmented sort, in its temporary storage. Tiny segments fill `items` from the
+/// front, small ones from the back (together at most one per segment); large ones fill `large` in
+/// the order of their first tiles, because one 64-bit atomic add hands out both the list index
+/// (high bits of `large_word`) and the first tile (low bits).
+///
+///     // after the classification kernel:
+///     const u64 w = *lists.large_word;
+///     u32 count = large_count(w);  u64 tiles = large_tiles(w);
+struct segment_lists {
+  u64* items;             // num_segments words (segment_item)
+  u64 capacity;           // num_segments
+  u32* tiny_count;        // zeroed
+  u32* small_count;       // zeroed
+  u64* large_word;        // zeroed: large segments << large_count_shift | their tiles
+  large_segment* large;   // at most `large_capacity` entries
+};
+
+constexpr int large_count_shift = 40;
+__host__ __device__ constexpr u32 large_count(u64 word) { return u32(word >> large_count_shift); }
+__host__ __device__ constexpr u64 large_tiles(u64 word) { return word & ((u64(1) << large_count_shift) - 1); }
+
+/// Where large tile `g` lies: its segment's list index, its first key and its key count. False
+/// when `g` is past the last large tile. A binary search over the list's first tiles (by one
+/// thread; the list is short next to the tiles it maps).
+///
+///     u32 j; u64 first; int valid;
+///     if (find_large_tile(lists.large, *lists.large_word, g, TILE, j, first, valid)) { ... }
+__device__ __forceinline__ bool find_large_tile(const large_segment* large, u64 word, u64 g, int tile, u32& segment,
+                                                u64& first, int& valid) {
+  if (g >= large_tiles(word)) return false;
+  u32 lo = 0, hi = large_count(word) - 1;  // the answer is in [lo, hi]
+  while (lo < hi) {
+    const u32 mid = (lo + hi + 1) / 2;
+    if (large[mid].first_tile <= g) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  const large_segment s = large[lo];
+  const u64 at = (g - s.first_tile) * u64(tile);
+  segment = lo;
+  first = s.begin + at;
+  valid = int(min_of<u64>(u64(tile), s.size - at));
+  return true;
+}
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

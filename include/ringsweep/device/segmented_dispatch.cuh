@@ -1,0 +1,280 @@
+// The launches of a segmented sort. The host knows n and the number of segments, never their
+// sizes: the device sorts the segments into classes (tiny: a warp each; small: a block each;
+// large: onesweep passes over all their tiles), and every later launch reads the classes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../agent/segment_lists.cuh"
+#include "../agent/sort_config.cuh"
+#include "../detail/config.cuh"
+#include "../detail/sort_hooks.cuh"
+#include "../detail/temp_layout.cuh"
+#include "../kernels/onesweep_kernel.cuh"
+#include "../kernels/segment_classify_kernel.cuh"
+#include "../kernels/segment_copy_kernel.cuh"
+#include "../kernels/segment_histogram_kernel.cuh"
+#include "../kernels/segment_sort_kernel.cuh"
+#include "launch.cuh"
+#include "sort_dispatch.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// Byte offsets of a segmented sort's temporary storage (each piece 256-byte aligned).
+struct segmented_layout {
+  std::size_t counters = 0;  // 32-bit words: see segmented_dispatch
+  std::size_t status = 0;    // the look-back ring (large segments only)
+  std::size_t counts = 0;    // per large segment and pass, RADIX digit counts, then offsets
+  std::size_t pingpong = 0;  // per pass, 2 x RADIX counts carried between portions
+  std::size_t cleared = 0;   // bytes from the base zeroed by the sort's memset
+  std::size_t items = 0;     // segment_lists::items
+  std::size_t large = 0;     // segment_lists::large
+  std::size_t keys_alt = 0;  // in/out: scratch for the large segments' passes (0: none)
+  std::size_t values_alt = 0;
+  std::size_t bytes = temp_alignment;
+};
+
+/// A checked segmented sort.
+template <class Key>
+struct segmented_plan {
+  sort_plan<Key> sort;        // n, window, passes, order and key context (its path is unused)
+  std::size_t segments = 0;
+  std::size_t large_max = 0;  // large segments at most: min(segments, n / (TILE + 1))
+  std::size_t tiles_max = 0;  // their tiles at most
+  segmented_layout layout;
+};
+
+/// The launches of a segmented sort with the configuration `Config` (sort_config).
+///
+///     using dispatch = segmented_dispatch<sort_config<policy_sm90, float, null_value>, no_hooks>;
+///     segmented_plan<float> p;
+///     if (dispatch::make_plan(n, segments, opts, true, p) == cudaSuccess) dispatch::run(p, d_temp, b, begin, end, stream);
+template <class Config, class Hooks>
+struct segmented_dispatch {
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
+  using bits_type = typename Config::bits_type;
+  using value_raw_t = typename Config::value_raw_t;
+  using buffers = sort_buffers<bits_type, value_raw_t>;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+  static constexpr int TILE = Config::TILE;
+  static constexpr int RADIX = Config::RADIX;
+  static constexpr int TINY = warp_threads * Policy::SEGMENT_WARP_ITEMS;
+  static_assert(TILE <= 65536 && TINY <= 65536, "segment_item holds sizes up to 65536");
+
+  // Counter words (before the tail iterator's, from Config::COUNTER_TAILS, and the routes).
+  static constexpr int COUNTER_TINY = 3;
+  static constexpr int COUNTER_SMALL = 4;
+  static constexpr int COUNTER_LARGE = 6;  // a 64-bit word (words 6 and 7)
+
+  /// Checks the arguments (those of sort_config::make_plan, and n below 2^48, segments below
+  /// 2^32) and lays out the temporary storage; `in_out` adds scratch for the large segments.
+  __host__ static cudaError_t make_plan(std::size_t n, std::size_t segments, const sort_options& opts, bool in_out,
+                                        segmented_plan<Key>& p) {
+    cudaError_t e = Config::make_plan(n, opts, false, p.sort);
+    if (e != cudaSuccess) return e;
+    if (std::uint64_t(n) >= (std::uint64_t(1) << segment_item::begin_bits)) return cudaErrorInvalidValue;
+    if (std::uint64_t(segments) > 0xffffffffull) return cudaErrorInvalidValue;
+    p.segments = segments;
+    p.large_max = min_of<std::size_t>(segments, n / std::size_t(TILE + 1));
+    p.tiles_max = p.large_max == 0 ? 0 : n / std::size_t(TILE) + p.large_max;
+    segmented_layout& l = p.layout;
+    l = segmented_layout{};
+    if (n == 0 || segments == 0) return cudaSuccess;
+    const int passes = p.sort.passes;
+    std::size_t at = 0;
+    l.counters = at;
+    at += align_up(std::size_t(Config::COUNTER_ROUTES + route_words(passes)) * 4);
+    if (p.large_max != 0) {
+      l.status = at;
+      at += align_up(Config::status_ring::bytes);
+      l.counts = at;
+      at += align_up(p.large_max * std::size_t(passes) * RADIX * 8);
+      l.pingpong = at;
+      at += align_up(std::size_t(passes) * 2 * RADIX * 8);
+    }
+    l.cleared = at;
+    l.items = at;
+    at += align_up(segments * 8);
+    if (p.large_max != 0) {
+      l.large = at;
+      at += align_up(p.large_max * sizeof(large_segment));
+      if (in_out && passes >= 2) {
+        l.keys_alt = at;
+        at += align_up(n * sizeof(bits_type));
+        if (HAS_VALUES) {
+          l.values_alt = at;
+          at += align_up(n * sizeof(value_raw_t));
+        }
+      }
+    }
+    l.bytes = at + temp_alignment;
+    return cudaSuccess;
+  }
+
+  /// Runs a planned sort (n > 0, segments > 0); `temp` is the caller's temporary storage.
+  template <class Offset>
+  __host__ static cudaError_t run(const segmented_plan<Key>& p, void* temp, const buffers& b,
+                                  const Offset* begin_offsets, const Offset* end_offsets, cudaStream_t stream) {
+    const segmented_layout& l = p.layout;
+    char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
+    u32* counters = reinterpret_cast<u32*>(base + l.counters);
+    segment_lists lists;
+    lists.items = reinterpret_cast<u64*>(base + l.items);
+    lists.capacity = p.segments;
+    lists.tiny_count = counters + COUNTER_TINY;
+    lists.small_count = counters + COUNTER_SMALL;
+    lists.large_word = reinterpret_cast<u64*>(counters + COUNTER_LARGE);
+    lists.large = reinterpret_cast<large_segment*>(base + l.large);
+
+    cudaError_t e = cudaMemsetAsync(base, 0, l.cleared, stream);
+    if (e != cudaSuccess) return e;
+    int device = 0, sms = 0;
+    e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess) return e;
+    const std::size_t wide = std::size_t(max_of(1, sms));
+
+    segment_classify_params<Offset, bits_type, value_raw_t> cp;
+    cp.begin_offsets = begin_offsets;
+    cp.end_offsets = end_offsets;
+    cp.num_segments = p.segments;
+    cp.n = p.sort.n;
+    cp.tiny_keys = u32(TINY);
+    cp.small_keys = u32(TILE);
+    cp.lists = lists;
+    cp.keys_in = b.keys_in;
+    cp.keys_out = b.keys_final;
+    cp.values_in = HAS_VALUES ? b.values_in : nullptr;
+    cp.values_out = HAS_VALUES ? b.values_final : nullptr;
+    e = launch(segment_classify_kernel<Offset, bits_type, value_raw_t>,
+               grid_of(ceil_div<std::size_t>(p.segments, segment_classify_threads), wide * 8),
+               unsigned(segment_classify_threads), stream, launch_order::serial, cp);
+    if (e != cudaSuccess) return e;
+
+    segment_sort_params<Key, value_raw_t> sp;
+    static_cast<key_context<Key>&>(sp) = p.sort.context;
+    sp.keys_in = b.keys_in;
+    sp.keys_out = b.keys_final;
+    sp.values_in = HAS_VALUES ? b.values_in : nullptr;
+    sp.values_out = HAS_VALUES ? b.values_final : nullptr;
+    sp.items = lists.items;
+    sp.capacity = p.segments;
+    sp.tiny_count = lists.tiny_count;
+    sp.small_count = lists.small_count;
+    sp.begin_bit = p.sort.begin_bit;
+    sp.end_bit = p.sort.end_bit;
+    sp.descending = p.sort.descending;
+    constexpr std::size_t tiny_warps = tiny_segment_threads / warp_threads;
+    e = launch(tiny_segment_kernel<Config>, grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16),
+               unsigned(tiny_segment_threads), stream, launch_order::serial, sp);
+    if (e != cudaSuccess) return e;
+    if (p.sort.n > std::size_t(TINY)) {  // else no segment is small
+      e = launch(small_segment_kernel<Config>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS), stream,
+                 launch_order::serial, sp);
+      if (e != cudaSuccess) return e;
+    }
+    return p.large_max != 0 ? run_large(p, base, counters, lists, b, wide, stream) : cudaSuccess;
+  }
+
+ private:
+  /// A grid of `blocks`, at most `cap` and at least 1.
+  __host__ static unsigned grid_of(std::size_t blocks, std::size_t cap) {
+    return unsigned(max_of<std::size_t>(1, min_of(blocks, cap)));
+  }
+
+  __host__ static cudaError_t run_large(const segmented_plan<Key>& p, char* base, u32* counters,
+                                        const segment_lists& lists, const buffers& b, std::size_t wide,
+                                        cudaStream_t stream) {
+    const segmented_layout& l = p.layout;
+    const int passes = p.sort.passes;
+    u64* counts = reinterpret_cast<u64*>(base + l.counts);
+    u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
+    u32* routes = counters + Config::COUNTER_ROUTES;
+    cudaError_t e = cudaSuccess;
+    if (passes > 0) {
+      segment_histogram_params<Key> hp;
+      static_cast<key_context<Key>&>(hp) = p.sort.context;
+      hp.keys = b.keys_in;
+      hp.large = lists.large;
+      hp.large_word = lists.large_word;
+      hp.counts = counts;
+      hp.begin_bit = p.sort.begin_bit;
+      hp.end_bit = p.sort.end_bit;
+      hp.descending = p.sort.descending;
+      e = launch(segment_histogram_kernel<Policy, Key, TILE>, grid_of(p.tiles_max, wide * 4),
+                 unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
+      if (e != cudaSuccess) return e;
+    }
+    segment_scan_params scan;
+    scan.counts = counts;
+    scan.large = lists.large;
+    scan.large_word = lists.large_word;
+    scan.passes = passes;
+    scan.routes = routes;
+    scan.done = counters + Config::COUNTER_SCAN_DONE;
+    scan.mode = b.mode;
+    e = launch(segment_scan_kernel<RADIX>, unsigned(max_of(1, passes)), unsigned(segment_scan_threads), stream,
+               launch_order::serial, scan);
+    if (e != cudaSuccess) return e;
+
+    // Every pass over a bound on the large tiles, in portions; tiles past the last one leave.
+    bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
+    value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
+    const std::size_t portions = ceil_div<std::size_t>(p.tiles_max, Policy::PORTION_TILES);
+    u32 tile_base = 0;
+    u32 launch_index = 0;
+    for (int pass = 0; pass < passes; ++pass) {
+      onesweep_params<Key, value_raw_t> op;
+      for (int i = 0; i < 3; ++i) {
+        op.keys_buf[i] = keys_buf[i];
+        op.values_buf[i] = HAS_VALUES ? values_buf[i] : nullptr;
+      }
+      op.route = routes + 1 + pass;
+      op.first_key = 0;
+      op.keys = 0;
+      op.status = reinterpret_cast<u64*>(base + l.status);
+      op.ticket = counters + Config::COUNTER_TICKET;
+      op.tails = counters + Config::COUNTER_TAILS;
+      op.trace = Hooks::TRACE ? Hooks::trace_sink() : nullptr;
+      op.digit = p.sort.context.extractor(p.sort.descending, Config::window(p.sort.begin_bit, p.sort.end_bit, pass));
+      op.segments = lists.large;
+      op.segment_word = lists.large_word;
+      op.segment_bins = counts + std::size_t(pass) * RADIX;
+      op.segment_bins_stride = u64(passes) * RADIX;
+      for (std::size_t portion = 0; portion < portions; ++portion) {
+        const std::size_t first_tile = portion * Policy::PORTION_TILES;
+        op.tiles = u32(min_of<std::size_t>(Policy::PORTION_TILES, p.tiles_max - first_tile));
+        u64* pass_pingpong = pingpong + std::size_t(pass) * 2 * RADIX;
+        // Portion 0 reads slot 1, still zero (the memset): no count carried yet.
+        op.bins_in = pass_pingpong + ((portion + 1) & 1) * RADIX;
+        op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
+        op.tile_base = tile_base;
+        op.segment_first_tile = first_tile;
+        op.launch = launch_index;
+        e = launch(segmented_onesweep_kernel<Config, Hooks>, op.tiles, unsigned(Config::THREADS), stream,
+                   launch_order::serial, op);
+        if (e != cudaSuccess) return e;
+        tile_base += op.tiles;
+        ++launch_index;
+      }
+    }
+
+    segment_copy_params<bits_type, value_raw_t> copy;
+    copy.route = routes;
+    for (int i = 0; i < 3; ++i) {
+      copy.keys[i] = keys_buf[i];
+      copy.values[i] = HAS_VALUES ? values_buf[i] : nullptr;
+    }
+    copy.large = lists.large;
+    copy.large_word = lists.large_word;
+    copy.tile = TILE;
+    return launch(segment_copy_kernel<bits_type, value_raw_t, HAS_VALUES>, grid_of(p.tiles_max, wide * 8),
+                  unsigned(segment_copy_threads), stream, launch_order::serial, copy);
+  }
+};
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,132 @@
+// The segmented forms of a sort: an in/out or double-buffer form (sort_forms.cuh) and the
+// caller's segments; the one check of their arguments, and how they become a segmented_dispatch.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "../detail/temp_layout.cuh"
+#include "segmented_dispatch.cuh"
+#include "sort_forms.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// A form (in_out_form or double_buffer_form) sorted segment by segment: segment i is
+/// `[begin_offsets[i], end_offsets[i])`. `Offset` is any integer type; `SegmentCount` the type of
+/// the caller's segment count (CUB's is signed).
+template <class Form, class Offset, class SegmentCount>
+struct segmented_form {
+  static_assert(std::is_integral<Offset>::value && !std::is_same<typename std::remove_cv<Offset>::type, bool>::value,
+                "ringsweep: segment offsets must be an integer type other than bool");
+  using key_type = typename Form::key_type;
+  using value_type = typename Form::value_type;
+  Form form;
+  SegmentCount segments;
+  const Offset* begin_offsets;
+  const Offset* end_offsets;
+
+  template <class Kind>
+  __host__ bool aligned(const Kind& kind) const {
+    return form.aligned(kind);
+  }
+};
+
+/// The runners of the segmented forms, with the configuration `Config` and hooks.
+template <class Config, class Hooks>
+struct segmented_runner {
+  using dispatch = segmented_dispatch<Config, Hooks>;
+  using K = typename Config::key_type;
+  using bits_type = typename Config::bits_type;
+  using value_raw_t = typename Config::value_raw_t;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+
+  /// The plan; a size query (`d_temp` null: only `temp_bytes` is written, no pointer is read) is
+  /// answered here (`answered`), and so is a sort with nothing to do (`answered`, after the
+  /// checks of its pointers).
+  __host__ static cudaError_t plan(std::size_t n, std::size_t segments, const void* begin_offsets,
+                                   const void* end_offsets, const sort_options& opts, bool in_out, void* d_temp,
+                                   std::size_t& temp_bytes, const key_context<K>& context, segmented_plan<K>& p,
+                                   bool& answered) {
+    const cudaError_t e = dispatch::make_plan(n, segments, opts, in_out, p);
+    if (e != cudaSuccess) return e;
+    p.sort.context = context;
+    answered = true;
+    if (d_temp == nullptr) {
+      temp_bytes = p.layout.bytes;
+      return cudaSuccess;
+    }
+    if (segments != 0 && (begin_offsets == nullptr || end_offsets == nullptr)) return cudaErrorInvalidValue;
+    if (temp_bytes < p.layout.bytes) return cudaErrorInvalidValue;
+    answered = n == 0 || segments == 0;
+    return cudaSuccess;
+  }
+
+  /// In/out: keys outside every segment are not written; the inputs never are.
+  template <class Key, class Value, class Offset>
+  __host__ static cudaError_t run(const in_out_form<Key, Value>& f, std::size_t segments, const Offset* begin_offsets,
+                                  const Offset* end_offsets, void* d_temp, std::size_t& temp_bytes, std::size_t n,
+                                  const sort_options& opts, cudaStream_t stream, const key_context<K>& context) {
+    segmented_plan<K> p;
+    bool answered = false;
+    cudaError_t e =
+        plan(n, segments, begin_offsets, end_offsets, opts, true, d_temp, temp_bytes, context, p, answered);
+    if (e != cudaSuccess || answered) return e;
+    const buffer_pair key_pair{f.keys_in, f.keys_out, 0, n * sizeof(Key)};
+    const buffer_pair value_pair{f.values_in, f.values_out, 0, n * sizeof(Value)};
+    e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
+    if (e != cudaSuccess) return e;
+    typename dispatch::buffers b;
+    b.keys_in = reinterpret_cast<const bits_type*>(f.keys_in);
+    b.keys_final = reinterpret_cast<bits_type*>(f.keys_out);
+    b.keys_other = p.layout.keys_alt != 0 ? temp_piece<bits_type>(d_temp, p.layout.keys_alt) : nullptr;
+    b.values_in = reinterpret_cast<const value_raw_t*>(f.values_in);
+    b.values_final = reinterpret_cast<value_raw_t*>(f.values_out);
+    b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
+    b.mode = input_separate;
+    return dispatch::run(p, d_temp, b, begin_offsets, end_offsets, stream);
+  }
+
+  /// Double buffers: the segments are sorted into the alternate buffers, whose keys outside every
+  /// segment are not written, and the selectors flip on success (n and segments nonzero). The
+  /// current buffers' keys inside the large segments are overwritten.
+  template <class Key, class Value, class KeyBuffers, class ValueBuffers, class Offset>
+  __host__ static cudaError_t run(const double_buffer_form<Key, Value, KeyBuffers, ValueBuffers>& f,
+                                  std::size_t segments, const Offset* begin_offsets, const Offset* end_offsets,
+                                  void* d_temp, std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
+                                  cudaStream_t stream, const key_context<K>& context) {
+    segmented_plan<K> p;
+    bool answered = false;
+    cudaError_t e =
+        plan(n, segments, begin_offsets, end_offsets, opts, false, d_temp, temp_bytes, context, p, answered);
+    if (e != cudaSuccess || answered) return e;
+    const buffer_pair key_pair{f.keys->d_buffers[0], f.keys->d_buffers[1], f.keys->selector, n * sizeof(Key)};
+    buffer_pair value_pair;
+    if constexpr (HAS_VALUES) {
+      value_pair = {f.values->d_buffers[0], f.values->d_buffers[1], f.values->selector, n * sizeof(Value)};
+    }
+    e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
+    if (e != cudaSuccess) return e;
+    typename dispatch::buffers b;
+    b.mode = input_is_other;
+    b.keys_in = reinterpret_cast<const bits_type*>(f.keys->d_buffers[f.keys->selector]);
+    b.keys_final = reinterpret_cast<bits_type*>(f.keys->d_buffers[f.keys->selector ^ 1]);
+    b.keys_other = reinterpret_cast<bits_type*>(f.keys->d_buffers[f.keys->selector]);
+    b.values_in = nullptr;
+    b.values_final = nullptr;
+    b.values_other = nullptr;
+    if constexpr (HAS_VALUES) {
+      b.values_in = reinterpret_cast<const value_raw_t*>(f.values->d_buffers[f.values->selector]);
+      b.values_final = reinterpret_cast<value_raw_t*>(f.values->d_buffers[f.values->selector ^ 1]);
+      b.values_other = reinterpret_cast<value_raw_t*>(f.values->d_buffers[f.values->selector]);
+    }
+    e = dispatch::run(p, d_temp, b, begin_offsets, end_offsets, stream);
+    if (e != cudaSuccess) return e;
+    f.keys->selector ^= 1;
+    if constexpr (HAS_VALUES) f.values->selector ^= 1;
+    return cudaSuccess;
+  }
+};
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

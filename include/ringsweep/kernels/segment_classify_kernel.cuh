@@ -1,0 +1,71 @@
+// The first kernel of a segmented sort: sorts every segment into its class (segment_lists), on
+// the device, so that the host never reads an offset.
+#pragma once
+
+#include <type_traits>
+
+#include "../agent/segment_lists.cuh"
+#include "../detail/config.cuh"
+#include "../detail/load_store.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+constexpr int segment_classify_threads = 256;
+
+/// Arguments of the classification.
+template <class Offset, class Bits, class ValueRaw>
+struct segment_classify_params {
+  const Offset* begin_offsets;
+  const Offset* end_offsets;
+  u64 num_segments;
+  u64 n;
+  u32 tiny_keys;            // at most this many keys: one warp
+  u32 small_keys;           // at most this many: one block (the onesweep tile)
+  segment_lists lists;
+  // Segments of one key are copied here (no sort kernel sees them).
+  const Bits* keys_in;
+  Bits* keys_out;
+  const ValueRaw* values_in;  // null: keys only
+  ValueRaw* values_out;
+};
+
+/// One thread per segment (grid-stride). A segment is empty when `end <= begin`, and ignored when
+/// it does not lie within `[0, n)`: nothing outside the input is read or written.
+template <class Offset, class Bits, class ValueRaw>
+__global__ void __launch_bounds__(segment_classify_threads)
+    segment_classify_kernel(segment_classify_params<Offset, Bits, ValueRaw> p) {
+  const u64 stride = u64(gridDim.x) * segment_classify_threads;
+  for (u64 s = u64(blockIdx.x) * segment_classify_threads + threadIdx.x; s < p.num_segments; s += stride) {
+    const Offset b = load_global(p.begin_offsets + s);
+    const Offset e = load_global(p.end_offsets + s);
+    if (!(b < e)) continue;
+    if constexpr (std::is_signed<Offset>::value) {
+      if (b < 0) continue;
+    }
+    const u64 begin = u64(b), end = u64(e);
+    if (end > p.n) continue;
+    const u64 size = end - begin;
+    if (size == 1) {
+      store_global(p.keys_out + begin, load_global(p.keys_in + begin));
+      if (p.values_in != nullptr) store_global(p.values_out + begin, load_global(p.values_in + begin));
+    } else if (size <= p.tiny_keys) {
+      const u32 i = atomicAdd(p.lists.tiny_count, 1u);
+      store_global(p.lists.items + i, segment_item::make(begin, size));
+    } else if (size <= p.small_keys) {
+      const u32 i = atomicAdd(p.lists.small_count, 1u);
+      store_global(p.lists.items + (p.lists.capacity - 1 - i), segment_item::make(begin, size));
+    } else {
+      const u64 tiles = (size + p.small_keys - 1) / p.small_keys;
+      const u64 w = atomicAdd(p.lists.large_word, (u64(1) << large_count_shift) + tiles);
+      large_segment entry;
+      entry.begin = begin;
+      entry.size = size;
+      entry.first_tile = large_tiles(w);
+      p.lists.large[large_count(w)] = entry;
+    }
+  }
+}
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,66 @@
+// The kernels that sort a segmented sort's tiny segments (one warp each) and small ones (one block
+// each, the single-tile sort's agent), from the classification's lists.
+#pragma once
+
+#include "../agent/segment_lists.cuh"
+#include "../agent/small_sort.cuh"
+#include "../agent/warp_segment_sort.cuh"
+#include "../detail/policy_for_arch.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+constexpr int tiny_segment_threads = 128;
+
+/// Persistent grid: warp `w` of the grid sorts tiny segments `w, w + warps, ...`.
+template <class Config>
+__global__ void __launch_bounds__(tiny_segment_threads)
+    tiny_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = warp_segment_sort<Config>;
+    constexpr int WARPS = tiny_segment_threads / warp_threads;
+    __shared__ typename agent_t::TempStorage temp[WARPS];
+    const int warp = int(threadIdx.x) / warp_threads;
+    const u32 count = *p.tiny_count;
+    const u32 stride = gridDim.x * u32(WARPS);
+    for (u32 i = blockIdx.x * u32(WARPS) + u32(warp); i < count; i += stride) {
+      const u64 item = load_global(p.items + i);
+      agent_t(temp[warp], p).sort(segment_item::begin(item), int(segment_item::size(item)));
+    }
+  } else {
+    (void)p;  // not this policy's architecture: never launched (see policy.cuh)
+  }
+}
+
+/// Persistent grid: block `b` sorts small segments `b, b + gridDim.x, ...` (from the back of the
+/// items), each as a single-tile sort.
+template <class Config>
+__global__ void __launch_bounds__(Config::THREADS, 1)
+    small_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = small_sort<Config>;
+    __shared__ typename agent_t::TempStorage temp;
+    const u32 count = *p.small_count;
+    for (u32 i = blockIdx.x; i < count; i += gridDim.x) {
+      const u64 item = load_global(p.items + (p.capacity - 1 - i));
+      const u64 begin = segment_item::begin(item);
+      small_sort_params<typename Config::key_type, typename Config::value_raw_t> sp;
+      static_cast<key_context<typename Config::key_type>&>(sp) = p;
+      sp.keys_in = p.keys_in + begin;
+      sp.keys_out = p.keys_out + begin;
+      sp.values_in = p.values_in != nullptr ? p.values_in + begin : nullptr;
+      sp.values_out = p.values_out != nullptr ? p.values_out + begin : nullptr;
+      sp.keys = int(segment_item::size(item));
+      sp.begin_bit = p.begin_bit;
+      sp.end_bit = p.end_bit;
+      sp.descending = p.descending;
+      agent_t(temp, sp).process();
+      __syncthreads();  // shared memory free for the next segment
+    }
+  } else {
+    (void)p;  // not this policy's architecture: never launched (see policy.cuh)
+  }
+}
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,86 @@
+// Segmented sorts: many independent sorts in one call. Declarations and documentation; the
+// definitions are in device/segmented_sort.inl, the machinery in device/segmented_dispatch.cuh.
+// Included by sort.cuh.
+//
+// Segment i is the keys `[d_begin_offsets[i], d_end_offsets[i])`; each is sorted stably on its
+// own, with the options of sort_keys (order, bit window). Segments may be empty (`end <= begin`),
+// come in any order and leave gaps: output positions outside every segment are not written.
+// Overlapping segments are undefined behaviour. A segment that does not lie within `[0, n)` is
+// ignored (nothing of it is read or written). `Offset` is any integer type other than bool.
+//
+// The host never reads the offsets and never synchronises (graph capture works): the device
+// sorts segments of at most 32 x SEGMENT_WARP_ITEMS keys (128 in the shipped policies) one per
+// warp, those of at most one onesweep tile one per block, and larger ones by onesweep passes that
+// all blocks share (decoupled look-back over the same constant-size ring), so one segment of 2^28
+// keys costs about what a plain sort of 2^28 keys costs.
+//
+// Temporary storage grows with the number of segments, not with n (beyond the scratch half of the
+// in/out form): with S segments, P passes, L = min(S, floor(n / (TILE + 1))) (the most segments
+// larger than one tile) and a(x) = x rounded up to 256,
+//     256 + a(4 * (33 + TAIL_WORDS + P)) + a(8 * S)  + [L > 0:  a(STATUS_SLOTS * 256 * 8)
+//         + a(L * P * 256 * 8) + a(2 * P * 256 * 8) + a(24 * L) + [P >= 2: a(n * sizeof(Key))
+//         + a(n * sizeof(Value))]]
+// where TAIL_WORDS is the tail iterator's (at most a few hundred words). The size query returns it
+// exactly; n = 0 or no segment needs 256 bytes.
+//
+// Errors: as sort_keys (cudaErrorInvalidValue with nothing written and nothing launched for a bad
+// window or order, null data pointers, overlapping input and output, too little temporary
+// storage), and for null offsets with segments, n of 2^48 or more, or 2^32 segments or more. Your
+// data on an error: untouched for every error the sort finds itself; inputs never written.
+#pragma once
+
+#include <cstddef>
+
+#include "detail/config.cuh"
+#include "device/key_kind.cuh"
+#include "sort_options.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+
+/// Sorts each segment of `d_keys_in` into the same positions of `d_keys_out`.
+///
+///     // rows of a CSR matrix: row r is [row_offsets[r], row_offsets[r + 1])
+///     std::size_t bytes = 0;
+///     ringsweep::segmented_sort_keys(nullptr, bytes, d_cols, d_cols_out, nnz, rows, d_row_offsets,
+///                                    d_row_offsets + 1);                          // size query
+///     cudaMallocAsync(&d_temp, bytes, stream);
+///     ringsweep::segmented_sort_keys(d_temp, bytes, d_cols, d_cols_out, nnz, rows, d_row_offsets,
+///                                    d_row_offsets + 1, {}, stream);
+template <class Key, class Offset>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
+                                const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Sorts the (key, value) pairs of each segment by key, stably.
+///
+///     ringsweep::segmented_sort_pairs(d_temp, bytes, d_keys, d_keys_out, d_vals, d_vals_out, n, segments,
+///                                     d_begin, d_end, {}, stream);
+template <class Key, class Value, class Offset>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                 const Value* d_values_in, Value* d_values_out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin_offsets,
+                                 const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Sorts each segment of custom keys by the fields `decomposer` names (see decomposer.cuh).
+///
+///     ringsweep::segmented_sort_keys(d_temp, bytes, d_in, d_out, n, segments, d_begin, d_end, by_cell_depth{});
+template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
+                                const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
+                                cudaStream_t stream = 0);
+
+/// Sorts the (custom key, value) pairs of each segment by the key's fields, stably.
+///
+///     ringsweep::segmented_sort_pairs(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, segments, d_begin, d_end,
+///                                     by_cell_depth{});
+template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                 const Value* d_values_in, Value* d_values_out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin_offsets,
+                                 const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
+                                 cudaStream_t stream = 0);
+
+RINGSWEEP_NAMESPACE_END
+
+#include "device/segmented_sort.inl"

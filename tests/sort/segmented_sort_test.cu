@@ -1,0 +1,293 @@
+// Segmented sorts: each segment sorted on its own, against std::stable_sort per segment. The tiny
+// policies put the class edges at small sizes (tiny: at most 32 x SEGMENT_WARP_ITEMS = 128 keys,
+// one warp; small: at most one 192-key tile, one block; large: onesweep passes over a 4-slot ring
+// and portions of 8 tiles), so segments of a few thousand keys cross every one of them. Keys
+// outside every segment must stay unwritten, the inputs untouched.
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "sort_test_util.cuh"
+#include "sort_tiny_common.cuh"
+
+namespace {
+
+using tiny = ringsweep_test::policy_tiny;
+using ringsweep::sort_order;
+using ringsweep_test::sort_options_of;
+
+/// Segments as the API takes them, plus the reference's view.
+template <class Offset>
+struct segments {
+  std::vector<Offset> begin, end;
+  std::size_t size() const { return begin.size(); }
+};
+
+/// Segments of `sizes` laid out in order with `gap` unused keys before each, then listed in
+/// reverse order when `reverse`; `n` is set to the keys they span (plus a trailing gap).
+template <class Offset>
+segments<Offset> lay_out(const std::vector<std::size_t>& sizes, std::size_t gap, bool reverse, std::size_t& n) {
+  segments<Offset> s;
+  std::size_t at = 0;
+  for (std::size_t size : sizes) {
+    at += gap;
+    s.begin.push_back(Offset(at));
+    s.end.push_back(Offset(at + size));
+    at += size;
+  }
+  n = at + gap;
+  if (reverse) {
+    std::reverse(s.begin.begin(), s.begin.end());
+    std::reverse(s.end.begin(), s.end.end());
+  }
+  return s;
+}
+
+/// The expected output: each valid segment stably sorted; `fill` where no segment is.
+template <class Key, class Offset>
+std::vector<std::size_t> expected_sources(const std::vector<Key>& keys, const segments<Offset>& s,
+                                          const ringsweep::sort_options& opts) {
+  constexpr std::size_t none = ~std::size_t(0);
+  std::vector<std::size_t> from(keys.size(), none);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const long long b = static_cast<long long>(s.begin[i]), e = static_cast<long long>(s.end[i]);
+    if (!(b < e) || b < 0 || static_cast<unsigned long long>(e) > keys.size()) continue;
+    const std::vector<Key> part(keys.begin() + b, keys.begin() + e);
+    const auto order = ringsweep_test::reference_order(part, opts);
+    for (std::size_t j = 0; j < order.size(); ++j) from[std::size_t(b) + j] = std::size_t(b) + order[j];
+  }
+  return from;
+}
+
+/// A segmented sort of `keys` (pairs when `Value` is not void) with `Policy` (the device's when
+/// void), checked position by position; outputs start as 0xAB bytes, which must remain outside the
+/// segments.
+template <class Policy, class Key, class Value, class Offset>
+void check_segmented(const std::vector<Key>& keys, const segments<Offset>& s, const ringsweep::sort_options& opts) {
+  const std::size_t n = keys.size();
+  constexpr bool pairs = !std::is_void<Value>::value;
+  using V = typename std::conditional<pairs, Value, char>::type;
+  INFO("n " << n << ", " << s.size() << " segments, " << ringsweep_test::order_name(opts) << ", bits ["
+            << opts.begin_bit << ", " << opts.end_bit << ")" << (pairs ? ", pairs" : ", keys only"));
+  std::vector<V> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = ringsweep_test::value_of_index<V>(i);
+  ringsweep_test::device_buffer<Key> kin(keys), kout(n);
+  ringsweep_test::device_buffer<V> vin(values), vout(n);
+  ringsweep_test::device_buffer<Offset> begin(s.begin), end(s.end);
+  kout.fill_bytes(0xAB);
+  vout.fill_bytes(0xAB);
+  const auto call = [&](void* temp, std::size_t& bytes) {
+    if constexpr (pairs && std::is_void<Policy>::value) {
+      return ringsweep::segmented_sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
+                                             s.size(), begin.data(), end.data(), opts);
+    } else if constexpr (pairs) {
+      return ringsweep::tuning::segmented_sort_pairs<Policy>(temp, bytes, kin.data(), kout.data(), vin.data(),
+                                                             vout.data(), n, s.size(), begin.data(), end.data(), opts);
+    } else if constexpr (std::is_void<Policy>::value) {
+      return ringsweep::segmented_sort_keys(temp, bytes, kin.data(), kout.data(), n, s.size(), begin.data(),
+                                            end.data(), opts);
+    } else {
+      return ringsweep::tuning::segmented_sort_keys<Policy>(temp, bytes, kin.data(), kout.data(), n, s.size(),
+                                                            begin.data(), end.data(), opts);
+    }
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(call(nullptr, bytes));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(call(temp.data(), bytes));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+
+  const auto from = expected_sources(keys, s, opts);
+  const auto got = kout.download();
+  const auto got_values = vout.download();
+  Key poisoned_key;
+  V poisoned_value;
+  std::memset(static_cast<void*>(&poisoned_key), 0xAB, sizeof(Key));
+  std::memset(static_cast<void*>(&poisoned_value), 0xAB, sizeof(V));
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("position " << i);
+    if (from[i] == ~std::size_t(0)) {
+      REQUIRE(ringsweep_test::raw_bits(got[i]) == ringsweep_test::raw_bits(poisoned_key));
+      if (pairs) REQUIRE(ringsweep_test::same_bytes(got_values[i], poisoned_value));
+    } else {
+      REQUIRE(ringsweep_test::raw_bits(got[i]) == ringsweep_test::raw_bits(keys[from[i]]));
+      if (pairs) REQUIRE(ringsweep_test::same_bytes(got_values[i], values[from[i]]));  // stable
+    }
+  }
+  REQUIRE(ringsweep_test::same_keys(kin.download(), keys));
+}
+
+/// Sizes at every class edge of the tiny policy: empty, one key, tiny (2 .. 128), small (129 ..
+/// 192), large (193 on: one tile and a key, a ring of 4 slots wrapped, 8-tile portions crossed).
+const std::vector<std::size_t> edge_sizes = {0, 1, 2, 3, 31, 33, 127, 128, 129, 191, 192, 193, 384, 385, 977, 2000};
+
+}  // namespace
+
+TEST_CASE("segmented: every class edge, in order, reversed, with gaps", "[sort][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (bool reverse : {false, true}) {
+    for (std::size_t gap : {std::size_t(0), std::size_t(5)}) {
+      std::size_t n = 0;
+      const auto s = lay_out<int>(edge_sizes, gap, reverse, n);
+      const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + n);
+      for (auto o : {sort_order::ascending, sort_order::descending}) {
+        check_segmented<tiny, std::uint32_t, void>(keys, s, sort_options_of(o));
+        check_segmented<tiny, std::uint32_t, std::uint64_t>(keys, s, sort_options_of(o));
+      }
+    }
+  }
+}
+
+TEST_CASE("segmented: 0, 1 and 2^16 segments, one holding everything, offsets of other types",
+          "[sort][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto asc = sort_options_of(sort_order::ascending);
+  // No segment: nothing is written.
+  {
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(500, ringsweep_test::distribution::uniform, seed);
+    check_segmented<tiny, std::uint32_t, void>(keys, segments<std::int64_t>{}, asc);
+  }
+  // One segment holding everything, of every size class.
+  for (std::size_t n : {std::size_t(1), std::size_t(100), std::size_t(192), std::size_t(193), std::size_t(3845)}) {
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + n);
+    segments<std::uint64_t> one;
+    one.begin = {0};
+    one.end = {std::uint64_t(n)};
+    check_segmented<tiny, std::uint32_t, std::uint32_t>(keys, one, asc);
+  }
+  // 2^16 segments of 0 to 6 keys, some with a large one among them, listed in random order.
+  {
+    std::mt19937_64 rng(seed);
+    std::vector<std::size_t> sizes(1 << 16);
+    for (auto& size : sizes) size = rng() % 7;
+    sizes[12345] = 1000;
+    std::size_t n = 0;
+    auto s = lay_out<std::uint32_t>(sizes, 0, false, n);
+    std::vector<std::size_t> perm(s.size());
+    std::iota(perm.begin(), perm.end(), std::size_t(0));
+    std::shuffle(perm.begin(), perm.end(), rng);
+    segments<std::uint32_t> shuffled;
+    for (std::size_t i : perm) {
+      shuffled.begin.push_back(s.begin[i]);
+      shuffled.end.push_back(s.end[i]);
+    }
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::few_distinct, seed);
+    check_segmented<tiny, std::uint32_t, std::uint32_t>(keys, shuffled, asc);
+  }
+  // Empty segments written as end < begin, and segments outside the input (ignored).
+  {
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(1000, ringsweep_test::distribution::uniform, seed);
+    segments<std::int16_t> odd;
+    odd.begin = {10, 500, -5, 990, 410};
+    odd.end = {400, 450, 20, 1010, 420};
+    check_segmented<tiny, std::uint32_t, void>(keys, odd, asc);
+  }
+}
+
+TEMPLATE_TEST_CASE("segmented: every key type", "[sort][segmented]", std::uint8_t, std::int8_t, std::uint16_t,
+                   std::int16_t, std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, __half, __nv_bfloat16, float,
+                   double) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::size_t n = 0;
+  const auto s = lay_out<int>({3, 100, 150, 700, 1}, 2, true, n);
+  const auto keys = ringsweep_test::make_keys<TestType>(n, ringsweep_test::distribution::uniform, seed);
+  check_segmented<tiny, TestType, void>(keys, s, sort_options_of(sort_order::ascending));
+  check_segmented<tiny, TestType, void>(keys, s, sort_options_of(sort_order::descending));
+}
+
+TEST_CASE("segmented: bit windows, empty windows, skipped passes, few distinct keys", "[sort][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::size_t n = 0;
+  const auto s = lay_out<long>({50, 180, 600, 2500}, 3, false, n);
+  for (auto d : {ringsweep_test::distribution::uniform, ringsweep_test::distribution::few_distinct,
+                 ringsweep_test::distribution::all_equal, ringsweep_test::distribution::high_bits_only}) {
+    const auto keys = ringsweep_test::make_keys<float>(n, d, seed);
+    for (auto o : {sort_order::ascending, sort_order::descending}) {
+      check_segmented<tiny, float, std::uint32_t>(keys, s, sort_options_of(o, 3, 17));
+      check_segmented<tiny, float, std::uint32_t>(keys, s, sort_options_of(o, 9, 9));  // no pass: copies
+      check_segmented<tiny, float, std::uint32_t>(keys, s, sort_options_of(o, 24, 32));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("segmented: pairs with values of 1 to 16 bytes", "[sort][segmented]", std::uint8_t, std::uint16_t,
+                   std::uint32_t, double, ringsweep_test::value16a) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::size_t n = 0;
+  const auto s = lay_out<int>(edge_sizes, 1, true, n);
+  const auto keys = ringsweep_test::make_keys<std::uint16_t>(n, ringsweep_test::distribution::few_distinct, seed);
+  check_segmented<tiny, std::uint16_t, TestType>(keys, s, sort_options_of(sort_order::ascending));
+}
+
+TEST_CASE("segmented with the device's policy", "[sort][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::size_t n = 0;
+  // Tiny, small and large for the shipped policies (tiles of thousands of keys).
+  const auto s = lay_out<int>({5, 128, 129, 3000, 9216, 9217, 30000}, 7, true, n);
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed);
+  check_segmented<void, std::uint32_t, void>(keys, s, sort_options_of(sort_order::ascending));
+  check_segmented<void, std::uint32_t, std::uint32_t>(keys, s, sort_options_of(sort_order::descending));
+}
+
+TEST_CASE("segmented: refused arguments write nothing", "[sort][segmented]") {
+  const std::size_t n = 1000;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, 7);
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(n);
+  std::size_t dummy_n = 0;
+  const auto s = lay_out<int>({400, 300}, 10, false, dummy_n);
+  ringsweep_test::device_buffer<int> begin(s.begin), end(s.end);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::tuning::segmented_sort_keys<tiny>(nullptr, bytes, in.data(), out.data(), n, 2, begin.data(),
+                                                            end.data()));
+  ringsweep_test::device_bytes temp(bytes);
+  out.fill_bytes(0xAB);
+  const auto untouched = out.download();
+  const auto refused = [&](cudaError_t e) {
+    REQUIRE(e == cudaErrorInvalidValue);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    REQUIRE(ringsweep_test::same_keys(out.download(), untouched));
+    REQUIRE(ringsweep_test::same_keys(in.download(), keys));
+  };
+  using ringsweep::tuning::segmented_sort_keys;
+  SECTION("null offsets with segments") {
+    refused(segmented_sort_keys<tiny>(temp.data(), bytes, in.data(), out.data(), n, 2, (const int*)nullptr,
+                                      end.data()));
+    refused(segmented_sort_keys<tiny>(temp.data(), bytes, in.data(), out.data(), n, 2, begin.data(),
+                                      (const int*)nullptr));
+  }
+  SECTION("too little temporary storage") {
+    std::size_t less = bytes - 1;
+    refused(segmented_sort_keys<tiny>(temp.data(), less, in.data(), out.data(), n, 2, begin.data(), end.data()));
+  }
+  SECTION("null keys, overlapping input and output") {
+    refused(segmented_sort_keys<tiny>(temp.data(), bytes, in.data(), (std::uint32_t*)nullptr, n, 2, begin.data(),
+                                      end.data()));
+    refused(segmented_sort_keys<tiny>(temp.data(), bytes, out.data(), out.data() + 1, n - 1, 2, begin.data(),
+                                      end.data()));
+  }
+  SECTION("bit window out of range") {
+    refused(segmented_sort_keys<tiny>(temp.data(), bytes, in.data(), out.data(), n, 2, begin.data(), end.data(),
+                                      sort_options_of(sort_order::ascending, 0, 33)));
+    refused(segmented_sort_keys<tiny>(temp.data(), bytes, in.data(), out.data(), n, 2, begin.data(), end.data(),
+                                      sort_options_of(sort_order::ascending, 9, 8)));
+  }
+  SECTION("counts whose sizes overflow") {
+    std::size_t query = 0;
+    REQUIRE(segmented_sort_keys<tiny>(nullptr, query, in.data(), out.data(), std::size_t(1) << 48, 2, begin.data(),
+                                      end.data()) == cudaErrorInvalidValue);
+    REQUIRE(segmented_sort_keys<tiny>(nullptr, query, in.data(), out.data(), n, std::size_t(1) << 32, begin.data(),
+                                      end.data()) == cudaErrorInvalidValue);
+    REQUIRE(segmented_sort_keys<tiny>(nullptr, query, in.data(), out.data(), ~std::size_t(0) / 2, 2, begin.data(),
+                                      end.data()) == cudaErrorInvalidValue);
+    REQUIRE(query == 0);
+  }
+}
