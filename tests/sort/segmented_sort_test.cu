@@ -362,3 +362,35 @@ TEST_CASE("segmented: custom keys through a decomposer, keys and pairs", "[sort]
     }
   }
 }
+
+TEST_CASE("segmented: temporary storage is the documented formula", "[sort][segmented][temp]") {
+  // segmented_sort.cuh: 256 + a(4 (33 + TAIL_WORDS + P)) + a(8 S) + [L > 0: a(ring) + a(8 L P RADIX)
+  // + a(16 P RADIX) + a(24 L) + [P >= 2: a(n sizeof(Key)) + a(n sizeof(Value))]], L = min(S, n / (TILE + 1)).
+  using config = ringsweep::detail::sort_config<tiny, std::uint32_t, std::uint64_t>;
+  const auto a = [](std::size_t x) { return (x + 255) / 256 * 256; };
+  const auto formula = [&](std::size_t n, std::size_t s, int passes) {
+    if (n == 0 || s == 0) return std::size_t(256);
+    const std::size_t l = std::min<std::size_t>(s, n / std::size_t(config::TILE + 1));
+    std::size_t bytes = 256 + a(4 * std::size_t(33 + config::tail_t::WORDS_PER_SORT + passes)) + a(8 * s);
+    if (l > 0) {
+      bytes += a(config::status_ring::bytes) + a(8 * l * std::size_t(passes) * config::RADIX) +
+               a(16 * std::size_t(passes) * config::RADIX) + a(24 * l);
+      if (passes >= 2) bytes += a(n * 4) + a(n * 8);
+    }
+    return bytes;
+  };
+  const int* none = nullptr;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(192), std::size_t(193), std::size_t(5000)}) {
+    for (std::size_t s : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(100000)}) {
+      for (int end_bit : {32, 8, 0}) {
+        INFO("n " << n << ", " << s << " segments, end_bit " << end_bit);
+        std::size_t bytes = 0;
+        REQUIRE_CUDA(ringsweep::tuning::segmented_sort_pairs<tiny>(
+            nullptr, bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
+            static_cast<const std::uint64_t*>(nullptr), static_cast<std::uint64_t*>(nullptr), n, s, none, none,
+            sort_options_of(sort_order::ascending, 0, end_bit)));
+        CHECK(bytes == formula(n, s, (end_bit + 7) / 8));
+      }
+    }
+  }
+}
