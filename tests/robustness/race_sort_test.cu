@@ -84,3 +84,27 @@ TEST_CASE("segmented sort kernels run race-free: every segment class", "[race][s
     }
   }
 }
+
+TEST_CASE("host-resident sort: worker threads and streams race-free", "[race][host]") {
+  // Two workers on device 0 (a device listed twice), two slots each: the chunks' copies and sorts
+  // from three host threads, counted and gathered on the host.
+  using policy = ringsweep_test::policy_ring<4, 2, 1>;
+  const std::size_t n = 20000;
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 31, 2);
+  std::vector<std::uint32_t> got = keys, values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
+  const int devices[] = {0, 0};
+  ringsweep::host_sort_config cfg;
+  cfg.device_bytes = 160 << 10;
+  cfg.devices = devices;
+  cfg.num_devices = 2;
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(got.data(), values.data(), n, {}, cfg));
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("position " << i);
+    REQUIRE(values[i] == order[i]);
+    REQUIRE(got[i] == keys[order[i]]);
+  }
+}
