@@ -144,6 +144,8 @@ struct segmented_dispatch {
     cp.n = p.sort.n;
     cp.tiny_keys = u32(TINY);
     cp.small_keys = u32(TILE);
+    cp.large_capacity = p.large_max;
+    cp.tiles_capacity = p.tiles_max;
     cp.lists = lists;
     cp.keys_in = b.keys_in;
     cp.keys_out = b.keys_final;

@@ -22,6 +22,8 @@ struct segment_classify_params {
   u64 n;
   u32 tiny_keys;            // at most this many keys: one warp
   u32 small_keys;           // at most this many: one block (the onesweep tile)
+  u64 large_capacity;       // entries of lists.large
+  u64 tiles_capacity;       // large tiles the later launches cover
   segment_lists lists;
   // Segments of one key are copied here (no sort kernel sees them).
   const Bits* keys_in;
@@ -31,7 +33,9 @@ struct segment_classify_params {
 };
 
 /// One thread per segment (grid-stride). A segment is empty when `end <= begin`, and ignored when
-/// it does not lie within `[0, n)`: nothing outside the input is read or written.
+/// it does not lie within `[0, n)`: nothing outside the input is read or written. Overlapping
+/// segments (undefined) could make more large segments or tiles than the host's bounds: those
+/// are dropped, so that nothing outside the temporary storage is written either.
 template <class Offset, class Bits, class ValueRaw>
 __global__ void __launch_bounds__(segment_classify_threads)
     segment_classify_kernel(segment_classify_params<Offset, Bits, ValueRaw> p) {
@@ -57,7 +61,15 @@ __global__ void __launch_bounds__(segment_classify_threads)
       store_global(p.lists.items + (p.lists.capacity - 1 - i), segment_item::make(begin, size));
     } else {
       const u64 tiles = (size + p.small_keys - 1) / p.small_keys;
-      const u64 w = atomicAdd(p.lists.large_word, (u64(1) << large_count_shift) + tiles);
+      // One compare-and-swap claims the list entry and the tiles within both bounds.
+      u64 w = 0;  // a guess: the first compare-and-swap returns the word
+      for (;;) {
+        if (large_count(w) >= p.large_capacity || large_tiles(w) + tiles > p.tiles_capacity) break;
+        const u64 seen = atomicCAS(p.lists.large_word, w, w + (u64(1) << large_count_shift) + tiles);
+        if (seen == w) break;
+        w = seen;
+      }
+      if (large_count(w) >= p.large_capacity || large_tiles(w) + tiles > p.tiles_capacity) continue;
       large_segment entry;
       entry.begin = begin;
       entry.size = size;
