@@ -10,6 +10,7 @@
 #   scripts/gpu_session.sh tune OUT            # there: the policy variants, traced runs, ncu
 #   scripts/gpu_session.sh speed OUT           # there: issue #22's benchmark table, then the
 #                                              # variants twice (runs a and b) at 2^24 and 2^28
+#   scripts/gpu_session.sh segmented OUT       # there: issue #25's rows (segmented sorts, argsort)
 #
 # `stage` configures build-gpu/ (Release, sm_90 only, every nvcc program: RINGSWEEP_GPU_PROGRAMS=ON)
 # and takes the test list from build-gpu/gpu_tests.tsv, which CMake writes as it registers the
@@ -48,6 +49,14 @@
 # rows, n = 2^16, 2^18, ..., 2^28, RS_BENCH_REPS repetitions (default 3), within RS_BENCH_S s
 # (default 300); then every tune case at 2^24 and 2^28 twice (runs a and b, RS_TUNE_REPS
 # repetitions each, default 7), and bench/tune_summary.py's verdicts over the two runs.
+#
+# `segmented` (one call) runs the benchmark rows issue #25 asks for, CUB in the same run: every
+# segmented/ row (2^24 u32 keys, keys only and with u32 values, in 1, 2^6, 2^12, 2^18 equal segments
+# and power-law sizes; ringsweep against cub::DeviceSegmentedRadixSort and cub::DeviceSegmentedSort)
+# and the argsort/ rows at n = 2^16, 2^18, ..., 2^28 (ringsweep::argsort with and without the sorted
+# keys against a sequence kernel plus cub::DeviceRadixSort::SortPairs), RS_BENCH_REPS repetitions
+# (default 3) within RS_BENCH_S s (default 300); then prints bench/plot.py's summary tables
+# (--summary-only, into OUT/summary/) and any row whose output check failed.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -93,9 +102,9 @@ if [[ "${mode}" == stage ]]; then
   exit 0
 fi
 
-if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune && "${mode}" != speed ]] ||
-  [[ $# -lt 2 ]]; then
-  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT" >&2
+if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune && "${mode}" != speed &&
+  "${mode}" != segmented ]] || [[ $# -lt 2 ]]; then
+  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT | segmented OUT" >&2
   exit 2
 fi
 out="$2"
@@ -217,8 +226,25 @@ run_speed() {
   tail -n 12 "${out}/tune_verdicts_2e24.txt" "${out}/tune_verdicts_2e28.txt"
 }
 
+# Issue #25's rows: every segmented row (n = 2^24 only), argsort at 2^16, 2^18, ..., 2^28.
+# (Google Benchmark matches the filter against the whole name, '/manual_time' included.)
+segmented_filter='^(segmented/|argsort/[^/]+/[^/]+/n:(65536|262144|1048576|4194304|16777216|67108864|268435456)/)'
+
+run_segmented() {
+  timed "bench (issue #25 rows)" "${out}/bench.txt" "${RS_BENCH_S:-300}" .gpu/bin/ringsweep_sort_bench \
+    --benchmark_filter="${segmented_filter}" --benchmark_min_time="${RS_MIN_TIME:-0.05}" \
+    --benchmark_repetitions="${RS_BENCH_REPS:-3}" --benchmark_out="${out}/bench.json" --benchmark_out_format=json
+  # A row whose warm-up output failed its check is skipped with the reason (no timing).
+  grep -E "ERROR OCCURRED|skipping" "${out}/bench.txt" | head -n 20
+  if [[ -s "${out}/bench.json" ]]; then
+    python3 bench/plot.py "${out}/bench.json" --summary-only --out "${out}/summary" >/dev/null 2>&1 &&
+      cat "${out}/summary/summary.md"
+  fi
+}
+
 case "${mode}" in
   tune) run_tune ;;
+  segmented) run_segmented ;;
   speed) run_speed ;;
   sanitize) run_sanitize ;;
   stress) run_stress ;;
