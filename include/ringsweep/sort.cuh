@@ -151,3 +151,4 @@ RINGSWEEP_NAMESPACE_END
 #include "device/sort.inl"
 #include "decomposer.cuh"
 #include "segmented_sort.cuh"
+#include "host_sort.cuh"

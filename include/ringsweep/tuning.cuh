@@ -18,6 +18,7 @@
 #include <cstddef>
 
 #include "detail/config.cuh"
+#include "device/host_sort_dispatch.cuh"
 #include "device/key_kind.cuh"
 #include "device/stream_resource.cuh"
 #include "sort_options.cuh"
@@ -170,6 +171,19 @@ cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Ke
                                  const Value* d_values_in, Value* d_values_out, std::size_t n,
                                  std::size_t num_segments, const Offset* d_begin_offsets,
                                  const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::sort_keys_host` with `Policy` (each chunk's device sort).
+///
+///     ringsweep::tuning::sort_keys_host<my_policy>(h_keys, n, {}, cfg);
+template <class Policy, class Key>
+cudaError_t sort_keys_host(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+
+/// `ringsweep::sort_pairs_host` with `Policy`.
+///
+///     ringsweep::tuning::sort_pairs_host<my_policy>(h_keys, h_values, n, {}, cfg);
+template <class Policy, class Key, class Value>
+cudaError_t sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {},
+                            host_sort_config cfg = {});
 
 }  // namespace tuning
 RINGSWEEP_NAMESPACE_END

@@ -40,7 +40,9 @@ backend_config read_config() {
 #endif
   c.stack_bytes = static_cast<std::size_t>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_STACK_KB", default_stack_kb), 16, 65536)) * 1024;
   c.sm_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_SMS", 4), 1, 1024));
-  c.device_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICES", 1), 0, 1));
+  c.device_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICES", 1), 0, 16));
+  c.device_bytes = static_cast<std::size_t>(
+      std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICE_BYTES", 16ll << 30), 1 << 20, 1ll << 40));
   c.delay_permille = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DELAY", 0), 0, 1000));
   c.poison_shared = env_int("RINGSWEEP_SIMT_POISON", 0) != 0;
   c.dependent_launch = env_int("RINGSWEEP_SIMT_PDL", 1) != 0;

@@ -13,7 +13,9 @@ struct backend_config {
   double watchdog_seconds;     // RINGSWEEP_SIMT_WATCHDOG_S: a block that only spins this long is reported (default 120)
   std::size_t stack_bytes;     // RINGSWEEP_SIMT_STACK_KB: fiber stack size
   int sm_count;                // RINGSWEEP_SIMT_SMS: multiprocessors of the emulated device (default 4)
-  int device_count;            // RINGSWEEP_SIMT_DEVICES: 0 emulates a machine without a device (default 1)
+  int device_count;            // RINGSWEEP_SIMT_DEVICES: emulated devices, 0 a machine without one (default 1, at most 16)
+  std::size_t device_bytes;    // RINGSWEEP_SIMT_DEVICE_BYTES: each device's memory; allocations beyond it fail
+                               // (default 16 GiB)
   unsigned delay_permille;     // RINGSWEEP_SIMT_DELAY: fault injection, chance per mille of a delay at atomics,
                                // spin-waits and block start (default 0: off)
   bool poison_shared;          // RINGSWEEP_SIMT_POISON=1: fill shared memory with 0xA5 bytes at block start

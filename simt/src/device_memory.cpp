@@ -4,7 +4,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
-#include <unordered_map>
+#include <map>
 
 #include <ringsweep_simt/control.hpp>
 
@@ -15,12 +15,48 @@ namespace simt {
 namespace detail {
 namespace {
 thread_local cudaError_t t_last_error = cudaSuccess;
+thread_local int t_device = 0;
 
+struct allocation {
+  std::size_t bytes;
+  int device;  // -1: page-locked host memory
+};
 std::mutex g_alloc_mutex;
-std::unordered_map<void*, std::size_t> g_allocations;
-std::size_t g_allocated = 0;
+std::map<const char*, allocation> g_allocations;  // by address: a pointer inside one is found too
+std::size_t g_allocated[16] = {};
 
 std::atomic<unsigned long long> g_allocation_calls{0};
+
+cudaError_t allocate(void** ptr, std::size_t bytes, int device) {
+  if (ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  if (cudaError_t e = check_device()) return e;
+  *ptr = nullptr;
+  if (bytes == 0) return cudaSuccess;
+  const std::size_t rounded = (bytes + 255) / 256 * 256;
+  std::lock_guard<std::mutex> lock(g_alloc_mutex);
+  if (device >= 0 && (rounded > config().device_bytes || g_allocated[device] > config().device_bytes - rounded)) {
+    return record_error(cudaErrorMemoryAllocation);
+  }
+  void* p = std::aligned_alloc(256, rounded);
+  if (p == nullptr) return record_error(cudaErrorMemoryAllocation);
+  g_allocations.emplace(static_cast<const char*>(p), allocation{rounded, device});
+  if (device >= 0) g_allocated[device] += rounded;
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t release(void* ptr, bool host) {
+  if (ptr == nullptr) return cudaSuccess;
+  {
+    std::lock_guard<std::mutex> lock(g_alloc_mutex);
+    auto it = g_allocations.find(static_cast<const char*>(ptr));
+    if (it == g_allocations.end() || (it->second.device < 0) != host) return record_error(cudaErrorInvalidValue);
+    if (it->second.device >= 0) g_allocated[it->second.device] -= it->second.bytes;
+    g_allocations.erase(it);
+  }
+  std::free(ptr);
+  return cudaSuccess;
+}
 }  // namespace
 
 cudaError_t record_error(cudaError_t e) {
@@ -30,42 +66,35 @@ cudaError_t record_error(cudaError_t e) {
 
 cudaError_t check_device() { return config().device_count == 0 ? record_error(cudaErrorNoDevice) : cudaSuccess; }
 
+int current_device() { return t_device; }
+void set_current_device(int device) { t_device = device; }
+std::size_t device_memory_bytes() { return config().device_bytes; }
+
 bool allocation_fails_now() {
   const unsigned long long call = g_allocation_calls.fetch_add(1) + 1;
   return call == config().fail_alloc_at;
 }
 
-cudaError_t allocate_memory(void** ptr, std::size_t bytes) {
-  if (ptr == nullptr) return record_error(cudaErrorInvalidValue);
-  if (cudaError_t e = check_device()) return e;
-  *ptr = nullptr;
-  if (bytes == 0) return cudaSuccess;
-  const std::size_t rounded = (bytes + 255) / 256 * 256;
-  void* p = std::aligned_alloc(256, rounded);
-  if (p == nullptr) return record_error(cudaErrorMemoryAllocation);
+cudaError_t allocate_memory(void** ptr, std::size_t bytes) { return allocate(ptr, bytes, t_device); }
+cudaError_t release_memory(void* ptr) { return release(ptr, false); }
+cudaError_t allocate_host(void** ptr, std::size_t bytes) { return allocate(ptr, bytes, -1); }
+cudaError_t release_host(void* ptr) { return release(ptr, true); }
+
+std::size_t allocated_bytes(int device) {
   std::lock_guard<std::mutex> lock(g_alloc_mutex);
-  g_allocations.emplace(p, rounded);
-  g_allocated += rounded;
-  *ptr = p;
-  return cudaSuccess;
+  return device >= 0 && device < 16 ? g_allocated[device] : 0;
 }
 
-cudaError_t release_memory(void* ptr) {
-  if (ptr == nullptr) return cudaSuccess;
-  {
-    std::lock_guard<std::mutex> lock(g_alloc_mutex);
-    auto it = g_allocations.find(ptr);
-    if (it == g_allocations.end()) return record_error(cudaErrorInvalidValue);
-    g_allocated -= it->second;
-    g_allocations.erase(it);
-  }
-  std::free(ptr);
-  return cudaSuccess;
-}
-
-std::size_t allocated_bytes() {
+cudaMemoryType memory_type(const void* ptr, int& device) {
+  device = -1;
+  const char* p = static_cast<const char*>(ptr);
   std::lock_guard<std::mutex> lock(g_alloc_mutex);
-  return g_allocated;
+  auto it = g_allocations.upper_bound(p);
+  if (it == g_allocations.begin()) return cudaMemoryTypeUnregistered;
+  --it;
+  if (p >= it->first + it->second.bytes) return cudaMemoryTypeUnregistered;
+  device = it->second.device;
+  return device < 0 ? cudaMemoryTypeHost : cudaMemoryTypeDevice;
 }
 
 }  // namespace detail

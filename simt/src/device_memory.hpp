@@ -14,16 +14,25 @@ cudaError_t record_error(cudaError_t e);
 // cudaErrorNoDevice (recorded) where RINGSWEEP_SIMT_DEVICES=0 emulates a machine without one.
 cudaError_t check_device();
 
-// The emulated device's memory size.
-constexpr std::size_t k_total_memory = std::size_t{16} << 30;
+// The calling host thread's current device (cudaSetDevice), and each emulated device's memory.
+int current_device();
+void set_current_device(int device);
+std::size_t device_memory_bytes();
 // Counts an allocation call (cudaMalloc, cudaMallocAsync; cudaMallocHost through cudaMalloc); true
 // for the one that RINGSWEEP_SIMT_FAIL_ALLOC / simt::fail_allocation names.
 bool allocation_fails_now();
-// Allocates 256-byte aligned memory like cudaMalloc, without the capture check.
+// Allocates 256-byte aligned memory of the current device like cudaMalloc, without the capture
+// check; cudaErrorMemoryAllocation beyond the device's memory (RINGSWEEP_SIMT_DEVICE_BYTES).
 cudaError_t allocate_memory(void** ptr, std::size_t bytes);
 // Releases memory from allocate_memory (nullptr: nothing); anything else is cudaErrorInvalidValue.
 cudaError_t release_memory(void* ptr);
-// Bytes allocated and not yet released.
-std::size_t allocated_bytes();
+// Bytes of `device` allocated and not yet released.
+std::size_t allocated_bytes(int device);
+// Page-locked host memory (cudaMallocHost / cudaHostAlloc): not device memory, but remembered so
+// that cudaPointerGetAttributes can tell it from pageable memory.
+cudaError_t allocate_host(void** ptr, std::size_t bytes);
+cudaError_t release_host(void* ptr);
+// What `ptr` points into: device memory (and which device), page-locked host memory, or neither.
+cudaMemoryType memory_type(const void* ptr, int& device);
 }  // namespace detail
 }  // namespace simt

@@ -90,15 +90,19 @@ cudaError_t cudaGetDeviceCount(int* count) {
   *count = config().device_count;
   return config().device_count == 0 ? record_error(cudaErrorNoDevice) : cudaSuccess;
 }
+// Devices share one scheduler (one grid in flight at a time) and differ in their memory: each has
+// RINGSWEEP_SIMT_DEVICE_BYTES of its own, and cudaSetDevice picks the calling host thread's.
 cudaError_t cudaGetDevice(int* device) {
   if (device == nullptr) return record_error(cudaErrorInvalidValue);
   if (cudaError_t e = simt::detail::check_device()) return e;
-  *device = 0;
+  *device = simt::detail::current_device();
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) {
   if (cudaError_t e = simt::detail::check_device()) return e;
-  return device == 0 ? cudaSuccess : record_error(cudaErrorInvalidDevice);
+  if (device < 0 || device >= config().device_count) return record_error(cudaErrorInvalidDevice);
+  simt::detail::set_current_device(device);
+  return cudaSuccess;
 }
 cudaError_t cudaDeviceSynchronize() {
   simt::detail::drain_grids();
@@ -119,10 +123,10 @@ cudaError_t cudaRuntimeGetVersion(int* v) { return cudaDriverGetVersion(v); }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   if (p == nullptr) return record_error(cudaErrorInvalidValue);
   if (cudaError_t e = simt::detail::check_device()) return e;
-  if (device != 0) return record_error(cudaErrorInvalidDevice);
+  if (device < 0 || device >= config().device_count) return record_error(cudaErrorInvalidDevice);
   *p = cudaDeviceProp{};
   std::snprintf(p->name, sizeof p->name, "ringsweep SIMT backend (CPU, %u worker threads)", config().workers);
-  p->totalGlobalMem = simt::detail::k_total_memory;
+  p->totalGlobalMem = simt::detail::device_memory_bytes();
   p->sharedMemPerBlock = 48 * 1024;
   p->regsPerBlock = 65536;
   p->warpSize = 32;
@@ -182,8 +186,10 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   if (free_bytes == nullptr || total_bytes == nullptr) return record_error(cudaErrorInvalidValue);
-  *total_bytes = simt::detail::k_total_memory;
-  *free_bytes = simt::detail::k_total_memory - std::min(simt::detail::k_total_memory, simt::detail::allocated_bytes());
+  if (cudaError_t e = simt::detail::check_device()) return e;
+  const std::size_t total = simt::detail::device_memory_bytes();
+  *total_bytes = total;
+  *free_bytes = total - std::min(total, simt::detail::allocated_bytes(simt::detail::current_device()));
   return cudaSuccess;
 }
 
@@ -200,9 +206,32 @@ cudaError_t cudaFree(void* ptr) {
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   return simt::detail::release_memory(ptr);
 }
-// Host memory is the same host memory here.
-cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
-cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
+// Page-locked host memory: host memory here too, remembered for cudaPointerGetAttributes and not
+// counted as device memory. An allocation call for RINGSWEEP_SIMT_FAIL_ALLOC, as cudaMalloc is.
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
+  simt::detail::drain_grids();
+  if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  return simt::detail::allocate_host(ptr, bytes);
+}
+cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags) {
+  if ((flags & ~0x0fu) != 0) return record_error(cudaErrorInvalidValue);
+  return cudaMallocHost(ptr, bytes);
+}
+cudaError_t cudaFreeHost(void* ptr) {
+  simt::detail::drain_grids();
+  if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
+  return simt::detail::release_host(ptr);
+}
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  if (attributes == nullptr) return record_error(cudaErrorInvalidValue);
+  int device = -1;
+  attributes->type = simt::detail::memory_type(ptr, device);
+  attributes->device = device < 0 ? simt::detail::current_device() : device;
+  attributes->devicePointer = attributes->type == cudaMemoryTypeUnregistered ? nullptr : const_cast<void*>(ptr);
+  attributes->hostPointer = attributes->type == cudaMemoryTypeDevice ? nullptr : const_cast<void*>(ptr);
+  return cudaSuccess;
+}
 cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t s) {
   simt::detail::drain_grids();
   if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);

@@ -239,3 +239,53 @@ TEST_CASE("a rejected sort inside a capture records nothing and leaves the captu
   CHECK(d.download() == std::vector<std::uint32_t>(100, 5u));
   REQUIRE_CUDA(cudaGraphExecDestroy(exec));
 }
+
+TEST_CASE("captured segmented sorts replay with new offsets and keys", "[graph][segmented]") {
+  // The host reads no offset: one capture serves replays whose segments change class (tiny, small,
+  // large) and count of large tiles, because the device classifies them at each replay.
+  stream_guard sg;
+  const std::size_t n = 3 * device_tile + 500, segments = 4;
+  device_buffer<std::uint32_t> in(n), out(n), values_in(n), values_out(n);
+  device_buffer<long long> begin(segments), end(segments);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::segmented_sort_pairs(nullptr, bytes, in.data(), out.data(), values_in.data(),
+                                               values_out.data(), n, segments, begin.data(), end.data()));
+  ringsweep_test::device_bytes temp(bytes);
+  const cudaGraphExec_t exec = capture(sg.s, [&](cudaStream_t s) {
+    return ringsweep::segmented_sort_pairs(temp.data(), bytes, in.data(), out.data(), values_in.data(),
+                                           values_out.data(), n, segments, begin.data(), end.data(), {}, s);
+  });
+  const std::vector<std::vector<long long>> layouts = {
+      {0, 10, 300, long(n)},                        // tiny, small (290), large
+      {0, long(device_tile + 1), long(n) - 5, long(n)},  // large, large, tiny
+      {0, 0, 0, long(n)},                           // empty, empty, one large segment holding all
+  };
+  for (std::size_t replay = 0; replay < layouts.size(); ++replay) {
+    INFO("replay " << replay);
+    const auto& bounds = layouts[replay];
+    std::vector<long long> b(bounds.begin(), bounds.end() - 1), e(bounds.begin() + 1, bounds.end());
+    b.push_back(0);  // a fourth, empty segment
+    e.push_back(0);
+    const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 90 + replay);
+    std::vector<std::uint32_t> index(n);
+    std::iota(index.begin(), index.end(), 0u);
+    in.upload(keys);
+    values_in.upload(index);
+    begin.upload(b);
+    end.upload(e);
+    REQUIRE_CUDA(cudaGraphLaunch(exec, sg.s));
+    REQUIRE_CUDA(cudaStreamSynchronize(sg.s));
+    const auto got = out.download();
+    const auto got_values = values_out.download();
+    for (std::size_t s = 0; s + 1 < bounds.size(); ++s) {
+      const std::vector<std::uint32_t> part(keys.begin() + bounds[s], keys.begin() + bounds[s + 1]);
+      const auto order = stable_order(part);
+      for (std::size_t j = 0; j < order.size(); ++j) {
+        INFO("segment " << s << ", position " << j);
+        REQUIRE(got[std::size_t(bounds[s]) + j] == part[order[j]]);
+        REQUIRE(got_values[std::size_t(bounds[s]) + j] == std::uint32_t(bounds[s] + long(order[j])));
+      }
+    }
+  }
+  REQUIRE_CUDA(cudaGraphExecDestroy(exec));
+}

@@ -52,3 +52,59 @@ TEST_CASE("sort kernels run race-free: the sm_80 policy", "[race]") {
   CHECK(ringsweep_test::sort_and_check<ringsweep::policy_sm80>(keys, false));
   CHECK(ringsweep_test::sort_and_check<ringsweep::policy_sm80>(keys, true));
 }
+
+TEST_CASE("segmented sort kernels run race-free: every segment class", "[race][segmented]") {
+  // policy_ring<4, 2, 1>: 192-key tiles, tiny segments up to 128 keys (one warp), small up to one
+  // tile (one block), large over a 4-slot ring; keys and pairs.
+  using policy = ringsweep_test::policy_ring<4, 2, 1>;
+  const std::vector<int> begin = {0, 3, 100, 250, 1300}, end = {3, 100, 250, 1300, 1310};
+  const std::size_t n = 1310;
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 23, 2);
+  std::vector<std::uint32_t> index(n);
+  for (std::size_t i = 0; i < n; ++i) index[i] = std::uint32_t(i);
+  ringsweep_test::device_buffer<std::uint32_t> kin(keys), kout(n), vin(index), vout(n);
+  ringsweep_test::device_buffer<int> b(begin), e(end);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::tuning::segmented_sort_pairs<policy>(nullptr, bytes, kin.data(), kout.data(), vin.data(),
+                                                               vout.data(), n, begin.size(), b.data(), e.data()));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::tuning::segmented_sort_pairs<policy>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+                                                               vout.data(), n, begin.size(), b.data(), e.data()));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto got = kout.download();
+  const auto got_index = vout.download();
+  for (std::size_t s = 0; s < begin.size(); ++s) {
+    std::vector<std::uint32_t> order(std::size_t(end[s] - begin[s]));
+    for (std::size_t j = 0; j < order.size(); ++j) order[j] = std::uint32_t(begin[s] + int(j));
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
+    for (std::size_t j = 0; j < order.size(); ++j) {
+      INFO("segment " << s << ", position " << j);
+      REQUIRE(got_index[std::size_t(begin[s]) + j] == order[j]);
+      REQUIRE(got[std::size_t(begin[s]) + j] == keys[order[j]]);
+    }
+  }
+}
+
+TEST_CASE("host-resident sort: worker threads and streams race-free", "[race][host]") {
+  // Two workers on device 0 (a device listed twice), two slots each: the chunks' copies and sorts
+  // from three host threads, counted and gathered on the host.
+  using policy = ringsweep_test::policy_ring<4, 2, 1>;
+  const std::size_t n = 20000;
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 31, 2);
+  std::vector<std::uint32_t> got = keys, values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
+  const int devices[] = {0, 0};
+  ringsweep::host_sort_config cfg;
+  cfg.device_bytes = 160 << 10;
+  cfg.devices = devices;
+  cfg.num_devices = 2;
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(got.data(), values.data(), n, {}, cfg));
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("position " << i);
+    REQUIRE(values[i] == order[i]);
+    REQUIRE(got[i] == keys[order[i]]);
+  }
+}

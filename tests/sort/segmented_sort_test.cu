@@ -19,6 +19,14 @@
 #include "sort_test_util.cuh"
 #include "sort_tiny_common.cuh"
 
+#if defined(__has_include)
+#if __has_include(<cuda/std/tuple>)
+#include <cuda/std/tuple>
+#define SEGMENTED_TEST_CUDA_STD_TUPLE 1
+#endif
+#endif
+#include <tuple>
+
 namespace {
 
 using tiny = ringsweep_test::policy_tiny;
@@ -289,5 +297,100 @@ TEST_CASE("segmented: refused arguments write nothing", "[sort][segmented]") {
     REQUIRE(segmented_sort_keys<tiny>(nullptr, query, in.data(), out.data(), ~std::size_t(0) / 2, 2, begin.data(),
                                       end.data()) == cudaErrorInvalidValue);
     REQUIRE(query == 0);
+  }
+}
+
+namespace {
+#ifdef SEGMENTED_TEST_CUDA_STD_TUPLE
+namespace tup = cuda::std;
+#else
+namespace tup = std;
+#endif
+struct cell_depth {  // a custom key: cell ascending, then depth
+  std::uint16_t cell;
+  float depth;
+};
+struct by_cell_depth {
+  __host__ __device__ tup::tuple<std::uint16_t&, float&> operator()(cell_depth& k) const { return {k.cell, k.depth}; }
+};
+}  // namespace
+
+TEST_CASE("segmented: custom keys through a decomposer, keys and pairs", "[sort][segmented][decomposer]") {
+  std::size_t n = 0;
+  const auto s = lay_out<int>({2, 120, 300, 9000, 30000, 1}, 4, true, n);
+  std::mt19937 rng(ringsweep_test::catch_seed());
+  std::vector<cell_depth> keys(n);
+  for (auto& k : keys) {
+    std::memset(static_cast<void*>(&k), 0, sizeof k);
+    k.cell = std::uint16_t(rng() % 50);
+    k.depth = float(rng() % 1000) / 8.0f;
+  }
+  std::vector<std::uint32_t> index(n);
+  std::iota(index.begin(), index.end(), 0u);
+  ringsweep_test::device_buffer<cell_depth> kin(keys), kout(n);
+  ringsweep_test::device_buffer<std::uint32_t> vin(index), vout(n);
+  ringsweep_test::device_buffer<int> begin(s.begin), end(s.end);
+  for (bool pairs : {false, true}) {
+    INFO((pairs ? "pairs" : "keys"));
+    vout.fill_bytes(0xAB);
+    std::size_t bytes = 0;
+    const auto call = [&](void* temp) {
+      return pairs ? ringsweep::segmented_sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
+                                                     s.size(), begin.data(), end.data(), by_cell_depth{})
+                   : ringsweep::segmented_sort_keys(temp, bytes, kin.data(), kout.data(), n, s.size(), begin.data(),
+                                                    end.data(), by_cell_depth{});
+    };
+    REQUIRE_CUDA(call(nullptr));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(call(temp.data()));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto got = kout.download();
+    const auto got_index = vout.download();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      std::vector<std::uint32_t> order(std::size_t(s.end[i] - s.begin[i]));
+      std::iota(order.begin(), order.end(), std::uint32_t(s.begin[i]));
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return keys[a].cell != keys[b].cell ? keys[a].cell < keys[b].cell : keys[a].depth < keys[b].depth;
+      });
+      for (std::size_t j = 0; j < order.size(); ++j) {
+        const std::size_t at = std::size_t(s.begin[i]) + j;
+        INFO("segment " << i << ", position " << j);
+        REQUIRE(got[at].cell == keys[order[j]].cell);
+        REQUIRE(got[at].depth == keys[order[j]].depth);
+        if (pairs) REQUIRE(got_index[at] == order[j]);
+      }
+    }
+  }
+}
+
+TEST_CASE("segmented: temporary storage is the documented formula", "[sort][segmented][temp]") {
+  // segmented_sort.cuh: 256 + a(4 (33 + TAIL_WORDS + P)) + a(8 S) + [L > 0: a(ring) + a(8 L P RADIX)
+  // + a(16 P RADIX) + a(24 L) + [P >= 2: a(n sizeof(Key)) + a(n sizeof(Value))]], L = min(S, n / (TILE + 1)).
+  using config = ringsweep::detail::sort_config<tiny, std::uint32_t, std::uint64_t>;
+  const auto a = [](std::size_t x) { return (x + 255) / 256 * 256; };
+  const auto formula = [&](std::size_t n, std::size_t s, int passes) {
+    if (n == 0 || s == 0) return std::size_t(256);
+    const std::size_t l = std::min<std::size_t>(s, n / std::size_t(config::TILE + 1));
+    std::size_t bytes = 256 + a(4 * std::size_t(33 + config::tail_t::WORDS_PER_SORT + passes)) + a(8 * s);
+    if (l > 0) {
+      bytes += a(config::status_ring::bytes) + a(8 * l * std::size_t(passes) * config::RADIX) +
+               a(16 * std::size_t(passes) * config::RADIX) + a(24 * l);
+      if (passes >= 2) bytes += a(n * 4) + a(n * 8);
+    }
+    return bytes;
+  };
+  const int* none = nullptr;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(192), std::size_t(193), std::size_t(5000)}) {
+    for (std::size_t s : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(100000)}) {
+      for (int end_bit : {32, 8, 0}) {
+        INFO("n " << n << ", " << s << " segments, end_bit " << end_bit);
+        std::size_t bytes = 0;
+        REQUIRE_CUDA(ringsweep::tuning::segmented_sort_pairs<tiny>(
+            nullptr, bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
+            static_cast<const std::uint64_t*>(nullptr), static_cast<std::uint64_t*>(nullptr), n, s, none, none,
+            sort_options_of(sort_order::ascending, 0, end_bit)));
+        CHECK(bytes == formula(n, s, (end_bit + 7) / 8));
+      }
+    }
   }
 }

@@ -2,6 +2,7 @@
 // forwards to the entry point, radix_sort, with the caller's policy (or detail::with_hooks).
 #pragma once
 
+#include "host_sort_dispatch.cuh"
 #include "radix_sort.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -156,6 +157,21 @@ cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, 
       detail::segmented(detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), num_segments,
                         d_begin_offsets, d_end_offsets),
       d_temp, temp_bytes, n, opts, stream);
+}
+
+template <class Policy, class Key>
+cudaError_t tuning::sort_keys_host(Key* h_keys, std::size_t n, sort_options opts, host_sort_config cfg) {
+  return detail::host_sort<Policy, detail::builtin_keys<Key>, detail::null_value>(detail::builtin_keys<Key>{}, h_keys,
+                                                                                  nullptr, n, opts, cfg)
+      .run();
+}
+
+template <class Policy, class Key, class Value>
+cudaError_t tuning::sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, sort_options opts,
+                                    host_sort_config cfg) {
+  return detail::host_sort<Policy, detail::builtin_keys<Key>, Value>(detail::builtin_keys<Key>{}, h_keys, h_values, n,
+                                                                     opts, cfg)
+      .run();
 }
 
 RINGSWEEP_NAMESPACE_END

@@ -44,6 +44,8 @@ cudaError_t cudaMalloc(void** ptr, size_t bytes);
 cudaError_t cudaFree(void* ptr);
 cudaError_t cudaMallocHost(void** ptr, size_t bytes);
 cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
 cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
 template <class T>

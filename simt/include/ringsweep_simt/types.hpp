@@ -64,6 +64,23 @@ enum cudaStreamCaptureStatus {
   cudaStreamCaptureStatusInvalidated = 2
 };
 
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
   cudaMemcpyHostToDevice = 1,

@@ -1,0 +1,499 @@
+// host_sort_dispatch: sorts host arrays larger than the GPU by streaming them through one or more
+// GPUs (host_sort.cuh documents the public functions and the bus traffic).
+//
+// Every unit of work is a *chunk op*: gather a list of host extents into a device slot (H2D),
+// sort it there with the double-buffer sort (constant temporary storage: the slot is all data),
+// scatter the result back to the same extents of the scratch (D2H). A *partition* op sorts by one
+// 8-bit digit of the window (stable), and the host then counts its digit runs; a *group* op sorts
+// by the whole window. The first round partitions the input by its top digit into the scratch;
+// buckets larger than a slot are partitioned again on the next digit, round after round (a
+// bucket with no digit left holds equal keys: already in order); then consecutive buckets are
+// packed into groups of at most a slot and sorted. The caller's arrays are written only at the
+// end, by host copies from the scratch: any error before leaves them untouched.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "../detail/config.cuh"
+#include "../detail/digit_window.cuh"
+#include "../detail/temp_layout.cuh"
+#include "../key_traits.cuh"
+#include "../sort_options.cuh"
+#include "host_extents.cuh"
+#include "radix_sort.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+
+/// How a host-resident sort uses the machine (see host_sort.cuh).
+struct host_sort_config {
+  std::size_t device_bytes = 0;   // device memory the sort may use per GPU; 0: 80% of what is free
+  const int* devices = nullptr;   // GPUs to use; nullptr: the current device only
+  int num_devices = 0;
+  void* h_scratch = nullptr;      // optional host scratch of n keys (+ n values); else allocated
+  void (*progress)(double fraction, void* user) = nullptr;  // called from the host thread, 0..1
+  void* progress_user = nullptr;
+};
+
+namespace detail {
+
+/// One chunk of a host sort's work (see the top of this file).
+struct host_chunk_op {
+  host_extents extents;
+  bool from_input = false;          // reads the caller's arrays (the first round), else the scratch
+  int level = -1;                   // the digit (0: the window's top) it partitions by; -1: a group
+  std::vector<std::size_t> counts;  // partition ops: keys per digit, counted after the op
+};
+
+/// A host-resident sort of the caller's `Key` array (and `Value`s; null_value for keys only) with
+/// keys of `Kind` (builtin_keys, decomposed_keys) and the policy `Choice`.
+///
+///     host_sort<for_device, builtin_keys<float>, null_value> s(builtin_keys<float>{}, h, nullptr, n, opts, cfg);
+///     cudaError_t e = s.run();
+template <class Choice, class Kind, class Value>
+class host_sort {
+ public:
+  using Key = typename Kind::key_type;
+  using sort_key = typename Kind::sort_key;
+  using bits_type = typename key_traits<sort_key>::bits_type;
+  static constexpr bool HAS_VALUES = !std::is_same<Value, null_value>::value;
+  static constexpr int DIGIT_BITS = 8;
+  static constexpr int BUCKETS = 1 << DIGIT_BITS;
+  static constexpr std::size_t ITEM = sizeof(Key) + (HAS_VALUES ? sizeof(Value) : 0);
+
+  __host__ host_sort(const Kind& kind, Key* keys, Value* values, std::size_t n, const sort_options& opts,
+                     const host_sort_config& cfg)
+      : kind_(kind), keys_(keys), values_(values), n_(n), opts_(opts), cfg_(cfg) {}
+
+  __host__ ~host_sort() {
+    if (owned_scratch_ != nullptr) {
+      if (scratch_pinned_) {
+        cudaFreeHost(owned_scratch_);
+      } else {
+        std::free(owned_scratch_);
+      }
+    }
+  }
+  host_sort(const host_sort&) = delete;
+  host_sort& operator=(const host_sort&) = delete;
+
+  /// Sorts; the caller's arrays hold the sorted data on success and are untouched on any error.
+  __host__ cudaError_t run() {
+    if (cudaError_t e = check()) return e;
+    if (n_ <= 1 || passes_ == 0) return finish_progress();
+    if (cudaError_t e = set_up()) return e;
+    if (2 * n_ * ITEM + temp_bytes_ + 4 * temp_alignment <= budget_) return sort_whole();
+    if (cudaError_t e = sort_streamed()) return e;
+    gather();
+    return finish_progress();
+  }
+
+ private:
+  /// The checks of the arguments: cudaErrorInvalidValue before anything is touched.
+  __host__ cudaError_t check() {
+    if (n_ == 0) return cudaSuccess;
+    if (keys_ == nullptr || (HAS_VALUES && values_ == nullptr)) return cudaErrorInvalidValue;
+    if (n_ > (~std::size_t(0) / 4) / ITEM) return cudaErrorInvalidValue;
+    if (cfg_.num_devices < 0 || (cfg_.devices == nullptr && cfg_.num_devices > 0)) return cudaErrorInvalidValue;
+    // The window and order, checked by the device sort's size query.
+    std::size_t bytes = 0;
+    bool second = false;
+    if (cudaError_t e = device_sort(nullptr, bytes, nullptr, nullptr, n_, opts_, 0, second)) return e;
+    temp_bytes_ = bytes;
+    const int key_bits = key_traits<sort_key>::bits;
+    end_bit_ = opts_.end_bit == -1 ? key_bits : opts_.end_bit;
+    passes_ = digit_window::passes(opts_.begin_bit, end_bit_, DIGIT_BITS);
+    return cudaSuccess;
+  }
+
+  /// The devices, the budget per device and the chunk capacity of a slot.
+  __host__ cudaError_t set_up() {
+    int count = 0;
+    if (cudaError_t e = cudaGetDeviceCount(&count)) return e;
+    if (cudaError_t e = cudaGetDevice(&caller_device_)) return e;
+    if (cfg_.devices == nullptr || cfg_.num_devices == 0) {
+      devices_.assign(1, caller_device_);
+    } else {
+      devices_.assign(cfg_.devices, cfg_.devices + cfg_.num_devices);
+      for (int d : devices_) {
+        if (d < 0 || d >= count) return cudaErrorInvalidDevice;
+      }
+    }
+    budget_ = cfg_.device_bytes;
+    if (budget_ == 0) {
+      for (int d : devices_) {
+        if (cudaError_t e = cudaSetDevice(d)) return e;
+        std::size_t free_bytes = 0, total = 0;
+        cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
+        if (e != cudaSuccess) {
+          cudaSetDevice(caller_device_);
+          return e;
+        }
+        const std::size_t b = free_bytes / 10 * 8;
+        budget_ = budget_ == 0 ? b : std::min(budget_, b);
+      }
+      if (cudaError_t e = cudaSetDevice(caller_device_)) return e;
+    }
+    // Two slots per device (one copying while the other sorts), each a double buffer and temp.
+    const std::size_t overhead = temp_bytes_ + 8 * temp_alignment;
+    capacity_ = budget_ / 2 > overhead ? (budget_ / 2 - overhead) / (2 * ITEM) : 0;
+    if (capacity_ < 256 && 2 * n_ * ITEM + temp_bytes_ + 4 * temp_alignment > budget_) {
+      return cfg_.device_bytes != 0 ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
+    }
+    return cudaSuccess;
+  }
+
+  /// The device sort of a double buffer of `count` keys (a size query when `temp` is null);
+  /// `second`: the result is in the second half of the buffers.
+  __host__ cudaError_t device_sort(void* temp, std::size_t& bytes, Key* keys2, Value* values2, std::size_t count,
+                                   const sort_options& opts, cudaStream_t stream, bool& second) const {
+    double_buffer<Key> kb(keys2, keys2 != nullptr ? keys2 + count : nullptr);
+    cudaError_t e;
+    if constexpr (HAS_VALUES) {
+      double_buffer<Value> vb(values2, values2 != nullptr ? values2 + count : nullptr);
+      e = radix_sort<Choice>(kind_, buffers<Key, Value>(kb, vb), temp, bytes, count, opts, stream);
+    } else {
+      (void)values2;
+      e = radix_sort<Choice>(kind_, buffers<Key>(kb), temp, bytes, count, opts, stream);
+    }
+    second = kb.selector != 0;
+    return e;
+  }
+
+  /// Data that fits one device's budget: one copy in, one sort, one copy out.
+  __host__ cudaError_t sort_whole() {
+    cudaError_t e = cudaSetDevice(devices_[0]);
+    if (e != cudaSuccess) return e;
+    slot s;
+    e = s.allocate(n_, temp_bytes_);
+    if (e == cudaSuccess) {
+      host_chunk_op op;
+      op.extents.append(0, n_);
+      op.from_input = true;
+      bool second = false;
+      e = enqueue(s, op, second);
+      if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
+      if (e == cudaSuccess) {  // the only write to the caller's arrays
+        e = cudaMemcpy(keys_, s.keys + (second ? n_ : 0), n_ * sizeof(Key), cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess && HAS_VALUES) {
+          e = cudaMemcpy(values_, s.values + (second ? n_ : 0), n_ * sizeof(Value), cudaMemcpyDeviceToHost);
+        }
+      }
+    }
+    const cudaError_t freed = s.release();
+    cudaSetDevice(caller_device_);
+    if (e != cudaSuccess) return e;
+    if (freed != cudaSuccess) return freed;
+    return finish_progress();
+  }
+
+  /// A device's working set: a double buffer of `capacity` keys (and values), temp and a stream.
+  struct slot {
+    Key* keys = nullptr;
+    Value* values = nullptr;
+    void* temp = nullptr;
+    std::size_t temp_bytes = 0;
+    std::size_t capacity = 0;
+    cudaStream_t stream = nullptr;
+    int op = -1;  // the op in flight, or -1
+
+    __host__ cudaError_t allocate(std::size_t cap, std::size_t temp_size) {
+      capacity = cap;
+      temp_bytes = temp_size;
+      cudaError_t e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+      if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&keys), 2 * cap * sizeof(Key));
+      if (e == cudaSuccess && HAS_VALUES) e = cudaMalloc(reinterpret_cast<void**>(&values), 2 * cap * sizeof(Value));
+      if (e == cudaSuccess) e = cudaMalloc(&temp, temp_size);
+      return e;
+    }
+    __host__ cudaError_t release() {
+      cudaError_t e = cudaSuccess;
+      if (stream != nullptr) e = cudaStreamSynchronize(stream);
+      for (void* p : {static_cast<void*>(keys), static_cast<void*>(values), temp}) {
+        const cudaError_t f = cudaFree(p);
+        if (e == cudaSuccess) e = f;
+      }
+      if (stream != nullptr) {
+        const cudaError_t f = cudaStreamDestroy(stream);
+        if (e == cudaSuccess) e = f;
+      }
+      keys = nullptr;
+      values = nullptr;
+      temp = nullptr;
+      stream = nullptr;
+      return e;
+    }
+  };
+
+  /// The options of an op: one digit (partition) or the whole window (group).
+  __host__ sort_options op_options(int level) const {
+    if (level < 0) return opts_;
+    const digit_window w = digit_window::of_pass(opts_.begin_bit, end_bit_, DIGIT_BITS, passes_ - 1 - level);
+    sort_options o = opts_;
+    o.begin_bit = w.shift;
+    o.end_bit = w.shift + w.width;
+    return o;
+  }
+
+  /// Enqueues `op` on `s`: gather (H2D), sort, scatter to the scratch (D2H; not before the scratch
+  /// exists: sort_whole copies the result itself, from the half `second` names).
+  __host__ cudaError_t enqueue(slot& s, const host_chunk_op& op, bool& second) const {
+    const std::size_t count = op.extents.size();
+    const Key* key_src = op.from_input ? keys_ : scratch_keys_;
+    const Value* value_src = op.from_input ? values_ : scratch_values_;
+    std::size_t at = 0;
+    cudaError_t e = cudaSuccess;
+    for (const host_extent& x : op.extents.list) {
+      e = cudaMemcpyAsync(s.keys + at, key_src + x.first, x.count * sizeof(Key), cudaMemcpyHostToDevice, s.stream);
+      if (e == cudaSuccess && HAS_VALUES) {
+        e = cudaMemcpyAsync(s.values + at, value_src + x.first, x.count * sizeof(Value), cudaMemcpyHostToDevice,
+                            s.stream);
+      }
+      if (e != cudaSuccess) return e;
+      at += x.count;
+    }
+    std::size_t bytes = s.temp_bytes;
+    e = device_sort(s.temp, bytes, s.keys, s.values, count, op_options(op.level), s.stream, second);
+    if (e != cudaSuccess || scratch_keys_ == nullptr) return e;
+    const std::size_t half = second ? count : 0;
+    at = 0;
+    for (const host_extent& x : op.extents.list) {
+      e = cudaMemcpyAsync(scratch_keys_ + x.first, s.keys + half + at, x.count * sizeof(Key), cudaMemcpyDeviceToHost,
+                          s.stream);
+      if (e == cudaSuccess && HAS_VALUES) {
+        e = cudaMemcpyAsync(scratch_values_ + x.first, s.values + half + at, x.count * sizeof(Value),
+                            cudaMemcpyDeviceToHost, s.stream);
+      }
+      if (e != cudaSuccess) return e;
+      at += x.count;
+    }
+    return cudaSuccess;
+  }
+
+  /// A partition op's digit runs, counted on the host in the scratch it wrote.
+  __host__ void count_digits(host_chunk_op& op) const {
+    op.counts.assign(BUCKETS, 0);
+    const digit_window w = digit_window::of_pass(opts_.begin_bit, end_bit_, DIGIT_BITS, passes_ - 1 - op.level);
+    const auto digit_of = kind_.context().extractor(opts_.order == sort_order::descending, w);
+    for (const host_extent& x : op.extents.list) {
+      for (std::size_t i = x.first; i < x.first + x.count; ++i) {
+        bits_type bits;
+        std::memcpy(static_cast<void*>(&bits), static_cast<const void*>(scratch_keys_ + i), sizeof(bits_type));
+        ++op.counts[digit_of(bits)];
+      }
+    }
+  }
+
+  /// Runs `ops` on every device, two slots each; the calling thread drives the first device and
+  /// reports progress. The first error stops every device.
+  __host__ cudaError_t run_ops(std::vector<host_chunk_op>& ops) {
+    std::atomic<std::size_t> next{0};
+    std::atomic<int> failed{int(cudaSuccess)};
+    const auto work = [&](int device, bool caller) {
+      cudaError_t e = cudaSetDevice(device);
+      slot slots[2];
+      for (slot& s : slots) {
+        if (e == cudaSuccess) e = s.allocate(capacity_, temp_bytes_);
+      }
+      const auto retire = [&](slot& s) {
+        if (s.op < 0) return;
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
+        if (e == cudaSuccess) {
+          host_chunk_op& op = ops[std::size_t(s.op)];
+          if (op.level >= 0) count_digits(op);
+          done_ += op.extents.size();
+        }
+        s.op = -1;
+      };
+      for (unsigned j = 0; e == cudaSuccess && failed.load() == int(cudaSuccess); ++j) {
+        const std::size_t i = next.fetch_add(1);
+        if (i >= ops.size()) break;
+        slot& s = slots[j & 1u];
+        retire(s);
+        bool second = false;
+        if (e == cudaSuccess) e = enqueue(s, ops[i], second);
+        s.op = int(i);
+        if (caller) report_progress();
+      }
+      for (slot& s : slots) retire(s);
+      for (slot& s : slots) {
+        const cudaError_t f = s.release();
+        if (e == cudaSuccess) e = f;
+      }
+      if (e != cudaSuccess) {
+        int expected = int(cudaSuccess);
+        failed.compare_exchange_strong(expected, int(e));
+      }
+    };
+    std::vector<std::thread> helpers;
+    for (std::size_t d = 1; d < devices_.size(); ++d) helpers.emplace_back(work, devices_[d], false);
+    work(devices_[0], true);
+    for (std::thread& t : helpers) t.join();
+    cudaSetDevice(caller_device_);
+    report_progress();
+    return cudaError_t(failed.load());
+  }
+
+  /// A bucket of the partition: its keys' extents in the scratch and the next digit to split by.
+  struct bucket {
+    host_extents extents;
+    int level;  // digits split so far
+  };
+
+  __host__ cudaError_t sort_streamed() {
+    if (cudaError_t e = scratch()) return e;
+    planned_ = 2 * n_;
+    // Round 0: the input, partitioned by its top digit into the scratch.
+    host_extents all;
+    all.append(0, n_);
+    std::vector<bucket> buckets{bucket{all, 0}};
+    bool from_input = true;
+    for (;;) {
+      // Partition every bucket larger than a slot that still has a digit to split by.
+      std::vector<host_chunk_op> ops;
+      std::vector<std::size_t> first_op(buckets.size(), 0), op_count(buckets.size(), 0);
+      for (std::size_t b = 0; b < buckets.size(); ++b) {
+        const bool split = from_input || (buckets[b].extents.size() > capacity_ && buckets[b].level < passes_);
+        if (!split) continue;
+        first_op[b] = ops.size();
+        for (host_extents& piece : buckets[b].extents.split(capacity_)) {
+          host_chunk_op op;
+          op.extents = std::move(piece);
+          op.from_input = from_input;
+          op.level = buckets[b].level;
+          ops.push_back(std::move(op));
+        }
+        op_count[b] = ops.size() - first_op[b];
+        if (!from_input) planned_ += buckets[b].extents.size();
+      }
+      if (ops.empty()) break;
+      if (cudaError_t e = run_ops(ops)) return e;
+      std::vector<bucket> next;
+      for (std::size_t b = 0; b < buckets.size(); ++b) {
+        if (op_count[b] == 0) {
+          next.push_back(std::move(buckets[b]));
+          continue;
+        }
+        // Sub-bucket d: each op's run of digit d, in op order (stable).
+        std::vector<bucket> subs(BUCKETS, bucket{host_extents{}, buckets[b].level + 1});
+        for (std::size_t o = first_op[b]; o < first_op[b] + op_count[b]; ++o) {
+          std::size_t at = 0;
+          for (int d = 0; d < BUCKETS; ++d) {
+            subs[std::size_t(d)].extents.append(ops[o].extents.slice(at, at + ops[o].counts[std::size_t(d)]));
+            at += ops[o].counts[std::size_t(d)];
+          }
+        }
+        for (bucket& s : subs) {
+          if (s.extents.size() != 0) next.push_back(std::move(s));
+        }
+      }
+      buckets = std::move(next);
+      from_input = false;
+    }
+    // Groups of consecutive buckets, at most a slot each; a bucket with no digit left holds equal
+    // keys (in input order already) and needs no sort.
+    std::vector<host_chunk_op> groups;
+    host_chunk_op group;
+    for (bucket& b : buckets) {
+      const std::size_t size = b.extents.size();
+      if (b.level >= passes_ || size <= 1) continue;
+      if (group.extents.size() + size > capacity_ && group.extents.size() != 0) {
+        groups.push_back(std::move(group));
+        group = host_chunk_op{};
+      }
+      group.extents.append(b.extents);
+    }
+    if (group.extents.size() != 0) groups.push_back(std::move(group));
+    order_ = std::move(buckets);
+    return run_ops(groups);
+  }
+
+  /// Bytes of the scratch: n keys, then n values from the next multiple of the value's alignment.
+  __host__ static std::size_t scratch_value_offset(std::size_t n) {
+    constexpr std::size_t align = HAS_VALUES ? alignof(Value) : 1;
+    return (n * sizeof(Key) + align - 1) / align * align;
+  }
+
+  /// The scratch: the caller's, or page-locked host memory (pageable when that fails).
+  __host__ cudaError_t scratch() {
+    const std::size_t key_bytes = scratch_value_offset(n_);
+    void* base = cfg_.h_scratch;
+    if (base == nullptr) {
+      const std::size_t bytes = key_bytes + (HAS_VALUES ? n_ * sizeof(Value) : 0);
+      if (cudaMallocHost(&base, bytes) == cudaSuccess) {
+        scratch_pinned_ = true;
+      } else {
+        cudaGetLastError();  // not sticky: pageable memory instead
+        base = std::malloc(bytes);
+        if (base == nullptr) return cudaErrorMemoryAllocation;
+      }
+      owned_scratch_ = base;
+    }
+    scratch_keys_ = static_cast<Key*>(base);
+    scratch_values_ = HAS_VALUES ? reinterpret_cast<Value*>(static_cast<char*>(base) + key_bytes) : nullptr;
+    return cudaSuccess;
+  }
+
+  /// The sorted data, from the scratch's buckets in order into the caller's arrays.
+  __host__ void gather() {
+    std::size_t out = 0;
+    for (const bucket& b : order_) {
+      for (const host_extent& x : b.extents.list) {
+        std::memcpy(static_cast<void*>(keys_ + out), static_cast<const void*>(scratch_keys_ + x.first),
+                    x.count * sizeof(Key));
+        if constexpr (HAS_VALUES) {
+          std::memcpy(static_cast<void*>(values_ + out), static_cast<const void*>(scratch_values_ + x.first),
+                      x.count * sizeof(Value));
+        }
+        out += x.count;
+      }
+    }
+  }
+
+  /// The progress callback, from the calling thread: never decreasing, 1.0 once at the end.
+  __host__ void report_progress() {
+    if (cfg_.progress == nullptr || planned_ == 0) return;
+    const double f = std::min(0.99, double(done_.load()) / double(planned_));
+    if (f > reported_) {
+      reported_ = f;
+      cfg_.progress(f, cfg_.progress_user);
+    }
+  }
+  __host__ cudaError_t finish_progress() {
+    if (cfg_.progress != nullptr) cfg_.progress(1.0, cfg_.progress_user);
+    return cudaSuccess;
+  }
+
+  Kind kind_;
+  Key* keys_;
+  Value* values_;
+  std::size_t n_;
+  sort_options opts_;
+  host_sort_config cfg_;
+  int end_bit_ = 0;
+  int passes_ = 0;
+  std::size_t temp_bytes_ = 0;
+  std::vector<int> devices_;
+  int caller_device_ = 0;
+  std::size_t budget_ = 0;
+  std::size_t capacity_ = 0;
+  Key* scratch_keys_ = nullptr;
+  Value* scratch_values_ = nullptr;
+  void* owned_scratch_ = nullptr;
+  bool scratch_pinned_ = false;
+  std::vector<bucket> order_;
+  std::atomic<std::size_t> done_{0};
+  std::size_t planned_ = 0;
+  double reported_ = 0;
+};
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,80 @@
+// Sorting data larger than the GPU: host-resident keys (and values) streamed through one or more
+// GPUs. Declarations and documentation; the definitions are in device/host_sort.inl, the machinery
+// in device/host_sort_dispatch.cuh. Included by sort.cuh.
+//
+// The sorts are in place on host arrays, stable, synchronous (they return when the data is
+// sorted) and give the bytes the device sorts give (same key types, decomposers, bit windows,
+// descending). Host memory may be pageable or page-locked (cudaMallocHost, cudaHostRegister):
+// page-locked memory copies faster and lets the copies overlap the kernels. The scratch the sort
+// allocates itself is page-locked, so of a pageable input only the first round's reads go through
+// the driver's staging copies.
+//
+// How: data whose double buffer fits the budget (`host_sort_config::device_bytes` per GPU, or 80%
+// of the free device memory) is copied in, sorted and copied out: 2 bus crossings per key. Larger
+// data is split by the window's top 8-bit digit: each chunk (half a GPU's budget, a double buffer)
+// is copied in, sorted stably by that digit alone (one onesweep pass) and copied to the scratch
+// (2 crossings); then consecutive buckets are packed into chunks, sorted by the whole window and
+// copied back to the scratch (2 more): 4 crossings per key in all. A bucket larger than a chunk is
+// split again by the next digit: 2 more crossings for its keys per extra level, and a bucket with
+// no digit left holds equal keys and is not moved again, so all-equal keys and heavy skew end in
+// at most one level per digit. The caller's arrays are written once, at the end, by host copies
+// from the scratch (no bus crossing). With several GPUs, chunks go to all of them at once (two
+// streams each, one copying while the other sorts); the result is the same bytes.
+//
+// Scratch: `host_sort_config::h_scratch`, or allocated (page-locked, or pageable when that fails)
+// and freed by the call: n keys, then n values from the next multiple of alignof(Value), i.e.
+// `round_up(n * sizeof(Key), alignof(Value)) + n * sizeof(Value)` bytes.
+//
+// Errors: cudaErrorInvalidValue for a bad window or order, null arrays with n > 0, an n whose bytes
+// overflow, a negative `num_devices` or null `devices` with devices, a `device_bytes` too small for
+// a chunk of 256 keys; cudaErrorInvalidDevice for a device that does not exist;
+// cudaErrorMemoryAllocation when the free device memory is too small; any CUDA error of a copy or
+// a sort. Your data on an error: untouched (every phase before the final host copies writes only
+// the scratch and the devices).
+#pragma once
+
+#include <cstddef>
+
+#include "detail/config.cuh"
+#include "device/host_sort_dispatch.cuh"
+#include "device/key_kind.cuh"
+#include "sort_options.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+
+/// Sorts `n` host keys in place through the GPU(s) (see the top of host_sort.cuh).
+///
+///     std::vector<std::uint64_t> keys = load_column();         // 50 GB on a 24 GB card
+///     ringsweep::sort_keys_host(keys.data(), keys.size());
+///     ringsweep::host_sort_config cfg;
+///     int gpus[] = {0, 1, 2, 3};
+///     cfg.devices = gpus;
+///     cfg.num_devices = 4;
+///     ringsweep::sort_keys_host(keys.data(), keys.size(), {}, cfg);   // four GPUs
+template <class Key>
+cudaError_t sort_keys_host(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+
+/// Sorts `n` host (key, value) pairs in place by key, stably.
+///
+///     ringsweep::sort_pairs_host(h_keys, h_values, n);
+template <class Key, class Value>
+cudaError_t sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {},
+                            host_sort_config cfg = {});
+
+/// Sorts `n` host custom keys by the fields `decomposer` names (see decomposer.cuh).
+///
+///     ringsweep::sort_keys_host(h_particles, n, by_cell_depth{});
+template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t sort_keys_host(Key* h_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
+                           host_sort_config cfg = {});
+
+/// Sorts `n` host (custom key, value) pairs by the key's fields, stably.
+///
+///     ringsweep::sort_pairs_host(h_particles, h_ids, n, by_cell_depth{});
+template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, Decomposer decomposer,
+                            sort_options opts = {}, host_sort_config cfg = {});
+
+RINGSWEEP_NAMESPACE_END
+
+#include "device/host_sort.inl"

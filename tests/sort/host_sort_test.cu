@@ -1,0 +1,300 @@
+// Host-resident sorts (sort_keys_host / sort_pairs_host): data 16-64x the device budget streamed
+// through one or four (simulated) GPUs, against std::stable_sort. The chunk sorts use a test policy
+// with 4-bit digits, so their constant temporary storage is a few KiB and budgets of 32-64 KiB
+// make many chunks, many buckets and second partition levels out of a few hundred thousand keys.
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+
+#if defined(RINGSWEEP_VARIANT_SIMT)
+#include <ringsweep_simt/control.hpp>
+#endif
+
+#if defined(__has_include)
+#if __has_include(<cuda/std/tuple>)
+#include <cuda/std/tuple>
+#endif
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <tuple>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "sort_test_util.cuh"
+#include "sort_tiny_common.cuh"
+
+namespace host_sort_test {
+/// 4-bit digits, a 4-slot ring, 512-key tiles: a temporary storage of a few KiB.
+struct policy : ringsweep::policy_defaults {
+  static constexpr int RADIX_BITS = 4;
+  static constexpr int STATUS_SLOTS = 4;
+  static constexpr int LOOKBACK_DEPTH = 2;
+  static constexpr int TAIL_BITS = 1;
+  static constexpr int PORTION_TILES = 8;
+  static constexpr int HIST_THREADS = 64;
+  static constexpr int HIST_ITEMS = 4;
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 64, 8, 8, 64 * 8 * 16);
+  }
+};
+}  // namespace host_sort_test
+
+namespace {
+
+using policy = host_sort_test::policy;
+using ringsweep::sort_order;
+using ringsweep_test::sort_options_of;
+
+enum class shape { uniform, all_equal, dominant, zipf, sorted, reversed };
+
+template <class Key>
+std::vector<Key> make(std::size_t n, shape s, std::uint64_t seed) {
+  using ringsweep_test::distribution;
+  switch (s) {
+    case shape::uniform: return ringsweep_test::make_keys<Key>(n, distribution::uniform, seed);
+    case shape::all_equal: return ringsweep_test::make_keys<Key>(n, distribution::all_equal, seed);
+    case shape::sorted: return ringsweep_test::make_keys<Key>(n, distribution::sorted, seed);
+    case shape::reversed: return ringsweep_test::make_keys<Key>(n, distribution::reversed, seed);
+    case shape::dominant: {  // 90% one key, whose bucket is far larger than a chunk
+      auto keys = ringsweep_test::make_keys<Key>(n, distribution::uniform, seed);
+      std::mt19937_64 rng(seed);
+      for (auto& k : keys) {
+        if (rng() % 10 != 0) k = keys[0];
+      }
+      return keys;
+    }
+    case shape::zipf: {  // key rank r drawn with weight 1 / r
+      auto distinct = ringsweep_test::make_keys<Key>(4096, distribution::uniform, seed);
+      std::vector<double> weights(distinct.size());
+      for (std::size_t r = 0; r < weights.size(); ++r) weights[r] = 1.0 / double(r + 1);
+      std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
+      std::mt19937_64 rng(seed);
+      std::vector<Key> keys(n);
+      for (auto& k : keys) k = distinct[pick(rng)];
+      return keys;
+    }
+  }
+  return {};
+}
+
+ringsweep::host_sort_config budget(std::size_t bytes) {
+  ringsweep::host_sort_config cfg;
+  cfg.device_bytes = bytes;
+  return cfg;
+}
+
+/// Sorts `keys` (and index values when `Value` is not void) on the host through `Policy`, checks
+/// the result against std::stable_sort.
+template <class Key, class Value = void>
+void check_host_sort(const std::vector<Key>& keys, const ringsweep::sort_options& opts,
+                     const ringsweep::host_sort_config& cfg) {
+  const std::size_t n = keys.size();
+  INFO("n " << n << ", budget " << cfg.device_bytes << ", " << cfg.num_devices << " devices, "
+            << ringsweep_test::order_name(opts) << ", bits [" << opts.begin_bit << ", " << opts.end_bit << ")");
+  const auto order = ringsweep_test::reference_order(keys, opts);
+  std::vector<Key> got = keys;
+  if constexpr (std::is_void<Value>::value) {
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys_host<policy>(got.data(), n, opts, cfg));
+  } else {
+    std::vector<Value> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = ringsweep_test::value_of_index<Value>(i);
+    REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(got.data(), values.data(), n, opts, cfg));
+    for (std::size_t i = 0; i < n; ++i) {
+      INFO("position " << i);
+      REQUIRE(ringsweep_test::same_bytes(values[i], ringsweep_test::value_of_index<Value>(order[i])));
+    }
+  }
+  REQUIRE(ringsweep_test::first_key_mismatch(got, keys, order) == -1);
+}
+
+int device_count() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+}  // namespace
+
+TEST_CASE("host sort: 16-64x the budget, every shape of data", "[sort][host]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 1 << 17;  // 512 KiB of keys: 16x a 32 KiB budget
+  for (shape s : {shape::uniform, shape::all_equal, shape::dominant, shape::zipf, shape::sorted, shape::reversed}) {
+    INFO("shape " << int(s));
+    const auto keys = make<std::uint32_t>(n, s, seed);
+    check_host_sort(keys, sort_options_of(sort_order::ascending), budget(32 << 10));
+  }
+  // 64x: 2 MiB of 8-byte keys through 32 KiB, descending.
+  check_host_sort(make<std::uint64_t>(1 << 18, shape::zipf, seed), sort_options_of(sort_order::descending),
+                  budget(32 << 10));
+}
+
+TEST_CASE("host sort: narrow keys, bit windows, descending, pairs of 1 to 16 bytes", "[sort][host]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  // One-byte keys: at most 256 buckets, each far larger than a chunk and with no digit left.
+  check_host_sort(make<std::uint8_t>(100000, shape::uniform, seed), sort_options_of(sort_order::ascending),
+                  budget(32 << 10));
+  const auto keys = make<std::uint32_t>(60000, shape::zipf, seed);
+  check_host_sort(keys, sort_options_of(sort_order::descending, 4, 23), budget(32 << 10));
+  check_host_sort(keys, sort_options_of(sort_order::ascending, 7, 7), budget(32 << 10));  // nothing to do
+  check_host_sort<std::uint32_t, std::uint8_t>(keys, sort_options_of(sort_order::ascending), budget(32 << 10));
+  check_host_sort<std::uint32_t, std::uint16_t>(keys, sort_options_of(sort_order::descending), budget(32 << 10));
+  check_host_sort<std::uint32_t, std::uint32_t>(keys, sort_options_of(sort_order::ascending, 0, 20), budget(48 << 10));
+  check_host_sort<std::uint32_t, double>(keys, sort_options_of(sort_order::ascending), budget(48 << 10));
+  check_host_sort<std::uint32_t, ringsweep_test::value16a>(keys, sort_options_of(sort_order::ascending),
+                                                           budget(64 << 10));
+}
+
+TEMPLATE_TEST_CASE("host sort: every key type", "[sort][host]", std::uint8_t, std::int8_t, std::uint16_t, std::int16_t,
+                   std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, __half, __nv_bfloat16, float, double) {
+  const auto keys = make<TestType>(30000, shape::uniform, ringsweep_test::catch_seed());
+  check_host_sort(keys, sort_options_of(sort_order::ascending), budget(40 << 10));
+  check_host_sort(keys, sort_options_of(sort_order::descending), budget(1 << 20));  // fits: one copy in and out
+}
+
+TEST_CASE("host sort: several devices give the same bytes", "[sort][host][devices]") {
+  const int devices = device_count();
+  if (devices < 4) {
+    WARN("fewer than 4 devices (RINGSWEEP_SIMT_DEVICES=4 on the SIMT backend): skipped");
+    return;
+  }
+  const auto keys = make<std::uint32_t>(1 << 17, shape::zipf, ringsweep_test::catch_seed());
+  const int ids[] = {3, 0, 2, 1};
+  ringsweep::host_sort_config cfg = budget(32 << 10);
+  cfg.devices = ids;
+  cfg.num_devices = 4;
+  check_host_sort(keys, sort_options_of(sort_order::ascending), cfg);
+  check_host_sort<std::uint32_t, std::uint64_t>(keys, sort_options_of(sort_order::descending), cfg);
+  // The budget from the free memory (80%): RINGSWEEP_SIMT_DEVICE_BYTES caps each device.
+  cfg.device_bytes = 0;
+  check_host_sort(keys, sort_options_of(sort_order::ascending), cfg);
+  int current = -1;
+  REQUIRE_CUDA(cudaGetDevice(&current));
+  CHECK(current == 0);  // the caller's device is left as it was
+}
+
+TEST_CASE("host sort: page-locked input, the caller's scratch, progress", "[sort][host]") {
+  const std::size_t n = 50000;
+  const auto keys = make<std::uint32_t>(n, shape::uniform, ringsweep_test::catch_seed());
+  const auto order = ringsweep_test::reference_order(keys, sort_options_of(sort_order::ascending));
+  std::uint32_t* pinned = nullptr;
+  REQUIRE_CUDA(cudaMallocHost(reinterpret_cast<void**>(&pinned), n * sizeof(std::uint32_t)));
+  std::memcpy(pinned, keys.data(), n * sizeof(std::uint32_t));
+  std::vector<std::uint32_t> scratch(n);
+  std::vector<double> seen;
+  ringsweep::host_sort_config cfg = budget(32 << 10);
+  cfg.h_scratch = scratch.data();
+  cfg.progress = [](double f, void* user) { static_cast<std::vector<double>*>(user)->push_back(f); };
+  cfg.progress_user = &seen;
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys_host<policy>(pinned, n, {}, cfg));
+  const std::vector<std::uint32_t> got(pinned, pinned + n);
+  REQUIRE_CUDA(cudaFreeHost(pinned));
+  CHECK(ringsweep_test::first_key_mismatch(got, keys, order) == -1);
+  REQUIRE(seen.size() >= 3);
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  CHECK(seen.front() >= 0.0);
+  CHECK(seen.back() == 1.0);
+  CHECK(std::count(seen.begin(), seen.end(), 1.0) == 1);
+}
+
+namespace host_sort_test {
+#if defined(__has_include)
+#if __has_include(<cuda/std/tuple>)
+#define HOST_SORT_TEST_CUDA_STD_TUPLE 1
+#endif
+#endif
+#ifdef HOST_SORT_TEST_CUDA_STD_TUPLE
+template <class... T>
+using tuple_t = cuda::std::tuple<T...>;
+#else
+template <class... T>
+using tuple_t = std::tuple<T...>;
+#endif
+struct cell_depth {
+  std::uint16_t cell;
+  float depth;
+};
+struct by_cell_depth {
+  __host__ __device__ tuple_t<std::uint16_t&, float&> operator()(cell_depth& k) const { return {k.cell, k.depth}; }
+};
+}  // namespace host_sort_test
+
+TEST_CASE("host sort: custom keys through a decomposer", "[sort][host][decomposer]") {
+  using host_sort_test::by_cell_depth;
+  using host_sort_test::cell_depth;
+  const std::size_t n = 40000;
+  std::mt19937 rng(5);
+  std::vector<cell_depth> keys(n);
+  for (auto& k : keys) {
+    std::memset(static_cast<void*>(&k), 0, sizeof k);
+    k.cell = std::uint16_t(rng() % 300);
+    k.depth = float(rng() % 1000);
+  }
+  std::vector<cell_depth> got = keys;
+  REQUIRE_CUDA(ringsweep::sort_keys_host(got.data(), n, by_cell_depth{}, {}, budget(16 << 20)));
+  std::vector<cell_depth> want = keys;
+  std::stable_sort(want.begin(), want.end(), [](const cell_depth& a, const cell_depth& b) {
+    return a.cell != b.cell ? a.cell < b.cell : a.depth < b.depth;
+  });
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("position " << i);
+    REQUIRE(got[i].cell == want[i].cell);
+    REQUIRE(got[i].depth == want[i].depth);
+  }
+}
+
+TEST_CASE("host sort: refused arguments change nothing", "[sort][host][errors]") {
+  auto keys = make<std::uint32_t>(1000, shape::uniform, 3);
+  const auto before = keys;
+  ringsweep::host_sort_config cfg = budget(32 << 10);
+  using ringsweep::tuning::sort_keys_host;
+  CHECK(sort_keys_host<policy>(keys.data(), 1000, sort_options_of(sort_order::ascending, 0, 40), cfg) ==
+        cudaErrorInvalidValue);
+  CHECK(sort_keys_host<policy>(static_cast<std::uint32_t*>(nullptr), 1000, {}, cfg) == cudaErrorInvalidValue);
+  cfg.num_devices = -1;
+  CHECK(sort_keys_host<policy>(keys.data(), 1000, {}, cfg) == cudaErrorInvalidValue);
+  const int missing[] = {7000};
+  cfg.devices = missing;
+  cfg.num_devices = 1;
+  CHECK(sort_keys_host<policy>(keys.data(), 1000, {}, cfg) == cudaErrorInvalidDevice);
+  ringsweep::host_sort_config tiny_budget = budget(4096);
+  CHECK(sort_keys_host<policy>(keys.data(), 1000, {}, tiny_budget) == cudaErrorInvalidValue);
+  CHECK(keys == before);
+  cudaGetLastError();  // errors are returned; clear the one a refused device recorded
+}
+
+#if defined(RINGSWEEP_VARIANT_SIMT)
+TEST_CASE("host sort: a failed allocation at any point loses nothing", "[sort][host][alloc]") {
+  const std::size_t n = 20000;
+  const auto keys = make<std::uint32_t>(n, shape::zipf, 9);
+  const auto order = ringsweep_test::reference_order(keys, sort_options_of(sort_order::ascending));
+  // Count the allocation calls of one sort, then fail each of them in turn.
+  std::vector<std::uint32_t> probe = keys;
+  std::vector<std::uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  const unsigned long long before = simt::allocation_calls();
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(probe.data(), values.data(), n, {}, budget(32 << 10)));
+  const unsigned long long calls = simt::allocation_calls() - before;
+  REQUIRE(calls >= 4);
+  for (unsigned long long k = 1; k <= calls; ++k) {
+    INFO("allocation call " << k << " of " << calls << " fails");
+    std::vector<std::uint32_t> got = keys, got_values(n);
+    std::iota(got_values.begin(), got_values.end(), 0u);
+    simt::fail_allocation(k);
+    const cudaError_t e =
+        ringsweep::tuning::sort_pairs_host<policy>(got.data(), got_values.data(), n, {}, budget(32 << 10));
+    simt::fail_allocation(0);
+    cudaGetLastError();
+    if (e == cudaSuccess) {  // the scratch fell back to pageable memory
+      CHECK(ringsweep_test::first_key_mismatch(got, keys, order) == -1);
+    } else {
+      CHECK(e == cudaErrorMemoryAllocation);
+      CHECK(got == keys);  // untouched
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(got_values[i] == std::uint32_t(i));
+    }
+  }
+}
+#endif
