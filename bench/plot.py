@@ -15,6 +15,12 @@ Segmented rows (issue #25) have two CUB sorts, cub_segradix (cub::DeviceSegmente
 cub_segsort (cub::DeviceSegmentedSort): where a configuration has no `cub` row, "CUB" in
 summary.csv (and in compare.py) is the faster of the two, and summary.md shows ringsweep against
 each.
+
+Host-resident rows (issue #26, ringsweep_host_sort_bench: host/<type>/<keys|pairs>/n:<n>/<memory>/
+<budget>/<sort>) are read as mode "host" (type "u32 keys", lib "<memory>/<budget>/<sort>"); they
+have no CUB row, so summary.csv leaves them out and compare.py ignores them. summary.md gains a
+table per key type: each ringsweep configuration's G keys/s and fraction of the bus limit
+(of_bus_limit), and the host sorts' G keys/s. Several JSON files (one per size) may be given.
 """
 
 import argparse
@@ -36,6 +42,17 @@ SORTED_RE = re.compile(r"^sorted/(\w+)/(keys|pairs)/n:(\d+)/(cub|ringsweep)$")
 # "u32 keys_out"), entropy 1.0.
 SEGMENTED_RE = re.compile(r"^segmented/(\w+)/(keys|pairs)/segments:(\w+)/n:(\d+)/(cub_segradix|cub_segsort|ringsweep)$")
 ARGSORT_RE = re.compile(r"^argsort/(\w+)/(keys_out|no_keys_out)/n:(\d+)/(cub|ringsweep)$")
+# Issue #26's rows (ringsweep_host_sort_bench), read as mode "host".
+HOST_RE = re.compile(r"^host/(\w+)/(keys|pairs)/n:(\d+)/(pinned|pageable)/([^/]+)/"
+                     r"(std_sort|std_sort_threads|std_sort_par|ringsweep|ringsweep_alloc)$")
+# The host table's columns: (lib, heading).
+HOST_COLUMNS = [("pinned/budget:1_8/ringsweep", "pinned, budget 1/8"),
+                ("pageable/budget:1_8/ringsweep", "pageable, budget 1/8"),
+                ("pinned/budget:1_8/ringsweep_alloc", "pinned, 1/8, scratch allocated by the call"),
+                ("pinned/budget:all/ringsweep", "pinned, fits"),
+                ("pageable/cpu/std_sort", "std::sort"),
+                ("pageable/cpu/std_sort_threads", "std::sort, all threads"),
+                ("pageable/cpu/std_sort_par", "std::sort(par)")]
 SEGMENT_LAYOUTS = ["1", "64", "4096", "262144", "powerlaw"]
 TYPES = ["u32", "i32", "f32", "u64"]
 LIBS = ["ringsweep", "cub"]
@@ -57,11 +74,11 @@ def load(paths):
             if b.get("run_type") == "aggregate" or b.get("error_occurred"):
                 continue
             name = b.get("run_name", b["name"])
-            name = re.sub(r"/manual_time$", "", name)
+            name = re.sub(r"(/iterations:\d+|/repeats:\d+|/manual_time)+$", "", name)
             if "keys_per_s" not in b:
                 continue
             m, mn, ms = NAME_RE.match(name), NARROW_RE.match(name), SORTED_RE.match(name)
-            mg, ma = SEGMENTED_RE.match(name), ARGSORT_RE.match(name)
+            mg, ma, mh = SEGMENTED_RE.match(name), ARGSORT_RE.match(name), HOST_RE.match(name)
             if m:
                 mode, typ, entropy, n, lib = m.groups()
                 runs[(mode, typ, float(entropy), int(n), lib)].append(b)
@@ -77,6 +94,9 @@ def load(paths):
             elif ma:
                 typ, form, n, lib = ma.groups()
                 runs[("argsort", "%s %s" % (typ, form), 1.0, int(n), lib)].append(b)
+            elif mh:
+                typ, mode, n, memory, budget, lib = mh.groups()
+                runs[("host", "%s %s" % (typ, mode), 1.0, int(n), "%s/%s/%s" % (memory, budget, lib))].append(b)
     return runs, context
 
 
@@ -128,7 +148,7 @@ def main():
         w = csv.writer(f)
         w.writerow(["mode", "type", "entropy", "n", "ringsweep_keys_per_s", "cub_keys_per_s", "rs_over_cub",
                     "ringsweep_GBps", "cub_GBps", "temp_bytes_ringsweep", "temp_bytes_cub"])
-        configs = sorted({k[:4] for k in runs})
+        configs = sorted({k[:4] for k in runs if k[0] != "host"})
         for c in configs:
             rs, cub = runs.get(c + ("ringsweep",), []), cub_rows(runs, c)
             rk, ck = median_of(rs, "keys_per_s"), median_of(cub, "keys_per_s")
@@ -247,7 +267,7 @@ def write_markdown(path, runs, context):
                 cells.append("**%.2f** (%.2f / %.2f)" % (rk / ck, rk * 1e-9, ck * 1e-9) if rk and ck else "")
             lines.append("| %s %s | " % (mode, typ) + " | ".join(cells) + " |")
         lines.append("")
-    lines += segmented_markdown(runs, configs) + argsort_markdown(runs, configs)
+    lines += segmented_markdown(runs, configs) + argsort_markdown(runs, configs) + host_markdown(runs, configs, context)
     with open(path, "w") as f:
         f.write("\n".join(lines))
 
@@ -297,6 +317,43 @@ def argsort_markdown(runs, configs):
         lines.append("| argsort %s | " % typ + " | ".join(ratio_cell(runs, ("argsort", typ, 1.0, n), "cub")
                                                          for n in ns) + " |")
     lines.append("")
+    return lines
+
+
+def host_markdown(runs, configs, context):
+    """Issue #26's rows: per key type, one line per n; ringsweep cells 'fraction of the bus limit
+    (G keys/s)', host sort cells G keys/s."""
+    sel = [c for c in configs if c[0] == "host"]
+    if not sel:
+        return []
+    libs = {k[4] for k in runs if k[0] == "host"}
+    # The streamed rows' budget: 1_8 unless the run set another --rs_budget_div.
+    budgets = sorted({l.split("/")[1] for l in libs if l.split("/")[1].startswith("budget:1_")})
+    budget = budgets[0] if budgets else "budget:1_8"
+    columns = []
+    for lib, heading in HOST_COLUMNS:
+        lib, heading = lib.replace("budget:1_8", budget), heading.replace("1/8", budget.replace("budget:1_", "1/"))
+        if lib in libs:
+            columns.append((lib, heading))
+    lines = ["Host-resident sorts (ringsweep_host_sort_bench; pinned cudaMemcpy H2D %s GB/s, D2H %s GB/s, both at once "
+             "%s GB/s; %s host threads). ringsweep cells: fraction of the bus limit (bytes crossing the bus / "
+             "the measured H2D and D2H rates), then G keys/s; host sort cells: G keys/s; medians over repetitions."
+             % (context.get("pinned_h2d_GBps", "?"), context.get("pinned_d2h_GBps", "?"),
+                context.get("pinned_duplex_GBps", "?"), context.get("host_threads", "?")), ""]
+    for typ in sorted({c[1] for c in sel}):
+        lines.append("| %s | " % typ + " | ".join(h for _, h in columns) + " |")
+        lines.append("|---|" + "---|" * len(columns))
+        for n in sorted({c[3] for c in sel if c[1] == typ}):
+            cells = []
+            for lib, _ in columns:
+                rows = runs.get(("host", typ, 1.0, n, lib), [])
+                k, f = median_of(rows, "keys_per_s"), median_of(rows, "of_bus_limit")
+                if k and f is not None:
+                    cells.append("**%.2f** (%.3f)" % (f, k * 1e-9))
+                else:
+                    cells.append("%.3f" % (k * 1e-9) if k else "")
+            lines.append("| n = 2^%d | " % int(math.log2(n)) + " | ".join(cells) + " |")
+        lines.append("")
     return lines
 
 
