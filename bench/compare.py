@@ -7,7 +7,8 @@ ringsweep's throughput relative to CUB's in each run, and the change.
 CUB is timed in the same process as ringsweep, so the ratio ringsweep / CUB is comparable across
 runs on the same GPU model even when clocks or the machine differ; absolute times are printed
 too. Rows: mode, type, entropy, log2(n); columns: ratio before, ratio after, change in percent
-(> 0: ringsweep gained on CUB), ringsweep ms before and after. Plain Python 3, no matplotlib.
+(> 0: ringsweep gained on CUB), ringsweep ms before and after. Segmented rows (two CUB sorts) are
+compared with the faster CUB sort of each run (plot.cub_rows). Plain Python 3, no matplotlib.
 """
 
 import argparse
@@ -15,14 +16,14 @@ import math
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0] if "/" in __file__ else ".")
-from plot import load, median_of  # noqa: E402  (same parsing as the plots)
+from plot import cub_rows, load, median_of  # noqa: E402  (same parsing as the plots)
 
 
 def ratios(path):
     runs, context = load([path])
     out = {}
     for cfg in {k[:4] for k in runs}:
-        rs, cub = runs.get(cfg + ("ringsweep",), []), runs.get(cfg + ("cub",), [])
+        rs, cub = runs.get(cfg + ("ringsweep",), []), cub_rows(runs, cfg)
         rk, ck = median_of(rs, "keys_per_s"), median_of(cub, "keys_per_s")
         if rk and ck:
             out[cfg] = (rk / ck, cfg[3] / rk * 1e3)

@@ -10,6 +10,8 @@
 #   scripts/gpu_session.sh tune OUT            # there: the policy variants, traced runs, ncu
 #   scripts/gpu_session.sh speed OUT           # there: issue #22's benchmark table, then the
 #                                              # variants twice (runs a and b) at 2^24 and 2^28
+#   scripts/gpu_session.sh segmented OUT       # there: issue #25's rows (segmented sorts, argsort)
+#   scripts/gpu_session.sh host OUT [LOG2...]  # there: issue #26's rows (sort_*_host) at 2^LOG2 keys
 #
 # `stage` configures build-gpu/ (Release, sm_90 only, every nvcc program: RINGSWEEP_GPU_PROGRAMS=ON)
 # and takes the test list from build-gpu/gpu_tests.tsv, which CMake writes as it registers the
@@ -48,6 +50,24 @@
 # rows, n = 2^16, 2^18, ..., 2^28, RS_BENCH_REPS repetitions (default 3), within RS_BENCH_S s
 # (default 300); then every tune case at 2^24 and 2^28 twice (runs a and b, RS_TUNE_REPS
 # repetitions each, default 7), and bench/tune_summary.py's verdicts over the two runs.
+#
+# `segmented` (one call) runs the benchmark rows issue #25 asks for, CUB in the same run: every
+# segmented/ row (2^24 u32 keys, keys only and with u32 values, in 1, 2^6, 2^12, 2^18 equal segments
+# and power-law sizes; ringsweep against cub::DeviceSegmentedRadixSort and cub::DeviceSegmentedSort)
+# and the argsort/ rows at n = 2^16, 2^18, ..., 2^28 (ringsweep::argsort with and without the sorted
+# keys against a sequence kernel plus cub::DeviceRadixSort::SortPairs), RS_BENCH_REPS repetitions
+# (default 3) within RS_BENCH_S s (default 300); then prints bench/plot.py's summary tables
+# (--summary-only, into OUT/summary/) and any row whose output check failed.
+#
+# `host` (one call per few sizes) runs ringsweep_host_sort_bench (issue #26: sort_keys_host u32 and
+# u64, sort_pairs_host u32/u32 through a device budget of 1/8 of the data, pinned and pageable,
+# plus the fitting path; std::sort on one thread and on every core; the bus limit from the
+# pinned cudaMemcpy bandwidth it measures first) at n = 2^LOG2 (default 26 27 28), one process and
+# one JSON (OUT/host_2e<LOG2>_<type>_<keys|pairs>.json) per size and key type, so a timeout loses
+# one of them; RS_HOST_REPS repetitions (default 3; std::sort on one thread runs once), each
+# process within what is left of RS_TOTAL_S (570 s). A one-core std::sort of 2^30 keys takes
+# about two minutes: run `host OUT 29` and `host OUT 30` (RS_HOST_REPS=1) as calls of their own.
+# Then bench/plot.py's host table (--summary-only, into OUT/summary/) and any failed check.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -66,7 +86,7 @@ if [[ "${mode}" == stage ]]; then
   # list CMake writes as it registers the tests (name, target, labels, arguments; RingsweepTesting.cmake).
   awk -F'\t' -v OFS='\t' '$3 !~ /(^|,)stress(,|$)/ {print $1, $2, $4}' build-gpu/gpu_tests.tsv >build-gpu/gpu_run.tsv
   mapfile -t test_targets < <(cut -f2 build-gpu/gpu_run.tsv | sort -u)
-  targets=("${test_targets[@]}" stress_test_gpu ringsweep_sort_bench ringsweep_tune)
+  targets=("${test_targets[@]}" stress_test_gpu ringsweep_sort_bench ringsweep_host_sort_bench ringsweep_tune)
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
   cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
     -DRINGSWEEP_GPU_PROGRAMS=ON -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF \
@@ -93,9 +113,10 @@ if [[ "${mode}" == stage ]]; then
   exit 0
 fi
 
-if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune && "${mode}" != speed ]] ||
-  [[ $# -lt 2 ]]; then
-  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT" >&2
+if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune && "${mode}" != speed &&
+  "${mode}" != segmented && "${mode}" != host ]] || [[ $# -lt 2 ]]; then
+  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT | segmented OUT" \
+    "| host OUT [LOG2...]" >&2
   exit 2
 fi
 out="$2"
@@ -217,8 +238,51 @@ run_speed() {
   tail -n 12 "${out}/tune_verdicts_2e24.txt" "${out}/tune_verdicts_2e28.txt"
 }
 
+# Issue #25's rows: every segmented row (n = 2^24 only), argsort at 2^16, 2^18, ..., 2^28.
+# (Google Benchmark matches the filter against the whole name, '/manual_time' included.)
+segmented_filter='^(segmented/|argsort/[^/]+/[^/]+/n:(65536|262144|1048576|4194304|16777216|67108864|268435456)/)'
+
+run_segmented() {
+  timed "bench (issue #25 rows)" "${out}/bench.txt" "${RS_BENCH_S:-300}" .gpu/bin/ringsweep_sort_bench \
+    --benchmark_filter="${segmented_filter}" --benchmark_min_time="${RS_MIN_TIME:-0.05}" \
+    --benchmark_repetitions="${RS_BENCH_REPS:-3}" --benchmark_out="${out}/bench.json" --benchmark_out_format=json
+  # A row whose warm-up output failed its check is skipped with the reason (no timing).
+  grep -E "ERROR OCCURRED|skipping" "${out}/bench.txt" | head -n 20
+  if [[ -s "${out}/bench.json" ]]; then
+    python3 bench/plot.py "${out}/bench.json" --summary-only --out "${out}/summary" >/dev/null 2>&1 &&
+      cat "${out}/summary/summary.md"
+  fi
+}
+
+# Issue #26's rows: per size and key type one process and one JSON (see the top of this file).
+run_host() {
+  local lg sort left logs="${*:-26 27 28}"
+  for lg in ${logs}; do
+    for sort in u32/keys u64/keys u32/pairs; do
+      left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) ))
+      if ((left < 30)); then
+        summary+=("host ${sort} 2^${lg} skipped: ${left} s left of RS_TOTAL_S")
+        continue
+      fi
+      timed "host ${sort} 2^${lg}" "${out}/host.txt" "${left}" .gpu/bin/ringsweep_host_sort_bench \
+        --rs_min_log2="${lg}" --rs_max_log2="${lg}" --benchmark_filter="^host/${sort}/" \
+        --benchmark_min_time="${RS_MIN_TIME:-0.05}" --benchmark_repetitions="${RS_HOST_REPS:-3}" \
+        --benchmark_out="${out}/host_2e${lg}_${sort/\//_}.json" --benchmark_out_format=json ||
+        mv -f "${out}/host_2e${lg}_${sort/\//_}.json" "${out}/host_2e${lg}_${sort/\//_}.json.partial" 2>/dev/null
+    done
+  done
+  # The measured bandwidths, skipped sizes, and any row whose check failed (no timing).
+  grep -E "GB/s|skipping|ERROR OCCURRED" "${out}/host.txt" | sort -u | head -n 20
+  if compgen -G "${out}/host_2e*.json" >/dev/null; then
+    python3 bench/plot.py "${out}"/host_2e*.json --summary-only --out "${out}/summary" >/dev/null 2>&1 &&
+      cat "${out}/summary/summary.md"
+  fi
+}
+
 case "${mode}" in
+  host) run_host "${@:3}" ;;
   tune) run_tune ;;
+  segmented) run_segmented ;;
   speed) run_speed ;;
   sanitize) run_sanitize ;;
   stress) run_stress ;;
