@@ -229,19 +229,10 @@ struct segmented_dispatch {
     u32 tile_base = 0;
     u32 launch_index = 0;
     for (int pass = 0; pass < passes; ++pass) {
-      onesweep_params<Key, value_raw_t> op;
-      for (int i = 0; i < 3; ++i) {
-        op.keys_buf[i] = keys_buf[i];
-        op.values_buf[i] = HAS_VALUES ? values_buf[i] : nullptr;
-      }
-      op.route = routes + 1 + pass;
+      onesweep_params<Key, value_raw_t> op =
+          pass_params<Config, Hooks>(b, routes, reinterpret_cast<u64*>(base + l.status), counters, p.sort, pass);
       op.first_key = 0;
       op.keys = 0;
-      op.status = reinterpret_cast<u64*>(base + l.status);
-      op.ticket = counters + Config::COUNTER_TICKET;
-      op.tails = counters + Config::COUNTER_TAILS;
-      op.trace = Hooks::TRACE ? Hooks::trace_sink() : nullptr;
-      op.digit = p.sort.context.extractor(p.sort.descending, Config::window(p.sort.begin_bit, p.sort.end_bit, pass));
       op.segments = lists.large;
       op.segment_word = lists.large_word;
       op.segment_bins = counts + std::size_t(pass) * RADIX;

@@ -76,15 +76,9 @@ struct segmented_runner {
     const buffer_pair value_pair{f.values_in, f.values_out, 0, n * sizeof(Value)};
     e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
     if (e != cudaSuccess) return e;
-    typename dispatch::buffers b;
-    b.keys_in = reinterpret_cast<const bits_type*>(f.keys_in);
-    b.keys_final = reinterpret_cast<bits_type*>(f.keys_out);
-    b.keys_other = p.layout.keys_alt != 0 ? temp_piece<bits_type>(d_temp, p.layout.keys_alt) : nullptr;
-    b.values_in = reinterpret_cast<const value_raw_t*>(f.values_in);
-    b.values_final = reinterpret_cast<value_raw_t*>(f.values_out);
-    b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
-    b.mode = input_separate;
-    return dispatch::run(p, d_temp, b, begin_offsets, end_offsets, stream);
+    return dispatch::run(p, d_temp,
+                         in_out_buffers<bits_type, value_raw_t>(f, d_temp, p.layout.keys_alt, p.layout.values_alt),
+                         begin_offsets, end_offsets, stream);
   }
 
   /// Double buffers: the segments are sorted into the alternate buffers, whose keys outside every

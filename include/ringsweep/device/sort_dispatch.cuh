@@ -37,6 +37,31 @@ struct sort_buffers {
   route_mode mode = input_separate;  // which of final and other the input is, if either
 };
 
+/// The fields of pass `pass`'s onesweep launches that all its portions share, for a sort with the
+/// configuration `Config` and hooks `Hooks` (the plain and the segmented dispatch alike): the
+/// buffers, the pass's route, the ring, the ticket and tail words, the trace sink and the digit.
+template <class Config, class Hooks>
+__host__ onesweep_params<typename Config::key_type, typename Config::value_raw_t> pass_params(
+    const sort_buffers<typename Config::bits_type, typename Config::value_raw_t>& b, const u32* routes, u64* status,
+    u32* counters, const sort_plan<typename Config::key_type>& p, int pass) {
+  using bits_type = typename Config::bits_type;
+  using value_raw_t = typename Config::value_raw_t;
+  onesweep_params<typename Config::key_type, value_raw_t> op{};
+  bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
+  value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
+  for (int i = 0; i < 3; ++i) {
+    op.keys_buf[i] = keys_buf[i];
+    op.values_buf[i] = Config::HAS_VALUES ? values_buf[i] : nullptr;
+  }
+  op.route = routes + 1 + pass;
+  op.status = status;
+  op.ticket = counters + Config::COUNTER_TICKET;
+  op.tails = counters + Config::COUNTER_TAILS;
+  op.trace = Hooks::TRACE ? Hooks::trace_sink() : nullptr;
+  op.digit = p.context.extractor(p.descending, Config::window(p.begin_bit, p.end_bit, pass));
+  return op;
+}
+
 /// The launches of a sort of `Key` (and `Value`, unless keys only) with `Policy` and the test or
 /// measurement hooks `Hooks` (no_hooks in every shipped sort), from its plan; everything it
 /// derives from the policy is its sort_config's.
@@ -188,17 +213,7 @@ struct sort_dispatch {
     u32 tile_base = 0;
     u32 launch_index = 0;
     for (int pass = 0; pass < p.passes; ++pass) {
-      onesweep_params<Key, value_raw_t> op;
-      for (int i = 0; i < 3; ++i) {
-        op.keys_buf[i] = keys_buf[i];
-        op.values_buf[i] = HAS_VALUES ? values_buf[i] : nullptr;
-      }
-      op.route = routes + 1 + pass;
-      op.status = status;
-      op.ticket = counters + Config::COUNTER_TICKET;
-      op.tails = counters + Config::COUNTER_TAILS;
-      op.trace = Hooks::TRACE ? Hooks::trace_sink() : nullptr;
-      op.digit = p.context.extractor(p.descending, Config::window(p.begin_bit, p.end_bit, pass));
+      onesweep_params<Key, value_raw_t> op = pass_params<Config, Hooks>(b, routes, status, counters, p, pass);
       for (std::size_t portion = 0; portion < portions; ++portion) {
         const std::size_t first_tile = portion * Policy::PORTION_TILES;
         const std::size_t first_key = first_tile * TILE;

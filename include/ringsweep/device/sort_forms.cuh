@@ -72,6 +72,22 @@ struct in_out_form {
   }
 };
 
+/// The buffers of an in/out form's sort: the input (read only), the output as the final buffer,
+/// and the scratch pieces of the temporary storage at `keys_alt` / `values_alt` (0: none).
+template <class Bits, class ValueRaw, class Key, class Value>
+__host__ sort_buffers<Bits, ValueRaw> in_out_buffers(const in_out_form<Key, Value>& f, void* d_temp,
+                                                     std::size_t keys_alt, std::size_t values_alt) {
+  sort_buffers<Bits, ValueRaw> b;
+  b.keys_in = reinterpret_cast<const Bits*>(f.keys_in);
+  b.keys_final = reinterpret_cast<Bits*>(f.keys_out);
+  b.keys_other = keys_alt != 0 ? temp_piece<Bits>(d_temp, keys_alt) : nullptr;
+  b.values_in = reinterpret_cast<const ValueRaw*>(f.values_in);
+  b.values_final = reinterpret_cast<ValueRaw*>(f.values_out);
+  b.values_other = values_alt != 0 ? temp_piece<ValueRaw>(d_temp, values_alt) : nullptr;
+  b.mode = input_separate;
+  return b;
+}
+
 /// Double-buffer form over any double buffer with CUB's layout (`T* d_buffers[2]`, `int
 /// selector`): ringsweep::double_buffer, ringsweep::DoubleBuffer, cub::DoubleBuffer. `values` is
 /// null for keys only. The selectors are written only when the sort succeeds.
@@ -160,14 +176,8 @@ struct form_runner {
     const buffer_pair value_pair{f.values_in, f.values_out, 0, n * sizeof(Value)};
     e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
     if (e != cudaSuccess) return e;
-    typename dispatch::buffers b;
-    b.keys_in = reinterpret_cast<const bits_type*>(f.keys_in);
-    b.keys_final = reinterpret_cast<bits_type*>(f.keys_out);
-    b.keys_other = p.layout.keys_alt != 0 ? temp_piece<bits_type>(d_temp, p.layout.keys_alt) : nullptr;
-    b.values_in = reinterpret_cast<const value_raw_t*>(f.values_in);
-    b.values_final = reinterpret_cast<value_raw_t*>(f.values_out);
-    b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
-    return dispatch::run(p, d_temp, b, stream);
+    return dispatch::run(
+        p, d_temp, in_out_buffers<bits_type, value_raw_t>(f, d_temp, p.layout.keys_alt, p.layout.values_alt), stream);
   }
 
   /// Argsort: the in/out form whose values are made, not read; without `keys_out` the sorted keys
