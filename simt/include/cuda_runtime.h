@@ -14,3 +14,5 @@
 #include "ringsweep_simt/math.hpp"
 #include "ringsweep_simt/runtime_api.hpp"
 #include "ringsweep_simt/launch.hpp"
+#include "ringsweep_simt/launch_kernel.hpp"
+#include "ringsweep_simt/chevron.hpp"

@@ -59,6 +59,7 @@ bool same_stream(cudaStream_t a, cudaStream_t b) {
 }
 
 std::size_t dynamic_smem_limit(const void* kernel) {
+  if (kernel == nullptr) return k_optin_smem_limit;  // a chevron launch of a deduced template
   std::lock_guard<std::mutex> lock(g_attr_mutex);
   auto it = g_max_dynamic_smem.find(kernel);
   return it == g_max_dynamic_smem.end() ? k_default_smem_limit : static_cast<std::size_t>(it->second);
@@ -190,6 +191,19 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   else
     join(*run);
   return cudaSuccess;
+}
+
+cudaError_t launch_on_stream(const cudaLaunchConfig_t& c, const void* kernel, std::function<void()> body) {
+  if (stream_capturing(c.stream)) {
+    auto attrs = std::make_shared<std::vector<cudaLaunchAttribute>>(c.attrs, c.attrs + (c.attrs != nullptr ? c.numAttrs : 0u));
+    return capture_record(c.stream, [recorded = c, attrs, kernel, body = std::move(body)]() {
+      cudaLaunchConfig_t replayed = recorded;
+      replayed.attrs = attrs->empty() ? nullptr : attrs->data();
+      return launch_grid(replayed, kernel, body);
+    });
+  }
+  if (cudaError_t e = stream_usable(c.stream)) return e;
+  return launch_grid(c, kernel, std::move(body));
 }
 
 bool grid_is_cooperative() { return current_grid() != nullptr; }
