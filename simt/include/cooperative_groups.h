@@ -170,3 +170,5 @@ template <class Group>
 auto group_size(const Group& g) -> decltype(g.num_threads()) { return g.num_threads(); }
 
 }  // namespace cooperative_groups
+
+#include "ringsweep_simt/coalesced_group.hpp"
