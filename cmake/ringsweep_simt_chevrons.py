@@ -154,16 +154,17 @@ class Rewriter:
         raise RewriteError(0, "unbalanced brackets before a '<<<' launch")
 
     def match_forward(self, i):
-        """Index of the ')' matching the '(' at i."""
-        depth = 0
+        """Index of the ')' matching the '(' at i, or -1 (none, or another bracket closes first)."""
+        pairs, stack = {")": "(", "]": "[", "}": "{"}, []
         while i < len(self.text):
             if self.mask[i]:
                 c = self.text[i]
                 if c in "([{":
-                    depth += 1
+                    stack.append(c)
                 elif c in ")]}":
-                    depth -= 1
-                    if depth == 0:
+                    if not stack or stack.pop() != pairs[c]:
+                        return -1
+                    if not stack:
                         return i
             i += 1
         return -1
