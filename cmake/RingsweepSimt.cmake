@@ -4,8 +4,9 @@
 # it compiles a generated `a.cu.cpp`, written at build time by the wrap step
 # (ringsweep_simt_chevrons.py, Python 3): `#include "/abs/path/a.cu"` when a.cu has nothing to
 # rewrite; otherwise `#line 1 "/abs/path/a.cu"` and a.cu's text, line for line, with each
-# `kernel<<<grid, block, smem, stream>>>(args)` made a backend launch and a `(void*)` cast dropped
-# from cudaLaunchKernel's first argument (what is rewritten and what is refused: the script's
+# `kernel<<<grid, block, smem, stream>>>(args)` made a backend launch, each `extern __shared__ T a[];`
+# a reference to the block's dynamic shared memory (ringsweep_simt_shared.py) and a `(void*)` cast
+# dropped from cudaLaunchKernel's first argument (what is rewritten and what is refused: the script's
 # docstring). Either way diagnostics and __FILE__ name a.cu, and quoted includes resolve next to
 # it (-iquote its directory). A refused launch fails the build with `a.cu:LINE: error: ...`.
 #
@@ -22,6 +23,7 @@
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/RingsweepCompileOptions.cmake)
 set(RINGSWEEP_SIMT_WRAP_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/ringsweep_simt_chevrons.py")
+set(RINGSWEEP_SIMT_WRAP_MODULES "${CMAKE_CURRENT_LIST_DIR}/ringsweep_simt_shared.py")
 find_package(Python3 3.6 COMPONENTS Interpreter)
 
 function(ringsweep_simt_wrap_sources out_var target)
@@ -47,7 +49,7 @@ function(ringsweep_simt_wrap_sources out_var target)
     cmake_path(GET abs PARENT_PATH dir)
     add_custom_command(OUTPUT "${wrapper}"
       COMMAND "${Python3_EXECUTABLE}" "${RINGSWEEP_SIMT_WRAP_SCRIPT}" "${abs}" "${wrapper}"
-      DEPENDS "${abs}" "${RINGSWEEP_SIMT_WRAP_SCRIPT}"
+      DEPENDS "${abs}" "${RINGSWEEP_SIMT_WRAP_SCRIPT}" ${RINGSWEEP_SIMT_WRAP_MODULES}
       COMMENT "SIMT wrap step: ${name} for ${target}" VERBATIM)
     set_source_files_properties("${wrapper}" PROPERTIES COMPILE_OPTIONS "-iquote;${dir}")
     list(APPEND result "${wrapper}")

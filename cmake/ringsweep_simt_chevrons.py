@@ -14,16 +14,23 @@ next to it). Otherwise OUTPUT is `#line 1 "SOURCE.cu"` and the rewritten text, l
   parenthesised expression. The configuration and the arguments are kept as written (lambdas,
   nested parentheses and commas included). A launch inside a `#define` of this file is rewritten
   in place when its kernel, `<<<...>>>` and argument list are all in the macro body.
+- `extern __shared__ T name[];` becomes a reference to the running block's dynamic shared memory
+  (ringsweep_simt_shared.py says how, at function and at file scope).
 - `cudaLaunchKernel((void*)k, ...)` and `cudaLaunchCooperativeKernel(...)` lose a void-pointer
   cast of their first argument, so the typed overloads see the kernel's parameter types.
 
 Refused, with `file:line: error:` and exit status 1: `<<<` without `>>>`, no kernel expression
-before `<<<`, no `(` after `>>>`, an argument list that is not closed, and a launch split between
-a macro body and the code outside it. Not seen: launches in headers (only the .cu is rewritten).
+before `<<<`, no `(` after `>>>`, an argument list that is not closed, a launch split between
+a macro body and the code outside it, and an `extern __shared__` declaration that is not one array of
+unknown size. Not seen: launches and `extern __shared__` in headers (only the .cu is rewritten).
 """
 import os
 import re
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ringsweep_simt_shared  # noqa: E402  (extern __shared__ declarations)
 
 KEYWORDS_BEFORE_EXPRESSION = {"return", "else", "do", "case", "throw", "co_return", "co_yield", "co_await", "goto"}
 LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")
@@ -281,7 +288,8 @@ class Rewriter:
         out.append(self.text[pos:])
         rewritten = "".join(out)
         casts = Rewriter(rewritten).strip_casts()
-        return casts, count + (casts != rewritten)
+        shared, declarations = ringsweep_simt_shared.rewrite_extern_shared(casts, code_mask, define_spans)
+        return shared, count + (casts != rewritten) + declarations
 
 
 def line_of(text, pos):
@@ -306,8 +314,9 @@ def main(argv):
         text = f.read()
     try:
         result = wrap(source, text)
-    except RewriteError as e:
-        sys.stderr.write(f"{source}:{line_of(text, e.pos)}: error: {e}\n")
+    except (RewriteError, ringsweep_simt_shared.SharedDeclError) as e:
+        line = getattr(e, "line", None) or line_of(text, e.pos)
+        sys.stderr.write(f"{source}:{line}: error: {e}\n")
         return 1
     os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
     with open(output, "w", encoding="utf-8", errors="surrogateescape") as f:

@@ -11,6 +11,7 @@
 
 #include "ringsweep_simt/types.hpp"
 #include "ringsweep_simt/device.hpp"
+#include "ringsweep_simt/dynamic_shared.hpp"
 #include "ringsweep_simt/math.hpp"
 #include "ringsweep_simt/fast_math.hpp"
 #include "ringsweep_simt/device_math.hpp"

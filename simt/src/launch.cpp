@@ -176,6 +176,7 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   run->grid = g;
   run->block = bd;
   run->blocks = blocks;
+  run->dynamic_smem_bytes = c.dynamicSmemBytes;
   run->stream = c.stream;
   run->cooperative = cooperative;
   run->tracing = g_trace_enabled;

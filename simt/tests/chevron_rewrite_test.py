@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Test simt_chevron_rewrite: the SIMT wrap step's rewrite of <<<>>> launches and its refusals.
+"""Test simt_chevron_rewrite: the SIMT wrap step's rewrite of <<<>>> launches and of
+`extern __shared__` declarations, and its refusals.
 
     chevron_rewrite_test.py cmake/ringsweep_simt_chevrons.py
 
@@ -58,6 +59,26 @@ expect("strings, comments and operator<< untouched", out.startswith("// Generate
 out = rewrite("void f() {\n  cudaLaunchKernel((void*)k<int>, 1, 1, args);\n"
               "  cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&k2), 1, 1, args);\n}\n")
 expect("void* casts dropped", "cudaLaunchKernel(k<int>, 1, 1, args)" in out and "cudaLaunchCooperativeKernel(&k2, 1, 1, args)" in out)
+
+# extern __shared__: a reference in a function or a #define, a substituted name at file scope.
+out = rewrite("template <class T> __global__ void k() {\n  extern __shared__ __align__(16) Pair<int, T> /* c */\n"
+              "      tile[];\n  tile[0] = {};\n}\n")
+expect("function scope: a reference", "  [[maybe_unused]] auto& tile = ::simt::dynamic_shared_array<Pair<int, T>>();\n\n"
+       "  tile[0] = {};" in out)
+out = rewrite("#define SMEM(T, n) extern __shared__ alignas(8) T n[]\n__global__ void k() { SMEM(float, s); }\n")
+expect("#define body", "#define SMEM(T, n) [[maybe_unused]] auto& n = ::simt::dynamic_shared_array<T>()\n" in out)
+out = rewrite('namespace ns {\nextern __shared__ float pool[];\nstruct S { int* q; };\n}\nextern "C" {\n'
+              "extern __shared__ int cpool[];\n}\n__global__ void k(ns::S s) {\n"
+              "  ns::pool[threadIdx.x] = ::ns::pool[1] + cpool[0] + s.pool + p->pool; // pool\n}\n")
+expect("file scope: declarations removed", "namespace ns {\n\nstruct S" in out and 'extern "C" {\n\n}' in out)
+expect("file scope: uses replaced", "  (::simt::dynamic_shared_array<float>())[threadIdx.x] = "
+       "(::simt::dynamic_shared_array<float>())[1] + (::simt::dynamic_shared_array<int>())[0] + s.pool + p->pool; // pool"
+       in out)
+
+refused("__global__ void k() {\n  extern __shared__ float a[], b[];\n}\n", 2, "one array of unknown size")
+refused("__global__ void k() {\n  extern __shared__ float a[32];\n}\n", 2, "one array of unknown size")
+refused("extern __shared__ float pool[];\nstruct S {\n  int pool;\n};\n", 3, "declared again")
+refused("__global__ void k() {\n  extern __shared__ float a[]\n}\n", 2, "terminating ';'")
 
 refused("void f() {\n\n  k<<<1, 1(x);\n}\n", 3, "without a matching '>>>'")
 refused("void f() {\n  <<<1, 1>>>(x);\n}\n", 2, "without a kernel expression")

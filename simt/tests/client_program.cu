@@ -1,6 +1,7 @@
 // An ordinary CUDA program, written for nvcc and built unchanged for the SIMT backend (test
 // simt_client_program): <<<>>> launches (template kernels, dim3, shared memory and a stream, a
-// lambda argument, a launch inside a macro), cudaLaunchKernel through (void*),
+// lambda argument, a launch inside a macro), dynamic shared memory (`extern __shared__` in a kernel
+// and at file scope, sized by the launch), cudaLaunchKernel through (void*),
 // cudaLaunchCooperativeKernel, fast-math and conversion intrinsics, cooperative groups' reduce
 // and scan. Prints "client program: ok" and exits 0 when every result is right.
 #include <cooperative_groups.h>
@@ -28,9 +29,12 @@ __global__ void gaussian(const T* d2, T* w, int n) {
   if (i < n) w[i] = static_cast<T>(Scale) * __expf(-0.5f * d2[i]);
 }
 
+// Dynamic shared memory at file scope, as older CUDA code declares it.
+extern __shared__ int block_values[];
+
 template <typename F>
 __global__ void apply(F f, int* out, int n) {
-  __shared__ int staged[128];
+  extern __shared__ int staged[];  // blockDim.x ints, from the launch
   const int i = threadIdx.x + blockDim.x * (blockIdx.x + gridDim.x * blockIdx.y);
   staged[threadIdx.x] = i;
   __syncthreads();
@@ -39,7 +43,9 @@ __global__ void apply(F f, int* out, int n) {
 
 __global__ void tile_sums(const int* in, int* sums, int* prefix) {
   auto tile = cg::tiled_partition<16>(cg::this_thread_block());
-  const int v = in[threadIdx.x];
+  block_values[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  const int v = block_values[threadIdx.x];
   const int s = cg::reduce(tile, v, cg::plus<int>());
   prefix[threadIdx.x] = cg::exclusive_scan(tile, v);
   if (tile.thread_rank() == 0) sums[threadIdx.x / 16] = s;
@@ -85,7 +91,7 @@ int main() {
   gaussian<float, 3><<<(n + 127) / 128, 128, 0, stream>>>(d2, w, n);
   CHECK(cudaGetLastError() == cudaSuccess);
   const int offset = 5;
-  apply<<<dim3(4, 2), dim3(128), 0, stream>>>(
+  apply<<<dim3(4, 2), dim3(128), 128 * sizeof(int), stream>>>(
       [=] __device__(int i) { return i * 2 + offset; }, out, n);
   LAUNCH_PIXELS(x, px, n);
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
@@ -118,7 +124,7 @@ int main() {
   cudaMemcpy(in, hin.data(), 256 * sizeof(int), cudaMemcpyHostToDevice);
   cudaMemset(partial, 0, 4 * sizeof(int));
   void* args[] = {&in, &sums, &prefix};
-  CHECK(cudaLaunchKernel((void*)tile_sums, dim3(1), dim3(256), args, 0, stream) == cudaSuccess);
+  CHECK(cudaLaunchKernel((void*)tile_sums, dim3(1), dim3(256), args, 256 * sizeof(int), stream) == cudaSuccess);
   void* coop_args[] = {&in, &partial, &total};
   CHECK(cudaLaunchCooperativeKernel((void*)grid_total, dim3(4), dim3(64), coop_args) == cudaSuccess);
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
