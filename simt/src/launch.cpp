@@ -216,6 +216,10 @@ void grid_sync() {
          "(cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");
   block_barrier(barrier_op::sync, 1);
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    // Race-detection build: the backend's atomics are not instrumented, so the grid barrier's
+    // ordering is annotated: thread 0 carries its block's work (gathered by the block barrier
+    // above) to every block past the sync, and brings theirs back for the block barrier below.
+    race::release(&g->generation);
     const std::uint64_t generation = g->generation.load();
     if (g->arrived.fetch_add(1) + 1 == g->blocks) {
       g->arrived.store(0);
@@ -223,6 +227,7 @@ void grid_sync() {
     } else {
       while (g->generation.load() == generation) yield_fiber();
     }
+    race::acquire(&g->generation);
   }
   block_barrier(barrier_op::sync, 1);
 }

@@ -62,7 +62,7 @@ __global__ void isolation_kernel(unsigned words, int rounds, unsigned* bad) {
 
 // Every declaration aliases the same bytes: function-scope vec4 and float arrays, the file-scope
 // byte pool, the device function's words. flags[t]: bit 0 values agree, bit 1 addresses agree,
-// bit 2 16-byte aligned.
+// bit 2 16-byte aligned (flags: one word per thread of the grid).
 __global__ void alias_kernel(unsigned* flags) {
   extern __shared__ vec4 vecs[];
   extern __shared__ float floats[];
@@ -78,7 +78,7 @@ __global__ void alias_kernel(unsigned* flags) {
                          static_cast<void*>(pool) == static_cast<void*>(vecs) &&
                          static_cast<void*>(scratch()) == static_cast<void*>(&pool[0]);
   const bool aligned = reinterpret_cast<std::uintptr_t>(pool) % 16 == 0;
-  flags[t] = (values ? 1u : 0u) | (addresses ? 2u : 0u) | (aligned ? 4u : 0u);
+  flags[blockIdx.x * n + t] = (values ? 1u : 0u) | (addresses ? 2u : 0u) | (aligned ? 4u : 0u);
 }
 
 // sizes[block] = the dynamic shared memory size; every thread also writes its buffer's last bytes
@@ -131,12 +131,12 @@ TEST_CASE("each block has its own dynamic shared memory", "[simt][dynamic_shared
 }
 
 TEST_CASE("every extern __shared__ declaration names the same bytes", "[simt][dynamic_shared]") {
-  const unsigned threads = 64;
-  device_buffer<unsigned> flags(threads);
-  alias_kernel<<<2, threads, threads * sizeof(vec4)>>>(flags.data());
+  const unsigned blocks = 2, threads = 64;
+  device_buffer<unsigned> flags(blocks * threads);
+  alias_kernel<<<blocks, threads, threads * sizeof(vec4)>>>(flags.data());
   REQUIRE_CUDA_LAUNCH();
   const std::vector<unsigned> h = flags.download();
-  for (unsigned t = 0; t < threads; ++t) CHECK(h[t] == 7u);
+  for (unsigned t = 0; t < blocks * threads; ++t) CHECK(h[t] == 7u);
 }
 
 TEST_CASE("the dynamic shared memory size is the launch's, through every launch API", "[simt][dynamic_shared]") {
