@@ -101,15 +101,6 @@ __global__ void big_kernel(unsigned* sizes) {
   if (threadIdx.x == 0) sizes[blockIdx.x] = bytes;
 }
 
-// Reads before writing: the values a block starts with. Writes zeros afterwards, which the next
-// block on the same worker must not see.
-__global__ void read_first_kernel(unsigned* seen) {
-  extern __shared__ unsigned first[];
-  seen[blockIdx.x * blockDim.x + threadIdx.x] = first[threadIdx.x];
-  __syncthreads();
-  first[threadIdx.x] = 0;
-}
-
 cudaLaunchConfig_t config_of(unsigned grid, unsigned block, size_t smem) {
   cudaLaunchConfig_t c{};
   c.gridDim = dim3(grid);
@@ -211,6 +202,17 @@ TEST_CASE("more than 48 KiB needs cudaFuncAttributeMaxDynamicSharedMemorySize; t
 }
 
 #if defined(RINGSWEEP_VARIANT_SIMT)
+namespace {
+// Reads before writing: the values a block starts with. Writes zeros afterwards, which the next
+// block on the same worker must not see.
+__global__ void read_first_kernel(unsigned* seen) {
+  extern __shared__ unsigned first[];
+  seen[blockIdx.x * blockDim.x + threadIdx.x] = first[threadIdx.x];
+  __syncthreads();
+  first[threadIdx.x] = 0;
+}
+}  // namespace
+
 TEST_CASE("RINGSWEEP_SIMT_POISON fills dynamic shared memory with 0xA5 at every block start",
           "[.poison][simt][dynamic_shared]") {
   const char* poison = std::getenv("RINGSWEEP_SIMT_POISON");
