@@ -1,5 +1,5 @@
-// Shadow of <cooperative_groups.h> for the ringsweep SIMT backend: the block, grid and static tile
-// groups, built on the backend's barriers and warp collectives (so a tile's collectives meet, and
+// Shadow of <cooperative_groups.h> for the ringsweep SIMT backend: the block, grid, static tile and
+// coalesced groups, built on the backend's barriers and warp collectives (so a tile's collectives meet, and
 // are checked, like the __*_sync intrinsics they map to).
 //
 //   namespace cg = cooperative_groups;
@@ -16,7 +16,16 @@
 // block_index, dim_blocks, thread_index, dim_threads, group_dim, is_valid, sync);
 // tiled_partition<N>(block or tile) for N in 1, 2, 4, 8, 16, 32 (shfl, shfl_up, shfl_down,
 // shfl_xor, any, all, ballot, match_any, sync, thread_rank, size/num_threads, meta_group_rank,
-// meta_group_size); the free functions sync, thread_rank and group_size.
+// meta_group_size); coalesced groups (coalesced_group.hpp): coalesced_threads() (the warp's
+// live lanes, so not inside a divergent branch), binary_partition(tile or coalesced group, pred)
+// and labeled_partition(group, label), whose collectives meet over exactly their member lanes
+// (thread_rank, size/num_threads, meta_group_rank, meta_group_size, shfl/shfl_up/shfl_down,
+// any, all, ballot, match_any, sync); the free functions sync, thread_rank and group_size. cg::reduce and
+// inclusive/exclusive_scan over tiles and coalesced groups are in <cooperative_groups/reduce.h>
+// and <cooperative_groups/scan.h>.
+//
+//   cg::coalesced_group odd = cg::binary_partition(cg::tiled_partition<32>(block), v % 2 != 0);
+//   int odd_sum = cg::reduce(odd, v, cg::plus<int>());  // over this lane's side of the split
 //
 // grid_group::sync() needs a cooperative launch, as on a GPU: cudaLaunchKernelEx with the
 // attribute cudaLaunchAttributeCooperative, whose grid must fit on the device at once (at most
@@ -170,3 +179,5 @@ template <class Group>
 auto group_size(const Group& g) -> decltype(g.num_threads()) { return g.num_threads(); }
 
 }  // namespace cooperative_groups
+
+#include "ringsweep_simt/coalesced_group.hpp"

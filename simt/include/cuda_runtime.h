@@ -11,6 +11,13 @@
 
 #include "ringsweep_simt/types.hpp"
 #include "ringsweep_simt/device.hpp"
+#include "ringsweep_simt/dynamic_shared.hpp"
 #include "ringsweep_simt/math.hpp"
+#include "ringsweep_simt/fast_math.hpp"
+#include "ringsweep_simt/device_math.hpp"
+#include "ringsweep_simt/conversions.hpp"
+#include "ringsweep_simt/missing_intrinsics.hpp"
 #include "ringsweep_simt/runtime_api.hpp"
 #include "ringsweep_simt/launch.hpp"
+#include "ringsweep_simt/launch_kernel.hpp"
+#include "ringsweep_simt/chevron.hpp"

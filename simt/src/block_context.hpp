@@ -4,6 +4,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -81,6 +82,8 @@ struct block_context {
   grid_run* run = nullptr;                  // the launch this block belongs to
   bool triggered = false;                   // cudaTriggerProgrammaticLaunchCompletion() was called
   unsigned grid_dependency_waiters = 0;     // fibers waiting in cudaGridDependencySynchronize()
+  void* dynamic_smem = nullptr;             // extern __shared__: this block's buffer (its runner's)
+  std::size_t dynamic_smem_bytes = 0;       // the launch's dynamic shared memory size
 };
 
 }  // namespace detail

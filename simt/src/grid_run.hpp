@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,6 +38,7 @@ struct grid_run {
   const void* kernel = nullptr;
   dim3 grid, block;
   std::uint64_t blocks = 0;
+  std::size_t dynamic_smem_bytes = 0;      // per block (extern __shared__)
   cudaStream_t stream = nullptr;
   bool cooperative = false;
   bool tracing = false;

@@ -59,6 +59,7 @@ bool same_stream(cudaStream_t a, cudaStream_t b) {
 }
 
 std::size_t dynamic_smem_limit(const void* kernel) {
+  if (kernel == nullptr) return k_optin_smem_limit;  // a chevron launch of a deduced template
   std::lock_guard<std::mutex> lock(g_attr_mutex);
   auto it = g_max_dynamic_smem.find(kernel);
   return it == g_max_dynamic_smem.end() ? k_default_smem_limit : static_cast<std::size_t>(it->second);
@@ -175,6 +176,7 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   run->grid = g;
   run->block = bd;
   run->blocks = blocks;
+  run->dynamic_smem_bytes = c.dynamicSmemBytes;
   run->stream = c.stream;
   run->cooperative = cooperative;
   run->tracing = g_trace_enabled;
@@ -192,6 +194,19 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   return cudaSuccess;
 }
 
+cudaError_t launch_on_stream(const cudaLaunchConfig_t& c, const void* kernel, std::function<void()> body) {
+  if (stream_capturing(c.stream)) {
+    auto attrs = std::make_shared<std::vector<cudaLaunchAttribute>>(c.attrs, c.attrs + (c.attrs != nullptr ? c.numAttrs : 0u));
+    return capture_record(c.stream, [recorded = c, attrs, kernel, body = std::move(body)]() {
+      cudaLaunchConfig_t replayed = recorded;
+      replayed.attrs = attrs->empty() ? nullptr : attrs->data();
+      return launch_grid(replayed, kernel, body);
+    });
+  }
+  if (cudaError_t e = stream_usable(c.stream)) return e;
+  return launch_grid(c, kernel, std::move(body));
+}
+
 bool grid_is_cooperative() { return current_grid() != nullptr; }
 
 void grid_sync() {
@@ -201,6 +216,10 @@ void grid_sync() {
          "(cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");
   block_barrier(barrier_op::sync, 1);
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    // Race-detection build: the backend's atomics are not instrumented, so the grid barrier's
+    // ordering is annotated: thread 0 carries its block's work (gathered by the block barrier
+    // above) to every block past the sync, and brings theirs back for the block barrier below.
+    race::release(&g->generation);
     const std::uint64_t generation = g->generation.load();
     if (g->arrived.fetch_add(1) + 1 == g->blocks) {
       g->arrived.store(0);
@@ -208,6 +227,7 @@ void grid_sync() {
     } else {
       while (g->generation.load() == generation) yield_fiber();
     }
+    race::acquire(&g->generation);
   }
   block_barrier(barrier_op::sync, 1);
 }

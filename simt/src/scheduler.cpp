@@ -15,6 +15,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -397,6 +399,20 @@ void grid_dependency_wait() {
   race::acquire(&primary->complete);  // the host released it after joining the primary's workers
 }
 
+// ---- dynamic shared memory (extern __shared__) --------------------------------------------------
+
+void* dynamic_shared_memory() {
+  if (t_fiber == nullptr) fail("extern __shared__ memory used outside a kernel");
+  return t_block->dynamic_smem;
+}
+
+std::size_t dynamic_shared_memory_bytes() {
+  if (t_fiber == nullptr) fail("dynamic shared memory size asked for outside a kernel");
+  return t_block->dynamic_smem_bytes;
+}
+
+void block_runner::aligned_free::operator()(void* p) const { ::operator delete(p, std::align_val_t{256}); }
+
 namespace {
 // Poisons shared memory (and this module's thread-locals, which hold nothing between blocks).
 void poison_shared_memory() {
@@ -417,7 +433,14 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   const unsigned n = block_dim.x * block_dim.y * block_dim.z;
   while (stacks_.size() < n) stacks_.push_back(acquire_stack(cfg.stack_bytes));
 
-  if (cfg.poison_shared) poison_shared_memory();
+  if (!dynamic_smem_) {  // a runner serves one grid: every block gets the launch's size
+    dynamic_smem_bytes_ = grid.dynamic_smem_bytes;
+    dynamic_smem_.reset(::operator new(dynamic_smem_bytes_, std::align_val_t{256}));
+  }
+  if (cfg.poison_shared) {
+    poison_shared_memory();
+    std::memset(dynamic_smem_.get(), 0xA5, dynamic_smem_bytes_);
+  }
 
   block_context b;
   b.body = &grid.body;
@@ -428,6 +451,8 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   b.block = block;
   b.grid = grid.cooperative ? &grid.barrier : nullptr;
   b.run = &grid;
+  b.dynamic_smem = dynamic_smem_.get();
+  b.dynamic_smem_bytes = dynamic_smem_bytes_;
   b.fibers.resize(n);
   b.order.resize(n);
   const unsigned nwarps = (n + 31) / 32;

@@ -1,7 +1,9 @@
 // ringsweep SIMT backend: runs thread blocks as sets of fibers (internal).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <functional>
 #include <vector>
 
@@ -34,6 +36,13 @@ class block_runner {
   std::vector<unsigned char*> stacks_;
   std::vector<traced_access> trace_;
   std::vector<char> sync_objects_;
+  // Dynamic shared memory (extern __shared__), 256-byte aligned, sized for the grid being run
+  // (a runner serves one grid); one buffer per runner, so blocks running at a time never share it.
+  struct aligned_free {
+    void operator()(void* p) const;
+  };
+  std::unique_ptr<void, aligned_free> dynamic_smem_;
+  std::size_t dynamic_smem_bytes_ = 0;
 };
 
 }  // namespace detail

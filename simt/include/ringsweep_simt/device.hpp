@@ -21,7 +21,8 @@
 #define __restrict__ __restrict
 #define __align__(n) alignas(n)
 // Shared memory is per block. A block runs entirely on one OS thread and each worker runs one
-// block at a time, so per-OS-thread storage is per-block storage.
+// block at a time, so per-OS-thread storage is per-block storage. (`extern __shared__ T a[];`, dynamic
+// shared memory, is rewritten by the wrap step: see dynamic_shared.hpp.)
 #define __shared__ static thread_local
 
 namespace simt {

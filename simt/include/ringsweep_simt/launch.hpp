@@ -37,49 +37,52 @@
 namespace simt {
 namespace detail {
 cudaError_t launch_grid(const cudaLaunchConfig_t& config, const void* kernel, std::function<void()> thread_body);
+// A launch into config.stream: recorded while the stream captures (the recording owns copies of
+// the configuration and attributes), else started. Every launch API ends here; `thread_body` runs
+// the kernel once per GPU thread and owns the arguments. A null `kernel` (a kernel template named
+// without its deducible arguments, launched with <<<>>>) is checked against the opt-in shared
+// memory limit, since cudaFuncSetAttribute cannot have named it.
+cudaError_t launch_on_stream(const cudaLaunchConfig_t& config, const void* kernel, std::function<void()> thread_body);
 cudaError_t set_function_attribute(const void* kernel, cudaFuncAttribute attr, int value);
 cudaError_t get_function_attributes(cudaFuncAttributes* attr, const void* kernel);
 cudaError_t occupancy_blocks_per_sm(int* blocks, const void* kernel, int block_size, size_t dynamic_smem);
+
+// The thread body of `kernel` over `args` converted to its parameter types now, as a real launch
+// copies them: the grid may still run after the launch returns.
+template <class... Params, class... Args>
+std::function<void()> bind_kernel(void (*kernel)(Params...), Args&&... args) {
+  using params_t = std::tuple<typename std::decay<Params>::type...>;
+  auto params = std::make_shared<params_t>(std::forward<Args>(args)...);
+  return [kernel, params]() { std::apply(kernel, *params); };
+}
 }  // namespace detail
 }  // namespace simt
+
+#include "kernel_registry.hpp"
 
 template <class... Params, class... Args>
 inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(Params...), Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "cudaLaunchKernelEx: argument count differs from the kernel's");
   if (config == nullptr || kernel == nullptr) return cudaErrorInvalidValue;
-  // Arguments are converted to the kernel's parameter types now, as a real launch copies them.
-  using params_t = std::tuple<typename std::decay<Params>::type...>;
-  if (simt::detail::stream_capturing(config->stream)) {
-    // Recorded: the launch owns copies of its configuration, attributes and arguments.
-    auto params = std::make_shared<params_t>(std::forward<Args>(args)...);
-    auto attrs = std::make_shared<std::vector<cudaLaunchAttribute>>(
-        config->attrs, config->attrs + (config->attrs != nullptr ? config->numAttrs : 0u));
-    const cudaLaunchConfig_t recorded = *config;
-    return simt::detail::capture_record(config->stream, [recorded, attrs, kernel, params]() {
-      cudaLaunchConfig_t c = recorded;
-      c.attrs = attrs->empty() ? nullptr : attrs->data();
-      return simt::detail::launch_grid(c, reinterpret_cast<const void*>(kernel),
-                                       [kernel, params]() { std::apply(kernel, *params); });
-    });
-  }
-  if (cudaError_t e = simt::detail::stream_usable(config->stream)) return e;
-  // The grid may still run after this returns: it owns its arguments.
-  auto params = std::make_shared<params_t>(std::forward<Args>(args)...);
-  return simt::detail::launch_grid(*config, reinterpret_cast<const void*>(kernel),
-                                   [kernel, params]() { std::apply(kernel, *params); });
+  simt::detail::remember_kernel(kernel);
+  return simt::detail::launch_on_stream(*config, reinterpret_cast<const void*>(kernel),
+                                        simt::detail::bind_kernel(kernel, std::forward<Args>(args)...));
 }
 
 template <class T>
 inline cudaError_t cudaFuncSetAttribute(T* kernel, cudaFuncAttribute attr, int value) {
+  simt::detail::remember_kernel(kernel);
   return simt::detail::set_function_attribute(reinterpret_cast<const void*>(kernel), attr, value);
 }
 template <class T>
 inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* kernel) {
+  simt::detail::remember_kernel(kernel);
   return simt::detail::get_function_attributes(attr, reinterpret_cast<const void*>(kernel));
 }
 template <class T>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T kernel, int block_size,
                                                                  size_t dynamic_smem) {
+  simt::detail::remember_kernel(kernel);
   return simt::detail::occupancy_blocks_per_sm(blocks, reinterpret_cast<const void*>(kernel), block_size,
                                                 dynamic_smem);
 }
