@@ -3,7 +3,7 @@
 #
 #   ringsweep_add_test(NAME <name> SOURCES <a.cu>...
 #                      [LABELS <label>...] [ENV <VAR=value>...] [TIMEOUT <seconds>]
-#                      [SEEDS <n>...] [WORKERS <n>...] [ARGS <catch-arg>...]
+#                      [SEEDS <n>...] [WORKERS <n>...] [ARGS <catch-arg>...] [COST <seconds>]
 #                      [LIBRARIES <lib>...] [SIMT_ONLY] [GPU_ONLY] [GPU_ALWAYS])
 #
 #     One set of CUDA sources, two test executables:
@@ -13,7 +13,9 @@
 #                  test <name>_simt_seed<s>_w<w> with RINGSWEEP_SIMT_SEED=<s>,
 #                  RINGSWEEP_SIMT_WORKERS=<w> and Catch's --rng-seed <s>. Defaults:
 #                  RINGSWEEP_TEST_SEEDS (1;2;3) and RINGSWEEP_TEST_WORKERS (2;3), i.e. runs (1,2)
-#                  (2,3) (3,2). Give SEEDS 1 for a slow test.
+#                  (2,3) (3,2). Give SEEDS 1 for a slow test. COST: about how long one run
+#                  takes on the CI machine; ctest -j starts tests of higher COST first, so that a
+#                  slow run does not start last and hold one core while the other idles.
 #     <name>_gpu   Built by nvcc when CUDA is enabled, label `gpu`. The test main exits with 77
 #                  when no CUDA device is present, which ctest reports as skipped. Only with
 #                  RINGSWEEP_GPU_PROGRAMS=ON (the default), or GPU_ALWAYS.
@@ -102,7 +104,7 @@ function(ringsweep_add_test_command)
 endfunction()
 
 function(ringsweep_add_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "SIMT_ONLY;GPU_ONLY;GPU_ALWAYS" "NAME;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "SIMT_ONLY;GPU_ONLY;GPU_ALWAYS" "NAME;TIMEOUT;COST"
                         "SOURCES;LABELS;ENV;SEEDS;WORKERS;ARGS;LIBRARIES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ringsweep_add_test: unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -116,6 +118,10 @@ function(ringsweep_add_test)
   set(timeout)
   if(arg_TIMEOUT)
     set(timeout TIMEOUT ${arg_TIMEOUT})
+  endif()
+  set(cost)
+  if(arg_COST)
+    set(cost PROPERTIES COST ${arg_COST})
   endif()
   set(seeds ${RINGSWEEP_TEST_SEEDS})
   if(arg_SEEDS)
@@ -145,7 +151,7 @@ function(ringsweep_add_test)
       list(GET workers ${i_workers} nw)
       ringsweep_add_test_command(NAME ${exe}_seed${seed}_w${nw} COMMAND ${exe} --rng-seed ${seed} ${arg_ARGS}
                                  LABELS ${arg_LABELS} ${timeout}
-                                 ENV RINGSWEEP_SIMT_SEED=${seed} RINGSWEEP_SIMT_WORKERS=${nw} ${arg_ENV})
+                                 ENV RINGSWEEP_SIMT_SEED=${seed} RINGSWEEP_SIMT_WORKERS=${nw} ${arg_ENV} ${cost})
     endforeach()
   endif()
 
