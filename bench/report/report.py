@@ -228,11 +228,15 @@ def classify(demangled):
         config = re.match(r"ringsweep::detail::sort_config<(.*)>$", args[0])
         if config:
             # onesweep_kernel<sort_config<Policy, Key, Value>, Hooks>, small_sort_kernel<sort_config<...>>:
-            # Value is the caller's value type, detail::null_value for keys only.
+            # Value is detail::value_words<bytes, align> (values of one size share kernels),
+            # detail::null_value for keys only.
             policy, key, value = split_args(config.group(1))
             if kind not in ("onesweep", "small_sort"):
                 return None
             value = None if value.endswith("null_value") else value
+            words = re.match(r".*value_words<(\d+), (\d+)>", value) if value else None
+            if words:
+                value = {4: "unsigned int", 8: "unsigned long"}.get(int(words.group(1)))
             return ("ringsweep", kind, policy.replace("ringsweep::", ""), [c]) if (c := case_of(key, value)) else None
         policy = args[0].replace("ringsweep::", "")
         key = args[1]

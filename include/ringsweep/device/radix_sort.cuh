@@ -51,9 +51,25 @@ __host__ cudaError_t with_policy(F&& f) {
   }
 }
 
+/// The value type a sort's kernels are instantiated with: values are moved, never read, so values
+/// of one size and alignment (u32, int, float ...) share their kernels (value_raw); keys only
+/// (null_value) and argsort's made positions (index_values) stay what they are.
+template <class Value>
+struct kernel_value {
+  using type = value_raw<Value>;
+};
+template <>
+struct kernel_value<null_value> {
+  using type = null_value;
+};
+template <class Index>
+struct kernel_value<index_values<Index>> {
+  using type = index_values<Index>;
+};
+
 /// The configuration a sort of `Form`'s arrays with keys of `Kind` runs with `Policy`.
 template <class Policy, class Kind, class Form>
-using config_of = sort_config<Policy, typename Kind::sort_key, typename Form::value_type>;
+using config_of = sort_config<Policy, typename Kind::sort_key, typename kernel_value<typename Form::value_type>::type>;
 
 /// Two-phase forms (in/out, double buffer): `d_temp == nullptr` is a size query (only
 /// `*temp_bytes` is written). Errors: see sort.cuh; the caller's arrays are untouched on any
@@ -98,7 +114,7 @@ __host__ cudaError_t radix_sort(const Kind& kind, const in_place_form<Key, Value
   if (!count_as_size(count, n)) return cudaErrorInvalidValue;
   if (n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = sort_config<decltype(policy), typename Kind::sort_key, Value>;
+    using config = sort_config<decltype(policy), typename Kind::sort_key, typename kernel_value<Value>::type>;
     return form_runner<config, decltype(hooks)>::run(form, n, opts, stream, kind.context());
   });
 }
