@@ -5,9 +5,10 @@
 // The sorts are in place on host arrays, stable, synchronous (they return when the data is
 // sorted) and give the bytes the device sorts give (same key types, decomposers, bit windows,
 // descending). Host memory may be pageable or page-locked (cudaMallocHost, cudaHostRegister):
-// page-locked memory copies faster and lets the copies overlap the kernels. The scratch the sort
-// allocates itself is page-locked, so of a pageable input only the first round's reads go through
-// the driver's staging copies.
+// page-locked memory copies faster and lets the copies overlap the kernels. The sort detects it
+// (cudaPointerGetAttributes): the scratch it allocates itself is page-locked, and a pageable input
+// streamed through a page-locked scratch is first copied into it on the host (one host pass, which
+// the driver's own staging of pageable copies would cost anyway), so every transfer overlaps.
 //
 // How: data whose double buffer fits the budget (`host_sort_config::device_bytes` per GPU, or 80%
 // of the free device memory) is copied in, sorted and copied out: 2 bus crossings per key. Larger

@@ -247,8 +247,9 @@ class host_sort {
   /// exists: sort_whole copies the result itself, from the half `second` names).
   __host__ cudaError_t enqueue(slot& s, const host_chunk_op& op, bool& second) const {
     const std::size_t count = op.extents.size();
-    const Key* key_src = op.from_input ? keys_ : scratch_keys_;
-    const Value* value_src = op.from_input ? values_ : scratch_values_;
+    const bool input = op.from_input && !input_staged_;
+    const Key* key_src = input ? keys_ : scratch_keys_;
+    const Value* value_src = input ? values_ : scratch_values_;
     std::size_t at = 0;
     cudaError_t e = cudaSuccess;
     for (const host_extent& x : op.extents.list) {
@@ -350,6 +351,16 @@ class host_sort {
 
   __host__ cudaError_t sort_streamed() {
     if (cudaError_t e = scratch()) return e;
+    // A pageable input with a page-locked scratch: one host copy into the scratch first, so that
+    // every transfer is from page-locked memory and overlaps the other slot's sort (the driver
+    // would stage pageable memory through its own buffers, synchronously, anyway).
+    if (page_locked(scratch_keys_) && !page_locked(keys_)) {
+      std::memcpy(static_cast<void*>(scratch_keys_), static_cast<const void*>(keys_), n_ * sizeof(Key));
+      if constexpr (HAS_VALUES) {
+        std::memcpy(static_cast<void*>(scratch_values_), static_cast<const void*>(values_), n_ * sizeof(Value));
+      }
+      input_staged_ = true;
+    }
     planned_ = 2 * n_;
     // Round 0: the input, partitioned by its top digit into the scratch.
     host_extents all;
@@ -414,6 +425,16 @@ class host_sort {
     if (group.extents.size() != 0) groups.push_back(std::move(group));
     order_ = std::move(buckets);
     return run_ops(groups);
+  }
+
+  /// Whether `p` is page-locked host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister).
+  __host__ static bool page_locked(const void* p) {
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+      cudaGetLastError();  // an unknown pointer is pageable memory; the error is not the sort's
+      return false;
+    }
+    return a.type == cudaMemoryTypeHost;
   }
 
   /// Bytes of the scratch: n keys, then n values from the next multiple of the value's alignment.
@@ -489,6 +510,7 @@ class host_sort {
   Value* scratch_values_ = nullptr;
   void* owned_scratch_ = nullptr;
   bool scratch_pinned_ = false;
+  bool input_staged_ = false;  // the input was copied into the scratch first (see sort_streamed)
   std::vector<bucket> order_;
   std::atomic<std::size_t> done_{0};
   std::size_t planned_ = 0;
