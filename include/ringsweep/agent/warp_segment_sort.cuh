@@ -29,8 +29,9 @@ struct segment_sort_params : key_context<Key> {
 };
 
 /// Each digit pass ranks the warp's keys stably by counting, for each key, the keys with a
-/// smaller digit and the earlier keys with the same digit (every lane sees every digit through
-/// 32 x ITEMS shuffles), then permutes them through the warp's shared buffer. Values are moved
+/// smaller digit and the earlier keys with the same digit (every lane sees every key's digit
+/// through one shuffle per key of the segment), then permutes them through the warp's shared
+/// buffer. Values are moved
 /// once, at the end, by the keys' input positions.
 ///
 ///     __shared__ typename warp_segment_sort<Config>::TempStorage temp[WARPS];
@@ -75,10 +76,14 @@ RINGSWEEP_UNROLL
         digits[k] = k * warp_threads + lane < size ? digit_of(keys[k]) : u32(Config::RADIX);
         ranks[k] = 0;
       }
-RINGSWEEP_UNROLL
-      for (int m = 0; m < ITEMS; ++m) {
-        for (int s = 0; s < warp_threads; ++s) {
-          const u32 other = __shfl_sync(0xffffffffu, digits[m], s);
+      // Only the positions that hold keys are shuffled (bounds uniform over the warp): a segment of
+      // five keys costs five shuffles per pass, not 32 x ITEMS. A missing key never ranks before a
+      // real one, so the real keys' ranks are whole.
+      const int rows = (size + warp_threads - 1) / warp_threads;
+      for (int m = 0; m < rows; ++m) {
+        const int lanes = min_of(warp_threads, size - m * warp_threads);
+        for (int s = 0; s < lanes; ++s) {
+          const u32 other = __shfl_sync(0xffffffffu, row_digit(digits, m), s);
           const int q = m * warp_threads + s;  // the other key's position
 RINGSWEEP_UNROLL
           for (int k = 0; k < ITEMS; ++k) {
@@ -102,6 +107,15 @@ RINGSWEEP_UNROLL
   }
 
  private:
+  /// `digits[m]` for a row index known only at run time, without indexing the array (which would
+  /// put it in local memory).
+  __device__ __forceinline__ static u32 row_digit(const u32 (&digits)[ITEMS], int m) {
+    u32 d = digits[0];
+RINGSWEEP_UNROLL
+    for (int k = 1; k < ITEMS; ++k) d = m == k ? digits[k] : d;
+    return d;
+  }
+
   /// `items[k]` moves to position `ranks[k]` (warp-striped positions), through `buf`.
   template <class T>
   __device__ __forceinline__ static void permute(T (&items)[ITEMS], const u32 (&ranks)[ITEMS], T* buf, int size) {
