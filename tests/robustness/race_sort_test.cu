@@ -89,13 +89,13 @@ TEST_CASE("host-resident sort: worker threads and streams race-free", "[race][ho
   // Two workers on device 0 (a device listed twice), two slots each: the chunks' copies and sorts
   // from three host threads, counted and gathered on the host.
   using policy = ringsweep_test::policy_ring<4, 2, 1>;
-  const std::size_t n = 20000;
+  const std::size_t n = 6000;  // 7 chunks of 875 pairs: slot = (100 KiB / 2 - temp) / 16 bytes
   const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 31, 2);
   std::vector<std::uint32_t> got = keys, values(n);
   for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
   const int devices[] = {0, 0};
   ringsweep::host_sort_config cfg;
-  cfg.device_bytes = 160 << 10;
+  cfg.device_bytes = 100 << 10;
   cfg.devices = devices;
   cfg.num_devices = 2;
   REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(got.data(), values.data(), n, {}, cfg));
