@@ -27,8 +27,8 @@ struct segment_item {
 
 /// The classes of a segmented sort, in its temporary storage. Tiny segments fill `items` from the
 /// front, small ones from the back (together at most one per segment); large ones fill `large` in
-/// the order of their first tiles, because one 64-bit atomic add hands out both the list index
-/// (high bits of `large_word`) and the first tile (low bits).
+/// the order of their first tiles, because one compare-and-swap of a 64-bit word hands out both
+/// the list index (high bits of `large_word`) and the first tile (low bits).
 ///
 ///     // after the classification kernel:
 ///     const u64 w = *lists.large_word;
