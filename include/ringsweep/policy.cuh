@@ -144,6 +144,15 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   is scheduled while its predecessor finishes and waits for it on the device, which hides a
 ///   launch latency per kernel.
 ///
+/// - `PIPELINE_STAGES`: 1, one onesweep tile per block (a grid of every tile of the portion); 2,
+///   a persistent pipelined onesweep kernel: a grid of the blocks that fit on the device at once,
+///   each taking tiles by ticket in a loop, with the next tile's ticket taken and its keys on their
+///   way into shared memory (asynchronous copies, `cp.async` from sm_80 on) while the current tile
+///   ranks, looks back and scatters; its values follow during its own ranking. The tile's keys and
+///   values then need shared memory of their own besides the ranking's (dynamic shared memory, up
+///   to the device's opt-in limit), and a block holds two tickets: size the ring for twice the
+///   resident blocks (`ring_slots`). Segmented sorts keep one tile per block.
+///
 /// Contract switches change what a sort accepts, not only how fast it runs; their names start
 /// with `CONTRACT_`:
 /// - `CONTRACT_N_BELOW_2_32`: the policy sorts fewer than 2^32 keys (more: `cudaErrorInvalidValue`),
@@ -165,6 +174,7 @@ struct policy_defaults {
   static constexpr int PREFETCH_BINS = 0;
   static constexpr bool DEPENDENT_LAUNCH = false;
   static constexpr int SEGMENT_WARP_ITEMS = 4;
+  static constexpr int PIPELINE_STAGES = 1;
   static constexpr bool CONTRACT_N_BELOW_2_32 = false;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {

@@ -21,6 +21,15 @@ struct grid_run;
 
 enum class fiber_state { ready, barrier, warp, done };
 
+// An asynchronous copy to shared memory (__pipeline_memcpy_async) that has not landed yet: it
+// lands when its thread waits for its batch (`batch`: the thread's commits before it was issued).
+struct pending_copy {
+  void* dst;
+  const void* src;
+  std::size_t bytes, zfill;
+  std::uint32_t batch;
+};
+
 // One GPU thread of the block: its context and stack, and what it waits in.
 struct fiber {
   boost::context::detail::fcontext_t context = nullptr;
@@ -43,6 +52,8 @@ struct fiber {
   std::uint32_t traced_loads = 0, traced_stores = 0;
   void* race_fiber = nullptr;    // the TSan fiber (race-detection build)
   std::uint32_t sync_slot = 0;   // sync object of the rendezvous it waits in
+  std::vector<pending_copy> copies;  // asynchronous copies in flight, oldest first
+  std::uint32_t committed = 0;       // batches committed (__pipeline_commit)
   const char* waits_in = nullptr;  // a spin-wait of the backend's own it is in (diagnostics), e.g.
                                    // "cudaGridDependencySynchronize"
 };

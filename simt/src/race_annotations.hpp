@@ -8,6 +8,8 @@
 // Elsewhere these calls compile to nothing.
 #pragma once
 
+#include <cstddef>
+
 #if defined(RINGSWEEP_SIMT_TSAN)
 extern "C" {
 void* __tsan_get_current_fiber(void);
@@ -16,6 +18,8 @@ void __tsan_destroy_fiber(void* fiber);
 void __tsan_switch_to_fiber(void* fiber, unsigned flags);
 void __tsan_acquire(void* addr);
 void __tsan_release(void* addr);
+void __tsan_read_range(void* addr, unsigned long size);
+void __tsan_write_range(void* addr, unsigned long size);
 void AnnotateIgnoreReadsBegin(const char* file, int line);
 void AnnotateIgnoreReadsEnd(const char* file, int line);
 void AnnotateIgnoreWritesBegin(const char* file, int line);
@@ -35,6 +39,10 @@ inline void destroy_fiber(void* f) { __tsan_destroy_fiber(f); }
 inline void switch_to(void* f, bool synchronise) { __tsan_switch_to_fiber(f, synchronise ? 0u : 1u); }
 inline void acquire(void* sync_object) { __tsan_acquire(sync_object); }
 inline void release(void* sync_object) { __tsan_release(sync_object); }
+// Accesses the backend makes on a fiber's behalf that race detection must see as that fiber's
+// (an asynchronous copy reads its source when issued and writes its destination when it lands).
+inline void read_range(const void* p, std::size_t n) { __tsan_read_range(const_cast<void*>(p), n); }
+inline void write_range(void* p, std::size_t n) { __tsan_write_range(p, n); }
 // The backend's own bookkeeping, run on a fiber's behalf (including libc and allocator calls that
 // TSan intercepts), is not the kernel's memory traffic: it is hidden from race detection.
 struct ignore_scope {
@@ -61,6 +69,8 @@ inline void destroy_fiber(void*) {}
 inline void switch_to(void*, bool) {}
 inline void acquire(void*) {}
 inline void release(void*) {}
+inline void read_range(const void*, std::size_t) {}
+inline void write_range(void*, std::size_t) {}
 #endif
 
 }  // namespace race

@@ -95,6 +95,20 @@ void switch_to_scheduler(fiber& f) {
 void release_barrier_if_complete(block_context& b);
 void check_exit_against_groups(block_context& b, const fiber& f);
 
+// Lands the oldest `count` of `f`'s asynchronous copies: the destination gets the source's bytes
+// (and `zfill` zeros), written as `f`'s for race detection.
+void land_copies(fiber& f, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const pending_copy& c = f.copies[i];
+    race::write_range(c.dst, c.bytes);
+    const race::ignore_scope hidden;
+    std::memcpy(c.dst, c.src, c.bytes - c.zfill);
+    std::memset(static_cast<char*>(c.dst) + (c.bytes - c.zfill), 0, c.zfill);
+  }
+  const race::ignore_scope hidden;
+  f.copies.erase(f.copies.begin(), f.copies.begin() + static_cast<std::ptrdiff_t>(count));
+}
+
 void fiber_entry(ctx::transfer_t t) {
   block_context& b = *t_block;
 #if defined(RINGSWEEP_SIMT_ASAN)
@@ -109,6 +123,7 @@ void fiber_entry(ctx::transfer_t t) {
   } catch (...) {
     fail("exception escaped a kernel thread");
   }
+  land_copies(f, f.copies.size());  // a thread's copies still land after it exits, as on a GPU
   block_context& bb = *t_block;
   {
     const race::ignore_scope hidden;
@@ -397,6 +412,44 @@ void grid_dependency_wait() {
     f->waits_in = nullptr;
   }
   race::acquire(&primary->complete);  // the host released it after joining the primary's workers
+}
+
+// ---- asynchronous copies to shared memory (__pipeline_memcpy_async) --------------------------------
+
+void async_copy(void* dst, const void* src, std::size_t bytes, std::size_t zfill) {
+  fiber* f = t_fiber;
+  if (f == nullptr) fail("__pipeline_memcpy_async called outside a kernel");
+  if ((bytes != 4 && bytes != 8 && bytes != 16) || zfill > bytes)
+    fail("__pipeline_memcpy_async: size %zu (4, 8 or 16) with zfill %zu", bytes, zfill);
+  if (reinterpret_cast<std::uintptr_t>(dst) % bytes != 0 || reinterpret_cast<std::uintptr_t>(src) % bytes != 0)
+    fail("__pipeline_memcpy_async: %zu-byte copy from %p to %p is not aligned to its size", bytes, src, dst);
+  race::read_range(src, bytes - zfill);
+  const race::ignore_scope hidden;
+#if defined(RINGSWEEP_SIMT_TSAN)
+  constexpr bool poison = true;
+#else
+  const bool poison = config().poison_shared;
+#endif
+  // Until it lands the destination holds what it held; poisoned, a read that comes too early
+  // (before the wait, or in another thread before a barrier) sees 0xA5 bytes instead.
+  if (poison) std::memset(dst, 0xA5, bytes);
+  f->copies.push_back(pending_copy{dst, src, bytes, zfill, f->committed});
+}
+
+void async_commit() {
+  fiber* f = t_fiber;
+  if (f == nullptr) fail("__pipeline_commit called outside a kernel");
+  ++f->committed;
+}
+
+void async_wait_prior(std::size_t prior) {
+  fiber* f = t_fiber;
+  if (f == nullptr) fail("__pipeline_wait_prior called outside a kernel");
+  // Batches older than the newest `prior` committed ones land; copies not yet committed do not.
+  const std::uint32_t keep_from = prior >= f->committed ? 0u : f->committed - static_cast<std::uint32_t>(prior);
+  std::size_t count = 0;
+  while (count < f->copies.size() && f->copies[count].batch < keep_from) ++count;
+  land_copies(*f, count);
 }
 
 // ---- dynamic shared memory (extern __shared__) --------------------------------------------------

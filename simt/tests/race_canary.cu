@@ -1,7 +1,9 @@
 // A deliberately racy kernel for the race-detection build (RINGSWEEP_SANITIZE=thread): thread t
 // reads the shared word thread t+1 wrote, with the __syncthreads between them left out. ThreadSanitizer
 // must report it; ctest expects the report. With `--clean` the barrier is in place and nothing may
-// be reported.
+// be reported. With `--async` the word arrives by an asynchronous copy (__pipeline_memcpy_async),
+// which its thread has waited for: without the barrier the neighbour's read still races.
+#include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 #include <ringsweep/device/launch.cuh>
 
@@ -15,18 +17,37 @@ __global__ void neighbour_kernel(int* out, int with_barrier) {
   if (with_barrier) __syncthreads();
   out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
 }
+
+__global__ void async_neighbour_kernel(const int* in, int* out, int with_barrier) {
+  __shared__ int s[64];
+  __pipeline_memcpy_async(&s[threadIdx.x], &in[threadIdx.x], sizeof(int));
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  if (with_barrier) __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool clean = argc > 1 && std::strcmp(argv[1], "--clean") == 0;
+  bool clean = false, async = false;
+  for (int i = 1; i < argc; ++i) {
+    clean = clean || std::strcmp(argv[i], "--clean") == 0;
+    async = async || std::strcmp(argv[i], "--async") == 0;
+  }
   int* out = nullptr;
-  if (cudaMalloc(&out, 64 * sizeof(int)) != cudaSuccess) return 2;
-  if (ringsweep::detail::launch(neighbour_kernel, 1, 64, 0, ringsweep::detail::launch_order::serial, out,
-                                clean ? 1 : 0) != cudaSuccess)
-    return 2;
+  int* in = nullptr;
+  if (cudaMalloc(&out, 64 * sizeof(int)) != cudaSuccess || cudaMalloc(&in, 64 * sizeof(int)) != cudaSuccess) return 2;
+  if (cudaMemset(in, 0, 64 * sizeof(int)) != cudaSuccess) return 2;
+  using ringsweep::detail::launch;
+  using ringsweep::detail::launch_order;
+  const cudaError_t e = async ? launch(async_neighbour_kernel, 1, 64, 0, launch_order::serial, in, out, clean ? 1 : 0)
+                              : launch(neighbour_kernel, 1, 64, 0, launch_order::serial, out, clean ? 1 : 0);
+  if (e != cudaSuccess) return 2;
   int host[64];
   cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
   cudaFree(out);
-  std::printf("race canary (%s): out[0] = %d\n", clean ? "with barrier" : "barrier missing", host[0]);
+  cudaFree(in);
+  std::printf("race canary (%s%s): out[0] = %d\n", async ? "asynchronous copy, " : "",
+              clean ? "with barrier" : "barrier missing", host[0]);
   return 0;
 }

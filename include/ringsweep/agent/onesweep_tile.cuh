@@ -28,7 +28,9 @@ struct onesweep_params {
   const u32* route;              // this pass's route (pass_route): the buffers it reads and writes, or none
   std::size_t first_key;         // index of the portion's first key in the input of the pass
   u32 keys;                      // keys in the portion
-  u32 tiles;                     // tiles in the portion (the grid)
+  u32 tiles;                     // tiles in the portion
+  u32 tickets;                   // tickets the launch takes: its tiles, and one more per block of a
+                                 // persistent grid (each block's last finds no tile)
   const u64* bins_in;            // per digit: global offset of the portion's first key of that digit
   u64* bins_out;                 // per digit: the same for the next portion (null: last portion)
   u64* status;                   // circular status buffer
@@ -58,6 +60,12 @@ struct onesweep_params {
 ///     onesweep_tile<P, Key, V, true>(temp, params).process();
 /// With `INDEX_VALUES` (argsort) the pass that reads the input's values makes them instead: each
 /// key's input position.
+///
+/// With the policy's `PIPELINE_STAGES` = 2 (not segmented) the block is persistent: it takes tiles
+/// by ticket until one finds no tile, and while a tile ranks, looks back and scatters, the next
+/// tile's ticket is taken and its keys are on their way into shared memory of their own (`in`);
+/// a tile's values follow into it during the tile's ranking. TempStorage is then too large for
+/// static shared memory: the kernel places it in dynamic shared memory.
 ///
 /// With `SEGMENTED` the tiles are those of a segmented sort's large segments (segment_lists): the
 /// ticket is a large tile, found in its segment's list by binary search; blocks past the last
@@ -95,7 +103,10 @@ class onesweep_tile {
     }
   }
   using offset_t = typename Config::offset_t;  // 32-bit where the policy's contract caps n
-  static constexpr bool STAGED = vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>());
+  /// Persistent and pipelined (see above).
+  static constexpr bool PIPELINED = Config::PIPELINED && !SEGMENTED;
+  static constexpr bool STAGED =
+      !PIPELINED && (vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>()));
 
   /// Each warp's warp_vector_load stage (keys, later values): not in the union, which holds other
   /// warps' keys while values are loaded. An empty base (no bytes) when nothing is vector-loaded.
@@ -116,7 +127,25 @@ class onesweep_tile {
     int valid;
   };
 
-  struct TempStorage : stage_storage<STAGED>, segment_storage<SEGMENTED> {
+  /// Pipelined: the keys (and values) of a tile on their way in, apart from the ranking's storage.
+  template <bool, class = void>
+  struct incoming_storage {};
+  template <class Dummy>
+  struct incoming_storage<true, Dummy> {
+    struct stage {
+      union {
+        bits_type keys[TILE];
+        uint4 keys_words[ceil_div(TILE * int(sizeof(bits_type)), 16)];  // 16-byte alignment
+      };
+      union {
+        ValueRaw values[HAS_VALUES ? TILE : 1];
+        uint4 values_words[HAS_VALUES ? ceil_div(TILE * int(sizeof(ValueRaw)), 16) : 1];
+      };
+    } in;
+    u32 next_ticket;
+  };
+
+  struct TempStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED> {
     union {
       typename rank_t::TempStorage rank;
       bits_type keys[TILE];
@@ -132,6 +161,10 @@ class onesweep_tile {
       : temp_(temp), p_(p) {}
 
   __device__ __forceinline__ void process() {
+    if constexpr (PIPELINED) {
+      process_pipelined();
+      return;
+    }
     if (!pass_runs()) return;
     bits_type keys[ITEMS];
     const u32 u = acquire(keys);
@@ -179,7 +212,7 @@ class onesweep_tile {
       const u32 real = real_tiles();
       if (pass_route::runs(r) && blockIdx.x >= real) {
         if (blockIdx.x == 0 && threadIdx.x == 0) {  // no real tile: as a skipped launch
-          *p_.ticket = p_.tile_base + p_.tiles;
+          *p_.ticket = p_.tile_base + p_.tickets;
           tail().clear_next();
         }
         return false;
@@ -187,7 +220,7 @@ class onesweep_tile {
     }
     if (!pass_route::runs(r)) {
       if (blockIdx.x == 0 && threadIdx.x == 0) {
-        *p_.ticket = p_.tile_base + p_.tiles;
+        *p_.ticket = p_.tile_base + p_.tickets;
         tail().clear_next();
       }
       return false;
@@ -261,6 +294,91 @@ RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
       bins[i] = d < RADIX ? bin_of(d) : 0;
+    }
+  }
+
+  /// The persistent pipelined block (PIPELINED). Per tile `u`, with `next` the ticket after it:
+  /// wait for u's keys (the only batch in flight) and a barrier; thread 0 takes `next`; the keys
+  /// go to registers and u's values start on their way (a batch); a barrier frees the keys' stage,
+  /// which next's keys start into (a batch); then u ranks, looks back and scatters as a one-tile
+  /// block does, waiting for its values (all batches but next's keys) just before they move.
+  /// A block holds two tickets, u and next, and waits only for smaller tickets than u (look-back,
+  /// slot) or for its own copies; next starts once u is done (design.md section 6).
+  __device__ __forceinline__ void process_pipelined() {
+    if (!pass_runs()) return;
+    if (threadIdx.x == 0) temp_.next_ticket = take_ticket();
+    __syncthreads();  // also orders pass_runs' route before its first use
+    u32 u = temp_.next_ticket - p_.tile_base;
+    if (u >= p_.tiles) return;
+    start_keys(u);
+    for (;;) {
+      async_copy_wait<0>();
+      __syncthreads();  // u's keys have landed for the whole block; the last tile's reads are done
+      if (threadIdx.x == 0) {
+        temp_.ticket = p_.tile_base + u;
+        temp_.uniform_digit = -1;
+        temp_.next_ticket = take_ticket();  // early: the next tile's keys load during this one
+      }
+      stamp(&tile_trace::ticket);
+      const int valid = valid_keys(u);
+      bits_type keys[ITEMS];
+      read_stage(temp_.in.keys, valid, keys);
+      if constexpr (HAS_VALUES) start_values(u, valid);
+      __syncthreads();  // the keys' stage is free; next_ticket is set
+      const u32 next = temp_.next_ticket - p_.tile_base;
+      next_in_flight_ = next < p_.tiles;
+      if (next_in_flight_) start_keys(next);
+      if (threadIdx.x == 0) tail().wait_slot_free(u);
+      u64 bins[DPT];
+      if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
+      u32 ranks[ITEMS], counts[DPT], starts[DPT];
+      rank_and_publish(u, valid, keys, ranks, counts, starts);
+      if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
+      look_back(u, counts, starts, bins);
+      scatter(u, valid, keys, ranks);
+      if constexpr (Hooks::TRACE) {
+        __syncthreads();
+        stamp(&tile_trace::exit);
+      }
+      if (!next_in_flight_) return;
+      u = next;
+    }
+  }
+
+  /// Thread 0: takes a ticket (the launch's first of its tile clears the next launch's tail words).
+  __device__ __forceinline__ u32 take_ticket() const {
+    const u32 t = atomicAdd(p_.ticket, 1u);
+    Hooks::pause(t, 0);
+    if (t == p_.tile_base) tail().clear_next();  // the previous launch is done with those words
+    return t;
+  }
+
+  /// Pipelined: starts tile u's keys into the stage (one batch).
+  __device__ __forceinline__ void start_keys(u32 u) const {
+    block_copy_to_shared<THREADS>(temp_.in.keys, keys_in() + tile_first(u), valid_keys(u));
+    async_copy_commit();
+  }
+
+  /// Pipelined: starts tile u's values into the stage (one batch; empty where argsort makes them).
+  __device__ __forceinline__ void start_values(u32 u, int valid) const {
+    if constexpr (INDEX_VALUES) {
+      if (pass_route::src(temp_.route) == buffer_in) {
+        async_copy_commit();
+        return;
+      }
+    }
+    block_copy_to_shared<THREADS>(temp_.in.values, values_in() + tile_first(u), valid);
+    async_copy_commit();
+  }
+
+  /// Pipelined: this warp's items of the staged tile, warp-striped as load_warp_striped gives them.
+  template <class T>
+  __device__ __forceinline__ static void read_stage(const T* stage, int valid, T (&items)[ITEMS]) {
+    const int first = int(seg_first()) + int(lane_id());
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) {
+      const int i = first + k * warp_threads;
+      items[k] = i < valid ? stage[i] : T{};
     }
   }
 
@@ -409,7 +527,7 @@ RINGSWEEP_UNROLL
     if constexpr (HAS_VALUES) {
       ValueRaw values[ITEMS];
       load_values(u, lane, valid, values);
-      __syncthreads();  // the keys have left shared memory
+      if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
       scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
@@ -419,7 +537,17 @@ RINGSWEEP_UNROLL
   }
 
   /// This warp's values of the tile, warp-striped: loaded, or (argsort, reading the input) made.
+  /// Pipelined: the values come from the stage once they have landed (every batch but the next
+  /// tile's keys), behind a barrier, which also ends every thread's reads of keys in shared memory.
   __device__ __forceinline__ void load_values(u32 u, u32 lane, int valid, ValueRaw (&values)[ITEMS]) {
+    if constexpr (PIPELINED) {
+      if (next_in_flight_) {
+        async_copy_wait<1>();
+      } else {
+        async_copy_wait<0>();
+      }
+      __syncthreads();
+    }
     if constexpr (INDEX_VALUES) {
       if (pass_route::src(temp_.route) == buffer_in) {
         const u64 first = u64(p_.first_key) + tile_first(u) + seg_first() + lane;
@@ -428,7 +556,11 @@ RINGSWEEP_UNROLL
         return;
       }
     }
-    load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
+    if constexpr (PIPELINED) {
+      read_stage(temp_.in.values, valid, values);
+    } else {
+      load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
+    }
   }
 
   /// This warp's items of its segment, warp-striped: through vector loads where the policy asks
@@ -448,6 +580,7 @@ RINGSWEEP_UNROLL
 
   TempStorage& temp_;
   const onesweep_params<Key, ValueRaw>& p_;
+  bool next_in_flight_ = false;  // pipelined: the next tile's keys are on their way
 };
 
 }  // namespace detail

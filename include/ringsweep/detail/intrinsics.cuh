@@ -206,6 +206,58 @@ __device__ __forceinline__ void grid_dependents_launch() {
 #endif
 }
 
+/// Starts an asynchronous copy of 16 bytes from global to shared memory, both 16-byte aligned:
+/// `cp.async.cg` (L2 only) from sm_80 on, `__pipeline_memcpy_async` on the SIMT backend, a plain
+/// copy through registers before sm_80. The bytes are there once this thread has waited for the
+/// copy's batch (`async_copy_wait`) and, for other threads, after a block barrier that follows.
+///
+///     async_copy_16(&stage[4 * threadIdx.x], &global[4 * threadIdx.x]);
+///     async_copy_commit();          // closes the batch
+///     ...                           // work that does not read the stage
+///     async_copy_wait(0);           // every batch of this thread has landed
+///     __syncthreads();              // and is visible to the block
+__device__ __forceinline__ void async_copy_16(void* shared_dst, const void* global_src) {
+#if defined(__CUDA_ARCH__)
+#if __CUDA_ARCH__ >= 800
+  const u32 dst = static_cast<u32>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" : : "r"(dst), "l"(global_src) : "memory");
+#else
+  *static_cast<uint4*>(shared_dst) = *static_cast<const uint4*>(global_src);
+#endif
+#elif defined(RINGSWEEP_SIMT_BACKEND)
+  __pipeline_memcpy_async(shared_dst, global_src, 16);
+#else
+  (void)shared_dst;
+  (void)global_src;
+#endif
+}
+
+/// Closes this thread's current batch of asynchronous copies (`cp.async.commit_group`); an empty
+/// batch is allowed and counts.
+__device__ __forceinline__ void async_copy_commit() {
+#if defined(__CUDA_ARCH__)
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;" : : : "memory");
+#endif
+#elif defined(RINGSWEEP_SIMT_BACKEND)
+  __pipeline_commit();
+#endif
+}
+
+/// Waits until at most `YOUNGER` of this thread's committed batches (the newest) are still in
+/// flight (`cp.async.wait_group`): the older ones have landed.
+template <int YOUNGER>
+__device__ __forceinline__ void async_copy_wait() {
+  static_assert(YOUNGER >= 0 && YOUNGER <= 8, "async_copy_wait: 0 to 8 younger batches");
+#if defined(__CUDA_ARCH__)
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;" : : "n"(YOUNGER) : "memory");
+#endif
+#elif defined(RINGSWEEP_SIMT_BACKEND)
+  __pipeline_wait_prior(YOUNGER);
+#endif
+}
+
 /// Calls a spin-wait makes to `backoff` before it starts to sleep on the GPU.
 constexpr u32 backoff_spin_polls = 8;
 

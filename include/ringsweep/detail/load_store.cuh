@@ -3,10 +3,12 @@
 // `value_words` of their size and alignment.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include "config.cuh"
+#include "intrinsics.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -118,6 +120,31 @@ template <int Bytes, int Align>
 __device__ __forceinline__ void store_global(value_words<Bytes, Align>* p, const value_words<Bytes, Align>& v) {
 RINGSWEEP_UNROLL
   for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) store_global(&p->w[i], v.w[i]);
+}
+
+/// Starts the copy of `count` items of `src` (global) to `dst` (shared, 16-byte aligned) by the
+/// block's `THREADS` threads: 16-byte asynchronous copies (async_copy_16) where `src` is 16-byte
+/// aligned, the bytes past the last whole 16 (and everything when `src` is not aligned) by plain
+/// loads and shared stores, which are visible after the block barrier that follows the batch's
+/// wait. The caller commits the batch.
+///
+///     block_copy_to_shared<384>(stage, tile_keys, valid);
+///     async_copy_commit();
+template <int THREADS, class T>
+__device__ __forceinline__ void block_copy_to_shared(T* dst, const T* src, int count) {
+  int synchronous_from = 0;
+  if (reinterpret_cast<std::uintptr_t>(src) % 16 == 0 && 16 % sizeof(T) == 0) {
+    constexpr int PER = 16 / int(sizeof(T));
+    const int chunks = count / PER;
+    uint4* d = reinterpret_cast<uint4*>(dst);
+    const uint4* s = reinterpret_cast<const uint4*>(src);
+    for (int c = int(threadIdx.x); c < chunks; c += THREADS) {
+      trace_global(s + c, 16u, false);
+      async_copy_16(d + c, s + c);
+    }
+    synchronous_from = chunks * PER;
+  }
+  for (int i = synchronous_from + int(threadIdx.x); i < count; i += THREADS) dst[i] = load_global(src + i);
 }
 
 /// Warp-striped load of `ITEMS` items per lane: lane `l` item `k` reads `seg[k * 32 + l]`, for the

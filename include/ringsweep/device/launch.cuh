@@ -2,6 +2,7 @@
 // dependent of the kernel before it in the stream.
 #pragma once
 
+#include <cstddef>
 #include <utility>
 
 #include "../detail/config.cuh"
@@ -15,23 +16,35 @@ enum class launch_order {
   dependent,  // programmatic dependent launch: may start early, waits on the device
 };
 
-/// Launches `kernel` through cudaLaunchKernelEx (the only launch form ringsweep uses).
+/// Launches `kernel` with `shared_bytes` of dynamic shared memory through cudaLaunchKernelEx (the
+/// only launch form ringsweep uses); more than 48 KiB needs the kernel's
+/// cudaFuncAttributeMaxDynamicSharedMemorySize set first.
 ///
-///     launch(bins_scan_kernel<256, false>, passes, bins_scan_threads, stream, launch_order::serial, params);
+///     launch_with_shared(onesweep_kernel<C, H>, grid, threads, bytes, stream, launch_order::serial, params);
 template <class... Params, class... Args>
-__host__ cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned threads, cudaStream_t stream,
-                            launch_order order, Args&&... args) {
+__host__ cudaError_t launch_with_shared(void (*kernel)(Params...), unsigned grid, unsigned threads,
+                                        std::size_t shared_bytes, cudaStream_t stream, launch_order order,
+                                        Args&&... args) {
   cudaLaunchAttribute dependent = {};
   dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   dependent.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(grid, 1, 1);
   config.blockDim = dim3(threads, 1, 1);
-  config.dynamicSmemBytes = 0;
+  config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = order == launch_order::dependent ? &dependent : nullptr;
   config.numAttrs = order == launch_order::dependent ? 1u : 0u;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+/// Launches `kernel` (no dynamic shared memory) through cudaLaunchKernelEx.
+///
+///     launch(bins_scan_kernel<256, false>, passes, bins_scan_threads, stream, launch_order::serial, params);
+template <class... Params, class... Args>
+__host__ cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned threads, cudaStream_t stream,
+                            launch_order order, Args&&... args) {
+  return launch_with_shared(kernel, grid, threads, 0, stream, order, std::forward<Args>(args)...);
 }
 
 }  // namespace detail

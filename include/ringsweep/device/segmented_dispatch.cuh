@@ -244,6 +244,7 @@ struct segmented_dispatch {
         // Portion 0 reads slot 1, still zero (the memset): no count carried yet.
         op.bins_in = pass_pingpong + ((portion + 1) & 1) * RADIX;
         op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
+        op.tickets = op.tiles;  // one tile per block (segmented sorts are never persistent)
         op.tile_base = tile_base;
         op.segment_first_tile = first_tile;
         op.launch = launch_index;

@@ -149,6 +149,27 @@ struct sort_dispatch {
     return cudaSuccess;
   }
 
+  /// The onesweep launches' grid bound and dynamic shared memory: with PIPELINE_STAGES = 2 the
+  /// shape's blocks per SM (`blocks_per_sm`, fewer where fewer fit) on every SM (`grid`), each
+  /// with the pipelined tile's storage; otherwise no bound (0: one block per tile) and no dynamic
+  /// shared memory.
+  __host__ static cudaError_t onesweep_grid(int sms, unsigned& grid, std::size_t& shared_bytes) {
+    grid = 0;
+    shared_bytes = onesweep_dynamic_shared_bytes<Config, Hooks>();
+    if constexpr (Config::PIPELINED) {
+      const auto kernel = onesweep_kernel<Config, Hooks>;
+      cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes));
+      int blocks_per_sm = 0;
+      if (e == cudaSuccess) {
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, Config::THREADS, shared_bytes);
+      }
+      if (e != cudaSuccess) return e;
+      if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;  // the tile's storage does not fit an SM
+      grid = unsigned(max_of(1, sms) * min_of(blocks_per_sm, Config::shape::MIN_BLOCKS));
+    }
+    return cudaSuccess;
+  }
+
   /// How the kernels after the histogram are launched: as programmatic dependents where the policy
   /// asks for it and the onesweep kernel the device runs was built for sm_90 or newer, whose
   /// kernels wait for their predecessor on the device (a body built from older PTX, e.g. JIT-compiled
@@ -179,6 +200,10 @@ struct sort_dispatch {
     unsigned grid = 0;
     int sms = 0;
     e = histogram_grid(p.n, grid, sms);
+    if (e != cudaSuccess) return e;
+    unsigned resident = 0;
+    std::size_t shared_bytes = 0;
+    e = onesweep_grid(sms, resident, shared_bytes);
     if (e != cudaSuccess) return e;
     launch_order later = launch_order::serial;
     e = later_launches(later);
@@ -223,11 +248,15 @@ struct sort_dispatch {
         u64* pass_pingpong = pingpong + std::size_t(pass) * 2 * RADIX;
         op.bins_in = portion == 0 ? bins + std::size_t(pass) * RADIX : pass_pingpong + ((portion - 1) & 1) * RADIX;
         op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
+        // Persistent: every block takes one ticket past the last tile, the one that ends its loop.
+        const unsigned blocks = resident != 0 ? min_of(resident, op.tiles) : op.tiles;
+        op.tickets = op.tiles + (resident != 0 ? blocks : 0u);
         op.tile_base = tile_base;
         op.launch = launch_index;
-        e = launch(onesweep_kernel<Config, Hooks>, op.tiles, unsigned(Config::THREADS), stream, later, op);
+        e = launch_with_shared(onesweep_kernel<Config, Hooks>, blocks, unsigned(Config::THREADS), shared_bytes, stream,
+                               later, op);
         if (e != cudaSuccess) return e;
-        tile_base += op.tiles;
+        tile_base += op.tickets;
         ++launch_index;
       }
     }

@@ -1,7 +1,10 @@
 // The onesweep kernel: one block per tile of one pass over one portion.
 #pragma once
 
+#include <cstddef>
+
 #include "../agent/onesweep_tile.cuh"
+#include "../detail/dynamic_shared.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/policy_for_arch.cuh"
 
@@ -20,14 +23,27 @@ __device__ __forceinline__ void onesweep_kernel_body(
     }
     using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
                                   Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, SEGMENTED>;
-    __shared__ typename agent_t::TempStorage temp;
-    agent_t(temp, params).process();
+    if constexpr (agent_t::PIPELINED) {
+      agent_t(dynamic_shared<typename agent_t::TempStorage>(), params).process();
+    } else {
+      __shared__ typename agent_t::TempStorage temp;
+      agent_t(temp, params).process();
+    }
   } else {
     (void)params;  // not this policy's architecture: never launched (see policy.cuh)
   }
 }
 
-/// One launch per (pass, portion); the grid is the portion's tile count. Tiles take their index
+/// Dynamic shared memory of a onesweep launch: the pipelined tile's storage, else none.
+template <class Config, class Hooks>
+__host__ __device__ constexpr std::size_t onesweep_dynamic_shared_bytes() {
+  using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
+                                Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, false>;
+  return agent_t::PIPELINED ? sizeof(typename agent_t::TempStorage) : 0;
+}
+
+/// One launch per (pass, portion); the grid is the portion's tile count, or with PIPELINE_STAGES
+/// = 2 the blocks that fit on the device at once (at most the tile count). Tiles take their index
 /// from the sort's ticket counter, not from blockIdx (see onesweep_tile).
 template <class Config, class Hooks>
 __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)

@@ -273,6 +273,29 @@ inline float atomicAdd(float* p, float v) { return simt::detail::atomic_update_c
 inline double atomicAdd(double* p, double v) { return simt::detail::atomic_update_cas(p, [v](double o) { return o + v; }); }
 inline float atomicExch(float* p, float v) { return simt::detail::atomic_update_cas(p, [v](float) { return v; }); }
 
+// ---- asynchronous copies to shared memory (<cuda_pipeline_primitives.h>; cp.async on sm_80) ------
+// As on a GPU, a copy lands only when its thread waits for its batch: __pipeline_wait_prior(n)
+// lands every batch but the newest n committed ones (copies not committed yet stay in flight), and
+// other threads see the bytes after a barrier that follows the wait. Until then the destination
+// keeps its old bytes; in the race-detection build and with RINGSWEEP_SIMT_POISON=1 it holds 0xA5
+// bytes, and the landing is a write of the waiting thread (an early read is a reported race).
+// Copies still in flight when their thread exits land then.
+namespace simt {
+namespace detail {
+void async_copy(void* dst, const void* src, std::size_t bytes, std::size_t zfill);
+void async_commit();
+void async_wait_prior(std::size_t prior);
+}  // namespace detail
+}  // namespace simt
+/// `size_and_align` (4, 8 or 16) bytes from global `src_global` to shared `dst_shared`, both aligned
+/// to it; the last `zfill` bytes are zeros instead.
+inline void __pipeline_memcpy_async(void* __restrict dst_shared, const void* __restrict src_global,
+                                    std::size_t size_and_align, std::size_t zfill = 0) {
+  simt::detail::async_copy(dst_shared, src_global, size_and_align, zfill);
+}
+inline void __pipeline_commit() { simt::detail::async_commit(); }
+inline void __pipeline_wait_prior(std::size_t prior) { simt::detail::async_wait_prior(prior); }
+
 // ---- global-memory traffic tracing (a backend extension, not CUDA) -----------------------------
 // Load/store helpers of a library may report each global access here, guarded by
 // `#if defined(RINGSWEEP_SIMT_BACKEND)`. While tracing is on (simt::traffic_begin in
