@@ -31,6 +31,7 @@ struct onesweep_shape {
   int vector_load_item_bytes = 0;
   int lookback_words = 0;  // look-back window (0: the policy's LOOKBACK_WINDOW)
   int bins_prefetch = -1;  // when the portion's digit offsets are read (-1: the policy's PREFETCH_BINS)
+  int pipeline = 0;        // 1 or 2: this kernel's PIPELINE_STAGES (0: the policy's)
 
   /// `keys_per_thread` (`pairs_keys_per_thread` when the sort has values), fewer where the
   /// shared-memory exchange of one unit per item (the wider of key and value, at least 4 bytes)
@@ -84,6 +85,15 @@ struct onesweep_shape {
   __host__ __device__ constexpr onesweep_shape lookback_window(int w) const {
     onesweep_shape s = *this;
     s.lookback_words = w;
+    return s;
+  }
+
+  /// This kernel's pipelining (see the policy's `PIPELINE_STAGES`, which a shape without it uses):
+  /// 1, one tile per block; 2, persistent and pipelined. A per-shape choice because the loop's
+  /// state costs registers that one key width can spare and another cannot.
+  __host__ __device__ constexpr onesweep_shape pipeline_stages(int stages) const {
+    onesweep_shape s = *this;
+    s.pipeline = stages;
     return s;
   }
 

@@ -91,6 +91,7 @@ __global__ void early_read_kernel(const unsigned* in, unsigned* out, unsigned ma
 }
 #endif
 
+#if defined(RINGSWEEP_VARIANT_SIMT)
 #if defined(__SANITIZE_THREAD__)
 constexpr bool race_build = true;
 #elif defined(__has_feature)
@@ -109,6 +110,7 @@ bool copies_poisoned() {
   const char* poison = std::getenv("RINGSWEEP_SIMT_POISON");
   return race_build || (poison != nullptr && std::strcmp(poison, "1") == 0);
 }
+#endif
 
 std::vector<unsigned> pattern(std::size_t n) {
   std::vector<unsigned> v(n);

@@ -163,22 +163,22 @@ class onesweep_tile {
   __device__ __forceinline__ void process() {
     if constexpr (PIPELINED) {
       process_pipelined();
-      return;
-    }
-    if (!pass_runs()) return;
-    bits_type keys[ITEMS];
-    const u32 u = acquire(keys);
-    const int valid = valid_keys(u);
-    u64 bins[DPT];  // this thread's digits' bins_in, when the policy prefetches them
-    if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
-    u32 ranks[ITEMS], counts[DPT], starts[DPT];
-    rank_and_publish(u, valid, keys, ranks, counts, starts);
-    if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
-    look_back(u, counts, starts, bins);
-    scatter(u, valid, keys, ranks);
-    if constexpr (Hooks::TRACE) {
-      __syncthreads();
-      stamp(&tile_trace::exit);
+    } else {
+      if (!pass_runs()) return;
+      bits_type keys[ITEMS];
+      const u32 u = acquire(keys);
+      const int valid = valid_keys(u);
+      u64 bins[DPT];  // this thread's digits' bins_in, when the policy prefetches them
+      if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
+      u32 ranks[ITEMS], counts[DPT], starts[DPT];
+      rank_and_publish(u, valid, keys, ranks, counts, starts);
+      if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
+      look_back(u, counts, starts, bins);
+      scatter(u, valid, keys, ranks);
+      if constexpr (Hooks::TRACE) {
+        __syncthreads();
+        stamp(&tile_trace::exit);
+      }
     }
   }
 
@@ -325,9 +325,7 @@ RINGSWEEP_UNROLL
       read_stage(temp_.in.keys, valid, keys);
       if constexpr (HAS_VALUES) start_values(u, valid);
       __syncthreads();  // the keys' stage is free; next_ticket is set
-      const u32 next = temp_.next_ticket - p_.tile_base;
-      next_in_flight_ = next < p_.tiles;
-      if (next_in_flight_) start_keys(next);
+      if (next_in_flight()) start_keys(temp_.next_ticket - p_.tile_base);
       if (threadIdx.x == 0) tail().wait_slot_free(u);
       u64 bins[DPT];
       if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
@@ -340,10 +338,15 @@ RINGSWEEP_UNROLL
         __syncthreads();
         stamp(&tile_trace::exit);
       }
-      if (!next_in_flight_) return;
-      u = next;
+      // next_ticket is read from shared memory where needed (no register holds it through the
+      // tile); thread 0 rewrites it only after the next iteration's first barrier.
+      if (!next_in_flight()) return;
+      u = temp_.next_ticket - p_.tile_base;
     }
   }
+
+  /// Pipelined: whether the ticket taken early has a tile (whose keys are then on their way).
+  __device__ __forceinline__ bool next_in_flight() const { return temp_.next_ticket - p_.tile_base < p_.tiles; }
 
   /// Thread 0: takes a ticket (the launch's first of its tile clears the next launch's tail words).
   __device__ __forceinline__ u32 take_ticket() const {
@@ -541,7 +544,7 @@ RINGSWEEP_UNROLL
   /// tile's keys), behind a barrier, which also ends every thread's reads of keys in shared memory.
   __device__ __forceinline__ void load_values(u32 u, u32 lane, int valid, ValueRaw (&values)[ITEMS]) {
     if constexpr (PIPELINED) {
-      if (next_in_flight_) {
+      if (next_in_flight()) {
         async_copy_wait<1>();
       } else {
         async_copy_wait<0>();
@@ -567,7 +570,7 @@ RINGSWEEP_UNROLL
   /// for them and the segment is whole and aligned, else one striped load per item.
   template <class T>
   __device__ __forceinline__ void load_segment(const T* seg, int warp, u32 lane, int valid, T (&items)[ITEMS]) {
-    if constexpr (vector_loaded<T>()) {
+    if constexpr (STAGED && vector_loaded<T>()) {
       using load_t = warp_vector_load<T, ITEMS>;
       if (valid >= scatter_t::SEGMENT && load_t::aligned(seg)) {
         load_t::load(*reinterpret_cast<typename load_t::TempStorage*>(temp_.stage + warp * warp_threads), seg, lane,
@@ -580,7 +583,6 @@ RINGSWEEP_UNROLL
 
   TempStorage& temp_;
   const onesweep_params<Key, ValueRaw>& p_;
-  bool next_in_flight_ = false;  // pipelined: the next tile's keys are on their way
 };
 
 }  // namespace detail

@@ -73,8 +73,8 @@ struct sort_config {
   static constexpr int RADIX = 1 << RADIX_BITS;
   static constexpr int PORTION_TILES = Policy::PORTION_TILES;
   static constexpr int PORTION_KEYS = PORTION_TILES * TILE;
-  /// The onesweep kernel is persistent and pipelined (the policy's PIPELINE_STAGES).
-  static constexpr bool PIPELINED = Policy::PIPELINE_STAGES > 1;
+  /// The onesweep kernel is persistent and pipelined (the shape's, else the policy's PIPELINE_STAGES).
+  static constexpr bool PIPELINED = shape::PIPELINE_STAGES > 1;
 
   // The status ring, the look-back over it and the tail iterator that frees its slots.
   using status_ring = circular_status_buffer<RADIX, Policy::STATUS_SLOTS>;

@@ -23,6 +23,8 @@ struct tile_shape {
   static_assert(LOOKBACK_WINDOW >= 1 && LOOKBACK_WINDOW <= 32, "look-back window: 1 to 32 words");
   static constexpr int PREFETCH_BINS = shape.bins_prefetch >= 0 ? shape.bins_prefetch : Policy::PREFETCH_BINS;
   static_assert(PREFETCH_BINS >= 0 && PREFETCH_BINS <= 2, "prefetch_bins: 0, 1 or 2");
+  static constexpr int PIPELINE_STAGES = shape.pipeline > 0 ? shape.pipeline : Policy::PIPELINE_STAGES;
+  static_assert(PIPELINE_STAGES == 1 || PIPELINE_STAGES == 2, "pipeline_stages: 1 or 2");
   static_assert(THREADS % warp_threads == 0 && THREADS <= 1024, "onesweep threads: whole warps, at most 1024");
   static_assert(ITEMS >= 1, "at least one key per thread");
   static_assert(MIN_BLOCKS >= 1, "blocks per SM: at least one");
