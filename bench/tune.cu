@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/keygen.cuh"
+#include "common/pipelined.cuh"
 
 namespace tune {
 
@@ -290,7 +291,8 @@ void trace_variant(const char* name, buffers<Key>& b, bool pairs) {
   const std::size_t tile = pairs ? ringsweep::detail::tile_shape<Policy, int(sizeof(Key)), 4, float_key>::TILE
                                  : ringsweep::detail::tile_shape<Policy, int(sizeof(Key)), 0, float_key>::TILE;
   const std::size_t passes = (traits::bits + P::RADIX_BITS - 1) / P::RADIX_BITS;
-  const std::size_t tiles = passes * ((b.n + tile - 1) / tile);
+  // Records by ticket: a persistent (pipelined) launch also takes one tile-less ticket per block.
+  const std::size_t tiles = passes * ((b.n + tile - 1) / tile) + passes * 4096;
   trace_t* d_trace = nullptr;
   TUNE_CHECK(cudaMalloc(&d_trace, tiles * sizeof(trace_t)));
   TUNE_CHECK(cudaMemset(d_trace, 0, tiles * sizeof(trace_t)));
@@ -404,6 +406,19 @@ struct per_sort_variants {
   }
 };
 
+/// The persistent pipelined kernel (issue #24 item 1; docs/performance.md says what to look for):
+/// policy_sm90's shapes with a ring for two tickets per block, the same with the shipped ring, and
+/// three blocks per SM (384 x 16) pipelined. 1- and 2-byte keys-only kernels stay unpipelined.
+struct pipelined_variants {
+  template <class Key>
+  static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+    run_variant<tune::sm90_pipelined>("policy_sm90 pipelined ring528", b, pairs, reps, cub_ms);
+    run_variant<tune::sm90_pipelined_ring1024>("policy_sm90 pipelined ring1024", b, pairs, reps, cub_ms);
+    run_variant<tune::min3_16>("min3 384x16/14", b, pairs, reps, cub_ms);
+    run_variant<tune::min3_16_pipelined>("min3 384x16/14 pipelined ring792 T6", b, pairs, reps, cub_ms);
+  }
+};
+
 /// Tile shapes for 4-byte keys (and u32 values).
 struct narrow_variants {
   template <class Key>
@@ -452,6 +467,7 @@ struct narrow_variants {
     run_variant<tune::narrow_offsets<min3_per_type>>("min3 per type 32-bit offsets", b, pairs, reps, cub_ms);
     run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
     per_sort_variants::run(b, pairs, reps, cub_ms);
+    pipelined_variants::run(b, pairs, reps, cub_ms);
   }
 };
 
@@ -484,6 +500,7 @@ struct wide_variants {
     if (!pairs) run_variant<ring_variant<wide15, 264, 512, 6, 2>>("384x15 ring264 T6 W2", b, pairs, reps, cub_ms);
     run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
     per_sort_variants::run(b, pairs, reps, cub_ms);
+    pipelined_variants::run(b, pairs, reps, cub_ms);
   }
 };
 
@@ -500,6 +517,10 @@ struct trace_variants {
     trace_variant<ring_variant<min3_per_type, 396, 512, 6>>("min3 per type ring396 T6", b, pairs);
     run_variant<tune::sm90_before_2026_11_24>("old sm90 (before 2026-11-24)", b, pairs, reps, cub_ms);
     trace_variant<tune::sm90_before_2026_11_24>("old sm90 (before 2026-11-24)", b, pairs);
+    // Pipelined: a tile's "ticket" stamp is when it becomes the block's current tile (its keys
+    // have landed), so rank..scatter compare directly with the one-tile-per-block rows.
+    run_variant<tune::sm90_pipelined>("policy_sm90 pipelined ring528", b, pairs, reps, cub_ms);
+    trace_variant<tune::sm90_pipelined>("policy_sm90 pipelined ring528", b, pairs);
   }
 };
 

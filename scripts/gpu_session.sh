@@ -88,6 +88,9 @@ if [[ "${mode}" == stage ]]; then
   mapfile -t test_targets < <(cut -f2 build-gpu/gpu_run.tsv | sort -u)
   targets=("${test_targets[@]}" stress_test_gpu ringsweep_sort_bench ringsweep_host_sort_bench ringsweep_tune)
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
+  # ringsweep_tune's pipelined variants must compile without spills (ptxas -Werror, sm_80 and sm_90).
+  cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target ringsweep_tune_spill_check_sm80 \
+    ringsweep_tune_spill_check_sm90
   cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
     -DRINGSWEEP_GPU_PROGRAMS=ON -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF \
     "${launcher[@]}" >/dev/null

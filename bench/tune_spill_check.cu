@@ -1,0 +1,47 @@
+// Build-time check of ringsweep_tune's pipelined variants (bench/common/pipelined.cuh): ptxas with
+// -warn-spills -warn-lmem-usage -Werror (bench/CMakeLists.txt) fails if one spills, for the key and
+// value types the tune cases sort: with TUNE_SPILL_ARCH=90 the sm_90 variants (built for sm_90),
+// with 80 policy_sm80's (built for sm_80). Built by scripts/gpu_session.sh stage, not by CI: the
+// variants are off in every shipped policy.
+#include <ringsweep/ringsweep.cuh>
+
+#include <cstdint>
+
+#include "common/pipelined.cuh"
+
+namespace {
+
+template <class Policy, class Key>
+cudaError_t keys_only() {
+  std::size_t bytes = 0;
+  ringsweep::double_buffer<Key> kb(nullptr, nullptr);
+  return ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, kb, 1);
+}
+
+template <class Policy, class Key, class Value>
+cudaError_t pairs() {
+  std::size_t bytes = 0;
+  ringsweep::double_buffer<Key> kb(nullptr, nullptr);
+  ringsweep::double_buffer<Value> vb(nullptr, nullptr);
+  return ringsweep::tuning::sort_pairs<Policy>(nullptr, bytes, kb, vb, 1);
+}
+
+template <class Policy>
+int instantiate() {
+  return int(keys_only<Policy, std::uint32_t>()) + int(keys_only<Policy, float>()) +
+         int(keys_only<Policy, std::uint64_t>()) + int(keys_only<Policy, std::uint16_t>()) +
+         int(keys_only<Policy, std::uint8_t>()) + int(pairs<Policy, std::uint32_t, std::uint32_t>()) +
+         int(pairs<Policy, std::uint64_t, std::uint32_t>()) + int(pairs<Policy, std::uint32_t, std::uint64_t>()) +
+         int(pairs<Policy, std::uint64_t, std::uint64_t>()) + int(pairs<Policy, std::uint8_t, std::uint8_t>());
+}
+
+}  // namespace
+
+int ringsweep_tune_spill_check() {
+#if TUNE_SPILL_ARCH == 80
+  return instantiate<tune::sm80_pipelined>();
+#else
+  return instantiate<tune::sm90_pipelined>() + instantiate<tune::sm90_pipelined_ring1024>() +
+         instantiate<tune::min3_16_pipelined>() + instantiate<tune::min3_16>();
+#endif
+}
