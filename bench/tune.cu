@@ -407,8 +407,9 @@ struct per_sort_variants {
 };
 
 /// The persistent pipelined kernel (issue #24 item 1; docs/performance.md says what to look for):
-/// policy_sm90's shapes with a ring for two tickets per block, the same with the shipped ring, and
-/// three blocks per SM (384 x 16) pipelined. 1- and 2-byte keys-only kernels stay unpipelined.
+/// policy_sm90's shapes with a ring for two tickets per block, the same with the shipped ring,
+/// three blocks per SM (384 x 16) pipelined, and both with the copy engine's bulk copies (4-byte
+/// keys 384 x 22/18 there). 1- and 2-byte keys-only kernels stay unpipelined.
 struct pipelined_variants {
   template <class Key>
   static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
@@ -416,6 +417,9 @@ struct pipelined_variants {
     run_variant<tune::sm90_pipelined_ring1024>("policy_sm90 pipelined ring1024", b, pairs, reps, cub_ms);
     run_variant<tune::min3_16>("min3 384x16/14", b, pairs, reps, cub_ms);
     run_variant<tune::min3_16_pipelined>("min3 384x16/14 pipelined ring792 T6", b, pairs, reps, cub_ms);
+    // The copy engine (cp.async.bulk on an mbarrier) instead of per-thread cp.async.
+    run_variant<tune::sm90_22_pipelined_bulk>("384x22/18 pipelined bulk ring528", b, pairs, reps, cub_ms);
+    run_variant<tune::min3_16_pipelined_bulk>("min3 384x16/14 pipelined bulk ring792 T6", b, pairs, reps, cub_ms);
   }
 };
 

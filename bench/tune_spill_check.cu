@@ -42,6 +42,7 @@ int ringsweep_tune_spill_check() {
   return instantiate<tune::sm80_pipelined>();
 #else
   return instantiate<tune::sm90_pipelined>() + instantiate<tune::sm90_pipelined_ring1024>() +
-         instantiate<tune::min3_16_pipelined>() + instantiate<tune::min3_16>();
+         instantiate<tune::min3_16_pipelined>() + instantiate<tune::min3_16>() +
+         instantiate<tune::sm90_22_pipelined_bulk>() + instantiate<tune::min3_16_pipelined_bulk>();
 #endif
 }

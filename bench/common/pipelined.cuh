@@ -23,6 +23,28 @@ struct pipelined : Base {
 /// policy_sm90 pipelined on an H100 (2 blocks per SM x 132 SMs).
 using sm90_pipelined = pipelined<ringsweep::policy_sm90, 2 * 132>;
 
+/// `Base` with the copy engine's bulk copies (PIPELINE_BULK_COPY) instead of cp.async.
+template <class Base>
+struct bulk : Base {
+  static constexpr bool PIPELINE_BULK_COPY = true;
+};
+
+/// policy_sm90's shapes with 22 keys per thread for 4-byte keys, 18 with values (pipelined with
+/// bulk copies 24 spill 48 B keys-only and 8 B with values on sm_90, 22 or 20 with values 8-12 B).
+struct sm90_22 : ringsweep::policy_sm90 {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return t.key_bytes == 4 ? ringsweep::onesweep_shape::fit(t, 384, 22, 18, 384 * 22 * 4)
+                                  .blocks_per_sm(2)
+                                  .vector_loads(2)
+                                  .lookback_window(t.value_bytes == 0 ? 4 : 1)
+                                  .prefetch_bins(t.value_bytes == 0 ? 0 : 1)
+                            : ringsweep::policy_sm90::onesweep(t);
+  }
+};
+
+/// sm90_22 pipelined with bulk copies on an H100.
+using sm90_22_pipelined_bulk = bulk<pipelined<sm90_22, 2 * 132>>;
+
 /// policy_sm90 pipelined with its ring as shipped (1024 slots for 256 tiles in flight): how much
 /// the larger ring matters.
 struct sm90_pipelined_ring1024 : ringsweep::policy_sm90 {
@@ -42,6 +64,9 @@ struct min3_16 : ringsweep::policy_sm90 {
 
 /// min3_16 pipelined on an H100, a ring for 792 tickets in groups of 64 (1408 slots, 2.75 MiB).
 using min3_16_pipelined = pipelined<min3_16, 3 * 132, 6>;
+
+/// min3_16_pipelined with bulk copies.
+using min3_16_pipelined_bulk = bulk<min3_16_pipelined>;
 
 /// policy_sm80 pipelined on an A100 (2 blocks per SM x 108 SMs): spill-free on sm_80.
 using sm80_pipelined = pipelined<ringsweep::policy_sm80, 2 * 108>;

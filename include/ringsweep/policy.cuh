@@ -162,6 +162,11 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   values then need shared memory of their own besides the ranking's (dynamic shared memory, up
 ///   to the device's opt-in limit), and a block holds two tickets: size the ring for twice the
 ///   resident blocks (`ring_slots`). Segmented sorts keep one tile per block.
+/// - `PIPELINE_BULK_COPY`: where the pipelined kernel runs on sm_90 or newer, a tile's keys (and
+///   values) come by one bulk copy (`cp.async.bulk`, the copy engine) completing on an mbarrier
+///   instead of per-thread `cp.async` copies (below sm_90: `cp.async` always). Off by default: with
+///   policy_sm90's 384 x 24 shape for 4-byte keys it spills 8-48 B on sm_90 (384 x 22 or three
+///   blocks of 384 x 16 per SM do not).
 ///
 /// Contract switches change what a sort accepts, not only how fast it runs; their names start
 /// with `CONTRACT_`:
@@ -185,6 +190,7 @@ struct policy_defaults {
   static constexpr bool DEPENDENT_LAUNCH = false;
   static constexpr int SEGMENT_WARP_ITEMS = 4;
   static constexpr int PIPELINE_STAGES = 1;
+  static constexpr bool PIPELINE_BULK_COPY = false;
   static constexpr bool CONTRACT_N_BELOW_2_32 = false;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {

@@ -30,6 +30,15 @@ struct pending_copy {
   std::uint32_t batch;
 };
 
+// A bulk copy to shared memory (cp.async.bulk) in flight: it lands when a thread of the block
+// next waits on `bar`, the mbarrier it completes on.
+struct pending_bulk_copy {
+  void* dst;
+  const void* src;
+  std::size_t bytes;
+  std::uint64_t* bar;
+};
+
 // One GPU thread of the block: its context and stack, and what it waits in.
 struct fiber {
   boost::context::detail::fcontext_t context = nullptr;
@@ -84,6 +93,7 @@ struct block_context {
   const void* scheduler_stack_bottom = nullptr;
   std::size_t scheduler_stack_size = 0;
   std::uint64_t rng = 0;
+  std::vector<pending_bulk_copy> bulk_copies;  // issued by any thread, landed by the waits
   uint3 block{};
   std::vector<traced_access>* trace = nullptr;
   char* sync_objects = nullptr;  // 2 * k_sync_slots bytes

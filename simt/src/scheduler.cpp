@@ -452,6 +452,93 @@ void async_wait_prior(std::size_t prior) {
   land_copies(*f, count);
 }
 
+// ---- the bulk copy engine and mbarriers ---------------------------------------------------------
+// The mbarrier word: bit 0 the current phase's parity, bits 1-20 arrivals still due in it, bits
+// 21-40 arrivals per phase, bits 41-63 bytes announced and not landed yet.
+namespace {
+constexpr std::uint64_t k_count_mask = (1ull << 20) - 1;
+std::uint64_t mbar_parity(std::uint64_t w) { return w & 1u; }
+std::uint64_t mbar_due(std::uint64_t w) { return (w >> 1) & k_count_mask; }
+std::uint64_t mbar_arrivals(std::uint64_t w) { return (w >> 21) & k_count_mask; }
+std::uint64_t mbar_bytes(std::uint64_t w) { return w >> 41; }
+std::uint64_t mbar_word(std::uint64_t parity, std::uint64_t due, std::uint64_t arrivals, std::uint64_t bytes) {
+  return parity | (due << 1) | (arrivals << 21) | (bytes << 41);
+}
+// Completes the current phase of `bar` when nothing is due.
+void mbar_maybe_complete(std::uint64_t* bar) {
+  const std::uint64_t w = *bar;
+  if (mbar_due(w) == 0 && mbar_bytes(w) == 0) *bar = mbar_word(mbar_parity(w) ^ 1u, mbar_arrivals(w), mbar_arrivals(w), 0);
+}
+fiber& current_fiber(const char* what) {
+  if (t_fiber == nullptr) fail("%s called outside a kernel", what);
+  return *t_fiber;
+}
+}  // namespace
+
+void mbarrier_init(std::uint64_t* bar, unsigned arrivals) {
+  current_fiber("mbarrier.init");
+  if (arrivals == 0 || arrivals > k_count_mask) fail("mbarrier.init: %u arrivals (1 to 2^20 - 1)", arrivals);
+  const race::ignore_scope hidden;
+  *bar = mbar_word(0, arrivals, arrivals, 0);
+}
+
+std::uint64_t mbarrier_arrive_expect_tx(std::uint64_t* bar, unsigned bytes) {
+  current_fiber("mbarrier.arrive.expect_tx");
+  race::release(bar);  // an arrival releases the arriving thread's earlier writes
+  const race::ignore_scope hidden;
+  const std::uint64_t w = *bar;
+  if (mbar_due(w) == 0) fail("mbarrier.arrive.expect_tx: no arrival due in this phase (%p)", static_cast<void*>(bar));
+  *bar = mbar_word(mbar_parity(w), mbar_due(w) - 1, mbar_arrivals(w), mbar_bytes(w) + bytes);
+  mbar_maybe_complete(bar);
+  return mbar_parity(w);
+}
+
+void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
+  current_fiber("cp.async.bulk");
+  if (bytes == 0 || bytes % 16 != 0 || reinterpret_cast<std::uintptr_t>(dst) % 16 != 0 ||
+      reinterpret_cast<std::uintptr_t>(src) % 16 != 0)
+    fail("cp.async.bulk: %u bytes from %p to %p (a multiple of 16, both 16-byte aligned)", bytes, src, dst);
+  race::read_range(src, bytes);
+  const race::ignore_scope hidden;
+#if defined(RINGSWEEP_SIMT_TSAN)
+  constexpr bool poison = true;
+#else
+  const bool poison = config().poison_shared;
+#endif
+  if (poison) std::memset(dst, 0xA5, bytes);
+  t_block->bulk_copies.push_back(pending_bulk_copy{dst, src, bytes, bar});
+}
+
+bool mbarrier_try_wait_parity(std::uint64_t* bar, unsigned parity) {
+  current_fiber("mbarrier.try_wait.parity");
+  std::vector<pending_bulk_copy>& copies = t_block->bulk_copies;
+  for (std::size_t i = 0; i < copies.size();) {
+    if (copies[i].bar != bar) {
+      ++i;
+      continue;
+    }
+    const pending_bulk_copy c = copies[i];
+    race::write_range(c.dst, c.bytes);  // the landing is this waiter's write
+    {
+      const race::ignore_scope hidden;
+      std::memcpy(c.dst, c.src, c.bytes);
+      copies.erase(copies.begin() + static_cast<std::ptrdiff_t>(i));
+      const std::uint64_t w = *bar;
+      if (mbar_bytes(w) < c.bytes) fail("cp.async.bulk: %zu bytes landed on an mbarrier that expects fewer", c.bytes);
+      *bar = mbar_word(mbar_parity(w), mbar_due(w), mbar_arrivals(w), mbar_bytes(w) - c.bytes);
+      mbar_maybe_complete(bar);
+    }
+    race::release(bar);
+  }
+  bool done;
+  {
+    const race::ignore_scope hidden;
+    done = mbar_parity(*bar) != (parity & 1u);
+  }
+  if (done) race::acquire(bar);
+  return done;
+}
+
 // ---- dynamic shared memory (extern __shared__) --------------------------------------------------
 
 void* dynamic_shared_memory() {

@@ -9,6 +9,7 @@
 
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
+#include <ringsweep/detail/intrinsics.cuh>
 
 #include <cstdint>
 #include <cstdlib>
@@ -63,6 +64,32 @@ __global__ void batches_kernel(const unsigned* in, unsigned* out) {
   for (unsigned i = 0; i < 4; ++i) out[words + 4 * t + i] = s1[4 * t + i];
 }
 
+namespace rd = ringsweep::detail;
+
+// The copy engine (sm_90 and the SIMT backend): `rounds` bulk copies of 1 KiB (`words`) through
+// one stage, each completing one phase of one mbarrier (parity r & 1). Every thread reads the stage
+// after its own wait (the mbarrier makes the bytes visible to it); a barrier ends the reads before
+// thread 0 starts the next copy.
+__global__ void bulk_kernel(const unsigned* in, unsigned* out, unsigned rounds) {
+  __shared__ uint4 stage_vec[words / 4];
+  __shared__ unsigned long long bar;
+  unsigned* stage = reinterpret_cast<unsigned*>(stage_vec);
+  const unsigned t = threadIdx.x;
+  if (t == 0) rd::mbarrier_init(&bar, 1);
+  __syncthreads();
+  for (unsigned r = 0; r < rounds; ++r) {
+    if (t == 0) {
+      rd::fence_proxy_async_shared();
+      rd::mbarrier_arrive_expect_tx(&bar, words * 4);
+      rd::bulk_copy_to_shared(stage, in + r * words, words * 4, &bar);
+    }
+    rd::u32 pause = 0;
+    while (!rd::mbarrier_try_wait_parity(&bar, r & 1u)) rd::backoff(pause);
+    for (unsigned i = 0; i < 4; ++i) out[r * words + 4 * t + i] = stage[4 * t + i];
+    __syncthreads();
+  }
+}
+
 #if defined(RINGSWEEP_VARIANT_SIMT)
 // SIMT only: what the destination holds before its copy has landed. Shared memory starts as
 // `marker`; each thread records its first word before the wait, the second batch's word after
@@ -112,6 +139,39 @@ bool copies_poisoned() {
 }
 #endif
 
+#if defined(RINGSWEEP_VARIANT_SIMT)
+// SIMT only: a bulk copy lands at the block's first wait on its mbarrier. Each thread records its
+// stage word before any thread waits (not landed), then after every thread has waited for an empty
+// phase of another mbarrier (expect_tx of 0 bytes completes it at once): still not landed; then
+// after the copy's phase.
+__global__ void bulk_early_kernel(const unsigned* in, unsigned* out, unsigned marker) {
+  __shared__ uint4 stage_vec[words / 4];
+  __shared__ unsigned long long bars[2];
+  unsigned* stage = reinterpret_cast<unsigned*>(stage_vec);
+  const unsigned t = threadIdx.x;
+  for (unsigned i = 0; i < 4; ++i) stage[4 * t + i] = marker;
+  if (t == 0) {
+    rd::mbarrier_init(&bars[0], 1);
+    rd::mbarrier_init(&bars[1], 1);
+  }
+  __syncthreads();
+  if (t == 0) {
+    rd::mbarrier_arrive_expect_tx(&bars[0], words * 4);
+    rd::bulk_copy_to_shared(stage, in, words * 4, &bars[0]);
+    rd::mbarrier_arrive_expect_tx(&bars[1], 0);
+  }
+  __syncthreads();
+  out[3 * t + 0] = stage[4 * t];
+  __syncthreads();
+  rd::u32 pause = 0;
+  while (!rd::mbarrier_try_wait_parity(&bars[1], 0)) rd::backoff(pause);
+  out[3 * t + 1] = stage[4 * t];
+  __syncthreads();
+  while (!rd::mbarrier_try_wait_parity(&bars[0], 0)) rd::backoff(pause);
+  out[3 * t + 2] = stage[4 * t];
+}
+#endif
+
 std::vector<unsigned> pattern(std::size_t n) {
   std::vector<unsigned> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = 0x1000u + unsigned(i) * 7u;
@@ -146,7 +206,41 @@ TEST_CASE("asynchronous copies: batches land oldest first", "[simt][async_copy]"
   REQUIRE(out.download() == host);
 }
 
+TEST_CASE("bulk copies complete mbarrier phases in turn", "[simt][async_copy][bulk]") {
+#if !defined(RINGSWEEP_VARIANT_SIMT)
+  int device = 0, major = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
+  if (major < 9) {
+    WARN("the copy engine needs sm_90: not tested on this device");
+    return;
+  }
+#endif
+  const unsigned rounds = 5;
+  const std::vector<unsigned> host = pattern(rounds * words);
+  device_buffer<unsigned> in(host), out(rounds * words);
+  REQUIRE(launch(bulk_kernel, 1, threads, 0, serial, in.data(), out.data(), rounds) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(out.download() == host);
+}
+
 #if defined(RINGSWEEP_VARIANT_SIMT)
+TEST_CASE("bulk copies: before the wait on its mbarrier the stage keeps its bytes (SIMT)", "[simt][async_copy][bulk]") {
+  const std::vector<unsigned> host = pattern(words);
+  device_buffer<unsigned> in(host), out(3 * threads);
+  const unsigned marker = 0x5eed5eedu;
+  REQUIRE(launch(bulk_early_kernel, 1, threads, 0, serial, in.data(), out.data(), marker) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const std::vector<unsigned> got = out.download();
+  const unsigned early = copies_poisoned() ? 0xA5A5A5A5u : marker;
+  for (unsigned t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    CHECK(got[3 * t + 0] == early);
+    CHECK(got[3 * t + 1] == early);
+    CHECK(got[3 * t + 2] == host[4 * t]);
+  }
+}
+
 TEST_CASE("asynchronous copies: before the wait the destination keeps its bytes (SIMT)", "[simt][async_copy]") {
   const std::vector<unsigned> host = pattern(2 * words);
   device_buffer<unsigned> in(host), out(5 * threads);

@@ -133,11 +133,13 @@ struct policy_tiny_per_type : policy_tiny {
   }
 };
 
-/// policy_tiny with the persistent pipelined onesweep kernel (PIPELINE_STAGES = 2): one block
-/// per SM (four on the SIMT backend), so a 21-tile pass gives each block about five tiles, each
-/// holding two tickets in a 4-slot ring; 4-byte keys 64 x 3, pairs 64 x 3 (value stages too).
+/// policy_tiny with the persistent pipelined onesweep kernel (PIPELINE_STAGES = 2; tiles staged by
+/// the copy engine): one block per SM (four on the SIMT backend), so a 21-tile pass gives each
+/// block about five tiles, each holding two tickets in a 4-slot ring; 4-byte keys 64 x 3, pairs
+/// 64 x 3 (value stages too).
 struct policy_tiny_pipelined : policy_tiny {
   static constexpr int PIPELINE_STAGES = 2;
+  static constexpr bool PIPELINE_BULK_COPY = true;
   __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
     return policy_tiny::onesweep(t).blocks_per_sm(1);
   }
@@ -146,5 +148,11 @@ struct policy_tiny_pipelined : policy_tiny {
 /// policy_tiny_pipelined with tiles that pause at random (also between taking the next ticket
 /// and starting it).
 using policy_tiny_pipelined_faulty = ringsweep::detail::with_hooks<policy_tiny_pipelined, faulty>;
+
+/// policy_tiny_pipelined with per-thread cp.async copies instead of the copy engine (the SIMT
+/// backend, like sm_90, has the engine; PIPELINE_BULK_COPY picks it).
+struct policy_tiny_pipelined_cp_async : policy_tiny_pipelined {
+  static constexpr bool PIPELINE_BULK_COPY = false;
+};
 
 }  // namespace ringsweep_test

@@ -33,11 +33,12 @@ TEST_CASE("sort kernels run race-free: vector loads through the warps' stages", 
   CHECK(ringsweep_test::sort_and_check<policy>(keys, true));
 }
 
-TEST_CASE("sort kernels run race-free: the pipelined kernel's staged keys and values", "[race][pipelined]") {
+TEMPLATE_TEST_CASE("sort kernels run race-free: the pipelined kernel's staged keys and values", "[race][pipelined]",
+                   ringsweep_test::policy_tiny_pipelined, ringsweep_test::policy_tiny_pipelined_cp_async) {
   // Four persistent blocks (one per SM) loop over 13 tiles of 192 keys, wrapping the 4-slot ring;
-  // each tile's keys and values arrive by asynchronous copies, whose landing TSan sees as the
-  // waiting thread's write.
-  using policy = ringsweep_test::policy_tiny_pipelined;
+  // each tile's keys and values arrive by asynchronous copies (bulk copies on mbarriers, or
+  // per-thread cp.async), whose landing TSan sees as a waiting thread's write.
+  using policy = TestType;
   const std::size_t n = 2400;
   const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 7 + n);
   CHECK(ringsweep_test::sort_and_check<policy>(keys, false));

@@ -1,6 +1,7 @@
 // The persistent pipelined onesweep kernel (PIPELINE_STAGES = 2) on the tiny test policy: blocks
 // that take tiles in a loop, holding the next ticket while the current tile works, with its keys and
-// values arriving by asynchronous copies. Sizes cross tile, portion (three launches per pass, whose
+// values arriving by asynchronous copies (the copy engine's bulk copies on mbarriers, as on sm_90,
+// and per-thread cp.async as on sm_80). Sizes cross tile, portion (three launches per pass, whose
 // tickets include each block's last, tile-less one) and ring-wrap edges; every form, argsort,
 // skipped passes, windows, and inputs not 16-byte aligned (copied without the asynchronous path).
 #include <catch2/catch.hpp>
@@ -23,6 +24,7 @@ using ringsweep_test::value16a;
 using ringsweep_test::with_order;
 using pipelined = ringsweep_test::policy_tiny_pipelined;
 using pipelined_faulty = ringsweep_test::policy_tiny_pipelined_faulty;
+using pipelined_cp_async = ringsweep_test::policy_tiny_pipelined_cp_async;
 
 }  // namespace
 
@@ -30,6 +32,9 @@ TEST_CASE("pipelined onesweep: the tile's storage is dynamic shared memory, the 
           "[sort][pipelined]") {
   using config = ringsweep::detail::sort_config<pipelined, std::uint32_t, ringsweep::detail::null_value>;
   STATIC_REQUIRE(config::PIPELINED);
+#if defined(RINGSWEEP_VARIANT_SIMT)
+  STATIC_REQUIRE(ringsweep::detail::has_bulk_copy());  // the SIMT backend models sm_90's copy engine
+#endif
   STATIC_REQUIRE(config::TILE == tile);
   STATIC_REQUIRE(ringsweep::detail::onesweep_dynamic_shared_bytes<config, ringsweep::detail::no_hooks>() >=
                  std::size_t(tile) * 4);
@@ -89,6 +94,18 @@ TEMPLATE_TEST_CASE("pipelined onesweep: keys and pairs over tile, portion and ri
   }
 }
 
+TEMPLATE_TEST_CASE("pipelined onesweep with per-thread cp.async copies instead of the copy engine",
+                   "[sort][pipelined][cp_async]", std::uint32_t, std::uint8_t) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : sizes) {
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<pipelined_cp_async>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<pipelined_cp_async, TestType, std::uint32_t>(keys, with_order(o));
+    }
+  }
+}
+
 TEST_CASE("pipelined onesweep: values of 1 and 16 bytes, uniform-digit tiles", "[sort][pipelined]") {
   // One digit per tile in most passes: the uniform-digit scatter with staged values.
   const std::uint64_t seed = ringsweep_test::catch_seed();
@@ -135,7 +152,9 @@ TEST_CASE("pipelined onesweep: argsort makes the indices of the staged tile", "[
   }
 }
 
-TEST_CASE("pipelined onesweep: keys and values not 16-byte aligned", "[sort][pipelined]") {
+TEMPLATE_TEST_CASE("pipelined onesweep: keys and values not 16-byte aligned", "[sort][pipelined]", pipelined,
+                   pipelined_cp_async) {
+  using policy = TestType;
   // One element past a 256-byte aligned allocation: every tile is copied by plain loads.
   const std::uint64_t seed = ringsweep_test::catch_seed();
   const std::size_t n = 20 * tile + 5;
@@ -147,11 +166,11 @@ TEST_CASE("pipelined onesweep: keys and values not 16-byte aligned", "[sort][pip
   }
   ringsweep_test::device_buffer<std::uint32_t> kin(padded), kout(n + 1), vin(values), vout(n + 1);
   std::size_t bytes = 0;
-  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<pipelined>(nullptr, bytes, kin.data() + 1, kout.data() + 1,
-                                                        vin.data() + 1, vout.data() + 1, n));
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<policy>(nullptr, bytes, kin.data() + 1, kout.data() + 1,
+                                                     vin.data() + 1, vout.data() + 1, n));
   ringsweep_test::device_bytes temp(bytes);
-  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<pipelined>(temp.data(), bytes, kin.data() + 1, kout.data() + 1,
-                                                        vin.data() + 1, vout.data() + 1, n));
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<policy>(temp.data(), bytes, kin.data() + 1, kout.data() + 1,
+                                                     vin.data() + 1, vout.data() + 1, n));
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const auto order = ringsweep_test::reference_order(keys, ringsweep::sort_options{});
   const auto got_keys = kout.download();

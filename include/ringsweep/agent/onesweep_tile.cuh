@@ -105,6 +105,8 @@ class onesweep_tile {
   using offset_t = typename Config::offset_t;  // 32-bit where the policy's contract caps n
   /// Persistent and pipelined (see above).
   static constexpr bool PIPELINED = Config::PIPELINED && !SEGMENTED;
+  /// Pipelined with the copy engine (PIPELINE_BULK_COPY) where this compilation has it.
+  __host__ __device__ static constexpr bool bulk() { return Policy::PIPELINE_BULK_COPY && has_bulk_copy(); }
   static constexpr bool STAGED =
       !PIPELINED && (vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>()));
 
@@ -142,6 +144,8 @@ class onesweep_tile {
         uint4 values_words[HAS_VALUES ? ceil_div(TILE * int(sizeof(ValueRaw)), 16) : 1];
       };
     } in;
+    u64 bars[2];    // bulk copies: the mbarriers the keys' and the values' copies complete on
+    u32 parity[2];  // and the parities of the phases the waiters wait for (thread 0 flips them)
     u32 next_ticket;
   };
 
@@ -304,15 +308,32 @@ RINGSWEEP_UNROLL
   /// block does, waiting for its values (all batches but next's keys) just before they move.
   /// A block holds two tickets, u and next, and waits only for smaller tickets than u (look-back,
   /// slot) or for its own copies; next starts once u is done (design.md section 6).
+  ///
+  /// With the copy engine (bulk()) each stage's copy is one `cp.async.bulk` by thread 0 that
+  /// completes on the stage's mbarrier; the waiters read the phase's parity from shared memory,
+  /// where thread 0 flips it as it starts the stage's next copy (a loop counter for the parity
+  /// costs a register, and sm_90's 4-byte-key kernels spilled 4 B with it).
   __device__ __forceinline__ void process_pipelined() {
     if (!pass_runs()) return;
-    if (threadIdx.x == 0) temp_.next_ticket = take_ticket();
+    if (threadIdx.x == 0) {
+      if constexpr (bulk()) {
+        mbarrier_init(&temp_.bars[0], 1);
+        mbarrier_init(&temp_.bars[1], 1);
+        temp_.parity[0] = temp_.parity[1] = 1;  // each start flips it: the first phase waited for is 0
+      }
+      temp_.next_ticket = take_ticket();
+    }
     __syncthreads();  // also orders pass_runs' route before its first use
     u32 u = temp_.next_ticket - p_.tile_base;
     if (u >= p_.tiles) return;
     start_keys(u);
+    if constexpr (bulk()) __syncthreads();  // the keys' parity
     for (;;) {
-      async_copy_wait<0>();
+      if constexpr (bulk()) {
+        wait_bulk(0);
+      } else {
+        async_copy_wait<0>();
+      }
       __syncthreads();  // u's keys have landed for the whole block; the last tile's reads are done
       if (threadIdx.x == 0) {
         temp_.ticket = p_.tile_base + u;
@@ -345,6 +366,27 @@ RINGSWEEP_UNROLL
     }
   }
 
+  /// Bulk copies: waits until the phase of stage `s`'s mbarrier (0 keys, 1 values) that thread
+  /// 0's latest start of the stage belongs to completes.
+  __device__ __forceinline__ void wait_bulk(int s) const {
+    u32 pause = 0;
+    while (!mbarrier_try_wait_parity(&temp_.bars[s], temp_.parity[s])) backoff(pause);
+  }
+
+  /// Pipelined: starts `count` items of `src` into `stage` (a batch of cp.async copies, or a bulk
+  /// copy completing on stage `s`'s mbarrier).
+  template <class T>
+  __device__ __forceinline__ void start_stage(T* stage, const T* src, int count, int s) const {
+    if constexpr (bulk()) {
+      if (threadIdx.x == 0) temp_.parity[s] ^= 1u;
+      block_bulk_copy_to_shared<THREADS>(stage, src, count, &temp_.bars[s]);
+    } else {
+      (void)s;
+      block_copy_to_shared<THREADS>(stage, src, count);
+      async_copy_commit();
+    }
+  }
+
   /// Pipelined: whether the ticket taken early has a tile (whose keys are then on their way).
   __device__ __forceinline__ bool next_in_flight() const { return temp_.next_ticket - p_.tile_base < p_.tiles; }
 
@@ -356,22 +398,27 @@ RINGSWEEP_UNROLL
     return t;
   }
 
-  /// Pipelined: starts tile u's keys into the stage (one batch).
+  /// Pipelined: starts tile u's keys into the stage.
   __device__ __forceinline__ void start_keys(u32 u) const {
-    block_copy_to_shared<THREADS>(temp_.in.keys, keys_in() + tile_first(u), valid_keys(u));
-    async_copy_commit();
+    start_stage(temp_.in.keys, keys_in() + tile_first(u), valid_keys(u), 0);
   }
 
   /// Pipelined: starts tile u's values into the stage (one batch; empty where argsort makes them).
   __device__ __forceinline__ void start_values(u32 u, int valid) const {
     if constexpr (INDEX_VALUES) {
       if (pass_route::src(temp_.route) == buffer_in) {
-        async_copy_commit();
+        if constexpr (bulk()) {
+          if (threadIdx.x == 0) {
+            temp_.parity[1] ^= 1u;
+            mbarrier_arrive_expect_tx(&temp_.bars[1], 0);  // the phase completes empty
+          }
+        } else {
+          async_copy_commit();
+        }
         return;
       }
     }
-    block_copy_to_shared<THREADS>(temp_.in.values, values_in() + tile_first(u), valid);
-    async_copy_commit();
+    start_stage(temp_.in.values, values_in() + tile_first(u), valid, 1);
   }
 
   /// Pipelined: this warp's items of the staged tile, warp-striped as load_warp_striped gives them.
@@ -544,7 +591,9 @@ RINGSWEEP_UNROLL
   /// tile's keys), behind a barrier, which also ends every thread's reads of keys in shared memory.
   __device__ __forceinline__ void load_values(u32 u, u32 lane, int valid, ValueRaw (&values)[ITEMS]) {
     if constexpr (PIPELINED) {
-      if (next_in_flight()) {
+      if constexpr (bulk()) {
+        wait_bulk(1);
+      } else if (next_in_flight()) {
         async_copy_wait<1>();
       } else {
         async_copy_wait<0>();

@@ -258,6 +258,135 @@ __device__ __forceinline__ void async_copy_wait() {
 #endif
 }
 
+/// Whether this compilation has the bulk copy engine (`cp.async.bulk`, completing on an mbarrier):
+/// sm_90 on, and the SIMT backend's model of it. Elsewhere the functions below are never called.
+__host__ __device__ constexpr bool has_bulk_copy() {
+#if defined(RINGSWEEP_SIMT_BACKEND) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900)
+  return true;
+#else
+  return false;
+#endif
+}
+
+#if defined(__CUDA_ARCH__)
+/// The shared-state-space address of a generic pointer into shared memory.
+__device__ __forceinline__ u32 shared_address(const void* p) { return static_cast<u32>(__cvta_generic_to_shared(p)); }
+#endif
+
+/// Initialises the shared-memory mbarrier `bar` for `arrivals` arrivals per phase (one thread,
+/// then a block barrier before any other use); the first phase has parity 0.
+///
+///     if (threadIdx.x == 0) mbarrier_init(&bar, 1);
+///     __syncthreads();
+__device__ __forceinline__ void mbarrier_init(u64* bar, u32 arrivals) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" : : "r"(shared_address(bar)), "r"(arrivals) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" : : : "memory");
+#elif defined(RINGSWEEP_SIMT_BACKEND)
+  __simt_mbarrier_init(bar, arrivals);
+#else
+  (void)bar;
+  (void)arrivals;
+#endif
+}
+
+/// One arrival on `bar` that also announces `bytes` more bytes of asynchronous copies completing on
+/// it in the current phase (`mbarrier.arrive.expect_tx`); the phase completes when every arrival
+/// has been made and every announced byte has landed. Returns the phase's state token, which
+/// mbarrier_try_wait accepts from any thread of the block.
+__device__ __forceinline__ u64 mbarrier_arrive_expect_tx(u64* bar, u32 bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  u64 state;
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 %0, [%1], %2;"
+               : "=l"(state)
+               : "r"(shared_address(bar)), "r"(bytes)
+               : "memory");
+  return state;
+#elif defined(RINGSWEEP_SIMT_BACKEND)
+  return __simt_mbarrier_arrive_expect_tx(bar, bytes);
+#else
+  (void)bar;
+  (void)bytes;
+  return 0;
+#endif
+}
+
+/// Orders this thread's earlier generic accesses of shared memory (reads of a stage) before later
+/// asynchronous-proxy writes to it (the next bulk copy into the same stage).
+__device__ __forceinline__ void fence_proxy_async_shared() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;" : : : "memory");
+#endif
+}
+
+/// Starts a bulk copy of `bytes` (a multiple of 16) from global `src` to shared `dst`, both
+/// 16-byte aligned, by the copy engine (`cp.async.bulk`); it completes on `bar`, whose current
+/// phase must announce the bytes (mbarrier_arrive_expect_tx). One thread issues it.
+__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, u32 bytes, u64* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+               :
+               : "r"(shared_address(dst)), "l"(src), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+#elif defined(RINGSWEEP_SIMT_BACKEND)
+  __simt_bulk_copy_to_shared(dst, src, bytes, bar);
+#else
+  (void)dst;
+  (void)src;
+  (void)bytes;
+  (void)bar;
+#endif
+}
+
+/// Whether the phase of `bar` with parity `parity` has completed (`mbarrier.try_wait.parity`):
+/// its copies' bytes are then visible to this thread. Spin on it with `backoff`.
+__device__ __forceinline__ bool mbarrier_try_wait_parity(u64* bar, u32 parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  u32 done;
+  asm volatile(
+      "{\n\t"
+      ".reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t"
+      "}"
+      : "=r"(done)
+      : "r"(shared_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#elif defined(RINGSWEEP_SIMT_BACKEND)
+  return __simt_mbarrier_try_wait_parity(bar, parity);
+#else
+  (void)bar;
+  (void)parity;
+  return true;
+#endif
+}
+
+/// Whether the phase of `bar` whose state token `state` an arrival returned has completed
+/// (`mbarrier.try_wait` with a state): its copies' bytes are then visible to this thread. A token
+/// kept in shared memory costs the waiters no register. Spin on it with `backoff`.
+__device__ __forceinline__ bool mbarrier_try_wait(u64* bar, u64 state) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  u32 done;
+  asm volatile(
+      "{\n\t"
+      ".reg .pred p;\n\t"
+      "mbarrier.try_wait.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t"
+      "}"
+      : "=r"(done)
+      : "r"(shared_address(bar)), "l"(state)
+      : "memory");
+  return done != 0;
+#elif defined(RINGSWEEP_SIMT_BACKEND)
+  return __simt_mbarrier_try_wait_parity(bar, unsigned(state & 1u));
+#else
+  (void)bar;
+  (void)state;
+  return true;
+#endif
+}
+
 /// Calls a spin-wait makes to `backoff` before it starts to sleep on the GPU.
 constexpr u32 backoff_spin_polls = 8;
 

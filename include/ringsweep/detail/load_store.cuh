@@ -147,6 +147,36 @@ __device__ __forceinline__ void block_copy_to_shared(T* dst, const T* src, int c
   for (int i = synchronous_from + int(threadIdx.x); i < count; i += THREADS) dst[i] = load_global(src + i);
 }
 
+/// Starts the copy of `count` items of `src` (global) to `dst` (shared, 16-byte aligned) as one
+/// bulk copy by thread 0 completing on the mbarrier `bar` (which must expect one arrival per
+/// phase: thread 0 makes it, announcing the bytes), where `src` is 16-byte aligned: the bytes past
+/// the last whole 16 (and everything when `src` is not aligned) by plain loads and shared stores of
+/// the block's `THREADS` threads, visible after a block barrier. The phase completes without bulk
+/// bytes too (an arrival announcing none). Only where has_bulk_copy().
+///
+///     block_bulk_copy_to_shared<384>(stage, tile_keys, valid, &bar);
+///     ...
+///     while (!mbarrier_try_wait_parity(&bar, phase & 1)) backoff(pause);
+///     __syncthreads();
+template <int THREADS, class T>
+__device__ __forceinline__ void block_bulk_copy_to_shared(T* dst, const T* src, int count, u64* bar) {
+  int plain_from = 0;
+  if (reinterpret_cast<std::uintptr_t>(src) % 16 == 0 && 16 % sizeof(T) == 0) {
+    constexpr int PER = 16 / int(sizeof(T));
+    plain_from = count / PER * PER;
+  }
+  if (threadIdx.x == 0) {
+    const u32 bytes = u32(plain_from) * u32(sizeof(T));
+    fence_proxy_async_shared();  // the stage's earlier reads come before the engine's writes
+    mbarrier_arrive_expect_tx(bar, bytes);
+    if (bytes != 0) {
+      trace_global(src, bytes, false);
+      bulk_copy_to_shared(dst, src, bytes, bar);
+    }
+  }
+  for (int i = plain_from + int(threadIdx.x); i < count; i += THREADS) dst[i] = load_global(src + i);
+}
+
 /// Warp-striped load of `ITEMS` items per lane: lane `l` item `k` reads `seg[k * 32 + l]`, for the
 /// first `valid` items of the segment (pass `valid >= 32 * ITEMS` for a full segment); the rest are
 /// set to `fill`.

@@ -296,6 +296,41 @@ inline void __pipeline_memcpy_async(void* __restrict dst_shared, const void* __r
 inline void __pipeline_commit() { simt::detail::async_commit(); }
 inline void __pipeline_wait_prior(std::size_t prior) { simt::detail::async_wait_prior(prior); }
 
+// ---- the bulk copy engine and mbarriers (sm_90; a backend extension, not CUDA's API) -------------
+// What PTX's mbarrier.init / mbarrier.arrive.expect_tx / cp.async.bulk (global to shared, completing
+// on an mbarrier) / mbarrier.try_wait.parity do, for library code guarded by
+// `#if defined(RINGSWEEP_SIMT_BACKEND)`. The mbarrier is a 64-bit word of shared memory. A phase
+// completes when its arrivals are made and every byte announced by expect_tx has landed; a bulk
+// copy lands when a thread of the block waits on its mbarrier (try_wait), not before: until then
+// its destination keeps its old bytes (0xA5 under RINGSWEEP_SIMT_POISON=1 and in the race build,
+// where the landing is the waiting thread's write, published to the other waiters by the barrier).
+namespace simt {
+namespace detail {
+void mbarrier_init(std::uint64_t* bar, unsigned arrivals);
+std::uint64_t mbarrier_arrive_expect_tx(std::uint64_t* bar, unsigned bytes);  // the phase's parity
+void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, std::uint64_t* bar);
+bool mbarrier_try_wait_parity(std::uint64_t* bar, unsigned parity);
+}  // namespace detail
+}  // namespace simt
+template <class Word>
+inline void __simt_mbarrier_init(Word* bar, unsigned arrivals) {
+  static_assert(sizeof(Word) == 8, "an mbarrier is a 64-bit word");
+  simt::detail::mbarrier_init(reinterpret_cast<std::uint64_t*>(bar), arrivals);
+}
+// Returns the phase's state token: its parity, which __simt_mbarrier_try_wait_parity takes.
+template <class Word>
+inline std::uint64_t __simt_mbarrier_arrive_expect_tx(Word* bar, unsigned bytes) {
+  return simt::detail::mbarrier_arrive_expect_tx(reinterpret_cast<std::uint64_t*>(bar), bytes);
+}
+template <class Word>
+inline void __simt_bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, Word* bar) {
+  simt::detail::bulk_copy_to_shared(dst, src, bytes, reinterpret_cast<std::uint64_t*>(bar));
+}
+template <class Word>
+inline bool __simt_mbarrier_try_wait_parity(Word* bar, unsigned parity) {
+  return simt::detail::mbarrier_try_wait_parity(reinterpret_cast<std::uint64_t*>(bar), parity);
+}
+
 // ---- global-memory traffic tracing (a backend extension, not CUDA) -----------------------------
 // Load/store helpers of a library may report each global access here, guarded by
 // `#if defined(RINGSWEEP_SIMT_BACKEND)`. While tracing is on (simt::traffic_begin in
