@@ -1,5 +1,5 @@
 // Fault injection sweep (SIMT backend): the full sort with status buffers of 2..4 slots and
-// look-back depth 1..2, under many schedule seeds, with the backend delaying random fibers before
+// look-back depth 1..2 (also with the persistent pipelined kernel), under many schedule seeds, with the backend delaying random fibers before
 // atomics and spin-waits and stalling random blocks, and the tiles' own random pauses. Every
 // result must be correct; a deadlock would be reported by the backend's watchdog.
 //
@@ -68,7 +68,28 @@ template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_, int W_>
 using window_ring = ringsweep::detail::with_hooks<window_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_, W_>,
                                                   ringsweep_test::faulty>;
 
+/// ring_tuning with the persistent pipelined kernel: one block per SM (four), each holding its
+/// tile's ticket and the next one's, with the copy engine (BULK) or per-thread cp.async.
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_, bool BULK>
+struct pipelined_tuning : ringsweep_test::ring_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_> {
+  static constexpr int PIPELINE_STAGES = 2;
+  static constexpr bool PIPELINE_BULK_COPY = BULK;
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep_test::ring_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_>::onesweep(t).blocks_per_sm(1);
+  }
+};
+template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_, bool BULK>
+using pipelined_ring = ringsweep::detail::with_hooks<pipelined_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_, BULK>,
+                                                     ringsweep_test::faulty>;
+
 }  // namespace
+
+TEST_CASE("fault sweep: the pipelined kernel, STATUS_SLOTS = 2, LOOKBACK_DEPTH = 1, bulk copies", "[faults]") {
+  sweep<pipelined_ring<2, 1, 0, true>>("pipelined 2/1/0 bulk");
+}
+TEST_CASE("fault sweep: the pipelined kernel, STATUS_SLOTS = 4, LOOKBACK_DEPTH = 2, cp.async", "[faults]") {
+  sweep<pipelined_ring<4, 2, 1, false>>("pipelined 4/2/1 cp.async");
+}
 
 TEST_CASE("fault sweep: STATUS_SLOTS = 2, LOOKBACK_DEPTH = 1", "[faults]") {
   sweep<ringsweep_test::policy_ring<2, 1, 0>>("2/1/0");
