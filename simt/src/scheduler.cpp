@@ -416,6 +416,20 @@ void grid_dependency_wait() {
 
 // ---- asynchronous copies to shared memory (__pipeline_memcpy_async) --------------------------------
 
+namespace {
+// Until a copy lands its destination holds what it held; poisoned (RINGSWEEP_SIMT_POISON=1, and
+// always in the race build) a read that comes too early, before the wait or in another thread
+// before a barrier, sees 0xA5 bytes instead.
+void poison_in_flight(void* dst, std::size_t bytes) {
+#if defined(RINGSWEEP_SIMT_TSAN)
+  constexpr bool poison = true;
+#else
+  const bool poison = config().poison_shared;
+#endif
+  if (poison) std::memset(dst, 0xA5, bytes);
+}
+}  // namespace
+
 void async_copy(void* dst, const void* src, std::size_t bytes, std::size_t zfill) {
   fiber* f = t_fiber;
   if (f == nullptr) fail("__pipeline_memcpy_async called outside a kernel");
@@ -425,14 +439,7 @@ void async_copy(void* dst, const void* src, std::size_t bytes, std::size_t zfill
     fail("__pipeline_memcpy_async: %zu-byte copy from %p to %p is not aligned to its size", bytes, src, dst);
   race::read_range(src, bytes - zfill);
   const race::ignore_scope hidden;
-#if defined(RINGSWEEP_SIMT_TSAN)
-  constexpr bool poison = true;
-#else
-  const bool poison = config().poison_shared;
-#endif
-  // Until it lands the destination holds what it held; poisoned, a read that comes too early
-  // (before the wait, or in another thread before a barrier) sees 0xA5 bytes instead.
-  if (poison) std::memset(dst, 0xA5, bytes);
+  poison_in_flight(dst, bytes);
   f->copies.push_back(pending_copy{dst, src, bytes, zfill, f->committed});
 }
 
@@ -500,12 +507,7 @@ void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, std::uint64
     fail("cp.async.bulk: %u bytes from %p to %p (a multiple of 16, both 16-byte aligned)", bytes, src, dst);
   race::read_range(src, bytes);
   const race::ignore_scope hidden;
-#if defined(RINGSWEEP_SIMT_TSAN)
-  constexpr bool poison = true;
-#else
-  const bool poison = config().poison_shared;
-#endif
-  if (poison) std::memset(dst, 0xA5, bytes);
+  poison_in_flight(dst, bytes);
   t_block->bulk_copies.push_back(pending_bulk_copy{dst, src, bytes, bar});
 }
 

@@ -171,18 +171,7 @@ class onesweep_tile {
       if (!pass_runs()) return;
       bits_type keys[ITEMS];
       const u32 u = acquire(keys);
-      const int valid = valid_keys(u);
-      u64 bins[DPT];  // this thread's digits' bins_in, when the policy prefetches them
-      if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
-      u32 ranks[ITEMS], counts[DPT], starts[DPT];
-      rank_and_publish(u, valid, keys, ranks, counts, starts);
-      if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
-      look_back(u, counts, starts, bins);
-      scatter(u, valid, keys, ranks);
-      if constexpr (Hooks::TRACE) {
-        __syncthreads();
-        stamp(&tile_trace::exit);
-      }
+      work(u, valid_keys(u), keys);
     }
   }
 
@@ -301,6 +290,22 @@ RINGSWEEP_UNROLL
     }
   }
 
+  /// A tile with its keys in registers (and its slot free once the ranking's barriers have passed):
+  /// rank and publish, look back, scatter.
+  __device__ __forceinline__ void work(u32 u, int valid, bits_type (&keys)[ITEMS]) {
+    u64 bins[DPT];  // this thread's digits' bins_in, when the policy prefetches them
+    if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
+    u32 ranks[ITEMS], counts[DPT], starts[DPT];
+    rank_and_publish(u, valid, keys, ranks, counts, starts);
+    if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
+    look_back(u, counts, starts, bins);
+    scatter(u, valid, keys, ranks);
+    if constexpr (Hooks::TRACE) {
+      __syncthreads();
+      stamp(&tile_trace::exit);
+    }
+  }
+
   /// The persistent pipelined block (PIPELINED). Per tile `u`, with `next` the ticket after it:
   /// wait for u's keys (the only batch in flight) and a barrier; thread 0 takes `next`; the keys
   /// go to registers and u's values start on their way (a batch); a barrier frees the keys' stage,
@@ -348,17 +353,7 @@ RINGSWEEP_UNROLL
       __syncthreads();  // the keys' stage is free; next_ticket is set
       if (next_in_flight()) start_keys(temp_.next_ticket - p_.tile_base);
       if (threadIdx.x == 0) tail().wait_slot_free(u);
-      u64 bins[DPT];
-      if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
-      u32 ranks[ITEMS], counts[DPT], starts[DPT];
-      rank_and_publish(u, valid, keys, ranks, counts, starts);
-      if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
-      look_back(u, counts, starts, bins);
-      scatter(u, valid, keys, ranks);
-      if constexpr (Hooks::TRACE) {
-        __syncthreads();
-        stamp(&tile_trace::exit);
-      }
+      work(u, valid, keys);
       // next_ticket is read from shared memory where needed (no register holds it through the
       // tile); thread 0 rewrites it only after the next iteration's first barrier.
       if (!next_in_flight()) return;
