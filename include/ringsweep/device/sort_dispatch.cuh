@@ -164,6 +164,22 @@ struct sort_dispatch {
     return cudaSuccess;
   }
 
+  /// Whether this sort's onesweep passes run with cache hints (sort_config::cache_hints): only
+  /// where the policy has them, from the current device's L2 size (an attribute query: no sync).
+  __host__ static cudaError_t cache_hints(std::size_t n, bool& hints) {
+    hints = false;
+    if constexpr (Policy::CACHE_HINTS) {
+      int device = 0, l2 = 0;
+      cudaError_t e = cudaGetDevice(&device);
+      if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+      if (e != cudaSuccess) return e;
+      hints = Config::cache_hints(n, l2);
+    } else {
+      (void)n;
+    }
+    return cudaSuccess;
+  }
+
   __host__ static cudaError_t run_onesweep(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {
     char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
     const temp_layout& l = p.layout;
@@ -183,6 +199,14 @@ struct sort_dispatch {
     launch_order later = launch_order::serial;
     e = later_launches(later);
     if (e != cudaSuccess) return e;
+    // The pass kernel: one instantiation with cache hints, one without, chosen here per sort.
+    bool hints = false;
+    e = cache_hints(p.n, hints);
+    if (e != cudaSuccess) return e;
+    auto* pass_kernel = onesweep_kernel<Config, Hooks, false>;
+    if constexpr (Policy::CACHE_HINTS) {
+      if (hints) pass_kernel = onesweep_kernel<Config, Hooks, true>;
+    }
     constexpr bool dependent = Policy::DEPENDENT_LAUNCH;
     histogram_params<Key> hp;
     static_cast<key_context<Key>&>(hp) = p.context;
@@ -225,8 +249,9 @@ struct sort_dispatch {
         op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
         op.tile_base = tile_base;
         op.launch = launch_index;
-        e = launch(onesweep_kernel<Config, Hooks>, op.tiles, unsigned(Config::THREADS), stream, later, op);
+        e = launch(pass_kernel, op.tiles, unsigned(Config::THREADS), stream, later, op);
         if (e != cudaSuccess) return e;
+        Hooks::onesweep_launched(hints);
         tile_base += op.tiles;
         ++launch_index;
       }

@@ -8,8 +8,9 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// The body of both onesweep kernels: one tile (see onesweep_tile).
-template <class Config, class Hooks, bool SEGMENTED>
+/// The body of both onesweep kernels: one tile (see onesweep_tile), with cache hints where
+/// `CACHE_HINTS`.
+template <class Config, class Hooks, bool SEGMENTED, bool CACHE_HINTS = false>
 __device__ __forceinline__ void onesweep_kernel_body(
     const onesweep_params<typename Config::key_type, typename Config::value_raw_t>& params) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
@@ -19,7 +20,7 @@ __device__ __forceinline__ void onesweep_kernel_body(
       grid_dependents_launch();
     }
     using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
-                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, SEGMENTED>;
+                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, SEGMENTED, CACHE_HINTS>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
   } else {
@@ -28,11 +29,12 @@ __device__ __forceinline__ void onesweep_kernel_body(
 }
 
 /// One launch per (pass, portion); the grid is the portion's tile count. Tiles take their index
-/// from the sort's ticket counter, not from blockIdx (see onesweep_tile).
-template <class Config, class Hooks>
+/// from the sort's ticket counter, not from blockIdx (see onesweep_tile). `CACHE_HINTS`: the
+/// instantiation with cache hints, launched for sorts whose data cannot stay in L2 (sort_dispatch).
+template <class Config, class Hooks, bool CACHE_HINTS = false>
 __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
     onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
-  onesweep_kernel_body<Config, Hooks, false>(params);
+  onesweep_kernel_body<Config, Hooks, false, CACHE_HINTS>(params);
 }
 
 /// The same over the tiles of a segmented sort's large segments: one launch per (pass, portion)
