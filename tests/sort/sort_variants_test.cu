@@ -7,6 +7,7 @@
 #include <ringsweep/ringsweep.cuh>
 
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 #include <vector>
 
@@ -208,6 +209,9 @@ TEST_CASE("cache hints: the hinted pass kernel runs exactly above the L2 thresho
   REQUIRE_CUDA(cudaGetDevice(&device));
   REQUIRE_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   REQUIRE(l2 > 0);
+#if defined(RINGSWEEP_SIMT_BACKEND)
+  if (const char* env = std::getenv("RINGSWEEP_SIMT_L2_BYTES")) CHECK(l2 == std::atoi(env));  // the backend's setting
+#endif
   const std::uint64_t seed = ringsweep_test::catch_seed();
   const auto run = [&](auto key, auto value, std::size_t item_bytes) {
     using Key = decltype(key);
