@@ -126,6 +126,37 @@ struct per_sort : sm90_before_2026_11_24 {
   }
 };
 
+/// `Base` with cache hints (CACHE_HINTS) for sorts whose pass data, 2 x n x item bytes, exceeds
+/// PERCENT_ percent of the L2 (every tune size from 2^24 4-byte keys on a 50 MiB H100): keys and
+/// values evict-first (loads not kept in L1), stores streaming, status ring and digit offsets
+/// evict-last. Both pass kernels (hinted and not) are spill-free with policy_sm90 on sm_90 and
+/// policy_sm80 on sm_80 for u8, u16, u32, i32, f32, u64 and f64 keys and u32/u32, f32/u32,
+/// u16/u32, u8/u8, u64/u32, u32/u64, u64/u64 and u32/16-byte pairs (ptxas 13).
+template <class Base, int PERCENT_ = 100>
+struct hinted : Base {
+  static constexpr bool CACHE_HINTS = true;
+  static constexpr int CACHE_HINTS_L2_PERCENT = PERCENT_;
+};
+
+/// policy_sm90 with 512 threads x 21 keys for 4-byte keys, keys only and pairs (another library's
+/// u32 tile, 10,752 keys; exchange 43,008 bytes), MIN_BLOCKS_ blocks per SM, digits recomputed
+/// where RECOMPUTE_; the look-back window and offset prefetch of policy_sm90's 4-byte rows; other
+/// key widths as policy_sm90. ptxas sm_90: one block per SM is spill-free (86-128 registers); two
+/// (64 registers) spill 8 B keys only and 48 B pairs, with or without RECOMPUTE_ (window 1 and no
+/// prefetch: still 8 B and 32 B).
+template <int MIN_BLOCKS_, bool RECOMPUTE_ = false>
+struct sm90_512x21 : ringsweep::policy_sm90 {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return t.key_bytes == 4 ? ringsweep::onesweep_shape::fit(t, 512, 21, 21, 512 * 21 * 4)
+                                  .blocks_per_sm(MIN_BLOCKS_)
+                                  .recompute(RECOMPUTE_)
+                                  .vector_loads(2)
+                                  .lookback_window(t.value_bytes == 0 ? 4 : 1)
+                                  .prefetch_bins(t.value_bytes == 0 ? 0 : 1)
+                            : ringsweep::policy_sm90::onesweep(t);
+  }
+};
+
 /// `Base` with the kernels after the histogram launched as programmatic dependents (sm_90).
 template <class Base>
 struct dependent : Base {
@@ -472,6 +503,12 @@ struct narrow_variants {
     run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
     per_sort_variants::run(b, pairs, reps, cub_ms);
     pipelined_variants::run(b, pairs, reps, cub_ms);
+    // Issue #24: cache hints (every tune size is above their threshold: 2^24 4-byte keys move 128
+    // MiB per pass through a 50 MiB L2) and another library's u32 tile, 512 x 21 (spill-free at
+    // one block per SM only; the two-block shape spills 8 B and is timed for keys only, as a bound).
+    run_variant<tune::hinted<ringsweep::policy_sm90>>("policy_sm90 cache hints", b, pairs, reps, cub_ms);
+    run_variant<tune::sm90_512x21<1>>("512x21 min1", b, pairs, reps, cub_ms);
+    if (!pairs) run_variant<tune::sm90_512x21<2>>("512x21 min2 (spills 8 B)", b, pairs, reps, cub_ms);
   }
 };
 
@@ -505,6 +542,7 @@ struct wide_variants {
     run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
     per_sort_variants::run(b, pairs, reps, cub_ms);
     pipelined_variants::run(b, pairs, reps, cub_ms);
+    run_variant<tune::hinted<ringsweep::policy_sm90>>("policy_sm90 cache hints", b, pairs, reps, cub_ms);
   }
 };
 
@@ -525,6 +563,12 @@ struct trace_variants {
     // have landed), so rank..scatter compare directly with the one-tile-per-block rows.
     run_variant<tune::sm90_pipelined>("policy_sm90 pipelined ring528", b, pairs, reps, cub_ms);
     trace_variant<tune::sm90_pipelined>("policy_sm90 pipelined ring528", b, pairs);
+    run_variant<tune::hinted<ringsweep::policy_sm90>>("policy_sm90 cache hints", b, pairs, reps, cub_ms);
+    trace_variant<tune::hinted<ringsweep::policy_sm90>>("policy_sm90 cache hints", b, pairs);
+    if constexpr (sizeof(Key) == 4) {
+      run_variant<tune::sm90_512x21<1>>("512x21 min1", b, pairs, reps, cub_ms);
+      trace_variant<tune::sm90_512x21<1>>("512x21 min1", b, pairs);
+    }
   }
 };
 
@@ -544,6 +588,7 @@ struct short_variants {
                                                                                            cub_ms);
     run_variant<ring_variant<variant<512, 16, 512, 8, 2, 0, 0, false, -1>, 256, 512, 8, 4>>("512x16 W4", b, pairs, reps,
                                                                                            cub_ms);
+    run_variant<tune::hinted<ringsweep::policy_sm90>>("policy_sm90 cache hints", b, pairs, reps, cub_ms);
   }
 };
 

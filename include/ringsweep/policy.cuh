@@ -153,6 +153,13 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   programmatic dependent of the one before (sm_90 on, where the kernels were built for it): it
 ///   is scheduled while its predecessor finishes and waits for it on the device, which hides a
 ///   launch latency per kernel.
+/// - `CACHE_HINTS`: the onesweep passes of a sort whose data cannot stay in L2 run a kernel with
+///   cache hints (sm_80 on): keys and values read evict-first and not kept in L1, written
+///   streaming, the status ring and the digit offsets evict-last. The host decides per sort,
+///   never per key: hints when one pass's input and output, 2 x n x (key + value bytes), exceed
+///   `CACHE_HINTS_L2_PERCENT` percent of the device's L2 (`cudaDevAttrL2CacheSize`); smaller
+///   sorts run the kernel without hints, whose output may still be in L2 for the next pass.
+///   Off in the shipped policies (untimed).
 ///
 /// - `PIPELINE_STAGES`: 1, one onesweep tile per block (a grid of every tile of the portion); 2,
 ///   a persistent pipelined onesweep kernel: a grid of the blocks that fit on the device at once,
@@ -188,6 +195,8 @@ struct policy_defaults {
   static constexpr int LOOKBACK_WINDOW = 1;
   static constexpr int PREFETCH_BINS = 0;
   static constexpr bool DEPENDENT_LAUNCH = false;
+  static constexpr bool CACHE_HINTS = false;
+  static constexpr int CACHE_HINTS_L2_PERCENT = 100;
   static constexpr int SEGMENT_WARP_ITEMS = 4;
   static constexpr int PIPELINE_STAGES = 1;
   static constexpr bool PIPELINE_BULK_COPY = false;

@@ -43,6 +43,7 @@ backend_config read_config() {
   c.device_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICES", 1), 0, 16));
   c.device_bytes = static_cast<std::size_t>(
       std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICE_BYTES", 16ll << 30), 1 << 20, 1ll << 40));
+  c.l2_bytes = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_L2_BYTES", 50ll << 20), 0, 1ll << 30));
   c.delay_permille = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DELAY", 0), 0, 1000));
   c.poison_shared = env_int("RINGSWEEP_SIMT_POISON", 0) != 0;
   c.dependent_launch = env_int("RINGSWEEP_SIMT_PDL", 1) != 0;

@@ -16,6 +16,8 @@ struct backend_config {
   int device_count;            // RINGSWEEP_SIMT_DEVICES: emulated devices, 0 a machine without one (default 1, at most 16)
   std::size_t device_bytes;    // RINGSWEEP_SIMT_DEVICE_BYTES: each device's memory; allocations beyond it fail
                                // (default 16 GiB)
+  int l2_bytes;                // RINGSWEEP_SIMT_L2_BYTES: each device's L2 size as cudaDevAttrL2CacheSize and
+                               // cudaDeviceProp::l2CacheSize report it (default 50 MiB, an H100's; nothing is cached)
   unsigned delay_permille;     // RINGSWEEP_SIMT_DELAY: fault injection, chance per mille of a delay at atomics,
                                // spin-waits and block start (default 0: off)
   bool poison_shared;          // RINGSWEEP_SIMT_POISON=1: fill shared memory with 0xA5 bytes at block start

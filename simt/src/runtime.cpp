@@ -141,7 +141,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->major = 9;
   p->minor = 0;
   p->multiProcessorCount = config().sm_count;
-  p->l2CacheSize = 50 * 1024 * 1024;
+  p->l2CacheSize = config().l2_bytes;
   p->maxThreadsPerMultiProcessor = 2048;
   p->sharedMemPerMultiprocessor = 228 * 1024;
   p->regsPerMultiprocessor = 65536;

@@ -121,6 +121,25 @@ struct traced : ringsweep::detail::no_hooks {
 /// policy_tiny with every onesweep tile writing its timeline (`policy_tiny_traced::sink`).
 using policy_tiny_traced = ringsweep::detail::with_hooks<policy_tiny, traced>;
 
+/// policy_tiny with cache hints (CACHE_HINTS) from 1% of the device's L2 on: a sort of more than
+/// L2 / (200 x item bytes) keys runs the hinted pass kernel (65,536 u32 keys with a 50 MiB L2;
+/// the SIMT backend's L2 size is RINGSWEEP_SIMT_L2_BYTES).
+struct policy_tiny_cache_hints : policy_tiny {
+  static constexpr bool CACHE_HINTS = true;
+  static constexpr int CACHE_HINTS_L2_PERCENT = 1;
+};
+
+/// Test hooks that count the onesweep launches the host dispatch makes with and without cache
+/// hints (`onesweep_launched`).
+struct hint_counter : ringsweep::detail::no_hooks {
+  static inline int hinted = 0;
+  static inline int plain = 0;
+  __host__ static void onesweep_launched(bool cache_hints) { ++(cache_hints ? hinted : plain); }
+};
+
+/// policy_tiny_cache_hints with its onesweep launches counted (`policy_tiny_hints::hinted`, `::plain`).
+using policy_tiny_hints = ringsweep::detail::with_hooks<policy_tiny_cache_hints, hint_counter>;
+
 /// policy_tiny with a shape per key type, as a shipped policy's table may give: float keys 64 x 2,
 /// other 4-byte keys 64 x 3 (pairs 64 x 2), 8-byte keys 96 threads x 2, 1- and 2-byte keys 32 x 5
 /// with vector loads; so kernels of one policy differ in block size and items per thread.

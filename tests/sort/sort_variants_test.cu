@@ -1,11 +1,14 @@
 // The whole sort under variants of the tiny test policy: digits recomputed at each use, vector
 // loads, injected delays, programmatic dependent launch, a shape per key type, a look-back window
-// with prefetched bins, an instrumented policy, and rings whose look-back reaches its depth cap.
+// with prefetched bins, an instrumented policy, rings whose look-back reaches its depth cap, and
+// cache hints on either side of their threshold.
 #include <catch2/catch.hpp>
 
 #include <ringsweep/ringsweep.cuh>
 
 #include <cstdint>
+#include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include "sort_test_util.cuh"
@@ -193,4 +196,54 @@ TEMPLATE_TEST_CASE("look-back at its depth cap waits for an inclusive count", "[
                                            with_order(o));
     }
   }
+}
+
+TEST_CASE("cache hints: the hinted pass kernel runs exactly above the L2 threshold", "[sort][tiny][hints]") {
+  // policy_tiny_cache_hints: hints where 2 x n x item bytes exceed 1% of the device's L2, i.e. for
+  // n above L2 / (200 x item bytes): 65,536 u32 keys on a 50 MiB L2 (an H100's, the SIMT
+  // backend's default); the ctest runs of the SIMT build report 1 MiB (RINGSWEEP_SIMT_L2_BYTES),
+  // 1,310 keys. Both sides of the edge sort correctly, and only the larger one launches the
+  // hinted kernel, for every pass and portion.
+  using hints = ringsweep_test::policy_tiny_hints;
+  int device = 0, l2 = 0;
+  REQUIRE_CUDA(cudaGetDevice(&device));
+  REQUIRE_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  REQUIRE(l2 > 0);
+#if defined(RINGSWEEP_SIMT_BACKEND)
+  if (const char* env = std::getenv("RINGSWEEP_SIMT_L2_BYTES")) CHECK(l2 == std::atoi(env));  // the backend's setting
+#endif
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto run = [&](auto key, auto value, std::size_t item_bytes) {
+    using Key = decltype(key);
+    using Value = decltype(value);
+    constexpr bool pairs = !std::is_same<Value, ringsweep::detail::null_value>::value;
+    const std::size_t edge = std::size_t(l2) / (200 * item_bytes);  // the largest n without hints
+    using config = ringsweep::detail::sort_config<ringsweep_test::policy_tiny_cache_hints, Key, Value>;
+    REQUIRE(edge > std::size_t(config::TILE));  // both sides run onesweep passes
+    CHECK_FALSE(config::cache_hints(edge, l2));
+    CHECK(config::cache_hints(edge + 1, l2));
+    for (std::size_t n : {edge / 2, edge, edge + 1, 2 * edge + 5}) {
+      INFO("n " << n << ", edge " << edge << ", L2 " << l2 << " bytes, " << item_bytes << " bytes per item");
+      const auto keys = ringsweep_test::make_keys<Key>(n, distribution::uniform, seed + n);
+      hints::hinted = hints::plain = 0;
+      if constexpr (pairs) {
+        ringsweep_test::check_sort_pairs<hints, Key, Value>(keys, {});
+      } else {
+        ringsweep_test::check_sort_keys<hints>(keys, {});
+      }
+      const int passes = int(sizeof(Key));
+      const std::size_t tiles = (n + config::TILE - 1) / config::TILE;
+      const int portions = int((tiles + config::PORTION_TILES - 1) / config::PORTION_TILES);
+      if (n > edge) {
+        CHECK(hints::hinted == passes * portions);
+        CHECK(hints::plain == 0);
+      } else {
+        CHECK(hints::hinted == 0);
+        CHECK(hints::plain == passes * portions);
+      }
+    }
+  };
+  run(std::uint32_t{}, ringsweep::detail::null_value{}, 4);
+  run(std::uint32_t{}, std::uint32_t{}, 8);
+  run(std::uint64_t{}, std::uint16_t{}, 10);
 }

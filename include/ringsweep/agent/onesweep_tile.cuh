@@ -73,8 +73,13 @@ struct onesweep_params {
 /// included: each segment's digit offsets (`segment_bins`) are its own offsets minus the counts of
 /// the segments before it, which the look-back adds back, and `bins_in` / `bins_out` carry only
 /// those counts from portion to portion (`bins_in` is zeros for the first).
+///
+/// With `CACHE_HINTS` (the policy's CACHE_HINTS, for a sort whose data cannot stay in L2: the host
+/// decides) keys and values load and store evict-first, the status words and digit offsets
+/// evict-last (load_store.cuh, intrinsics.cuh); but a pairs tile of one digit stores plainly (its
+/// 2 x ITEMS striped stores through inline PTX spilled the sm_90 4-byte pairs kernel 8 bytes).
 template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks, bool INDEX_VALUES = false,
-          bool SEGMENTED = false>
+          bool SEGMENTED = false, bool CACHE_HINTS = false>
 class onesweep_tile {
   static_assert(!(SEGMENTED && INDEX_VALUES), "segmented sorts do not make their values");
 
@@ -89,7 +94,7 @@ class onesweep_tile {
   static constexpr int RADIX = Config::RADIX;
   using rank_t = block_radix_rank<THREADS, ITEMS, Config::RADIX_BITS>;
   using scatter_t = block_scatter<THREADS, ITEMS>;
-  using lookback_t = typename Config::lookback_t;
+  using lookback_t = typename Config::template lookback_hinted_t<CACHE_HINTS>;
   using tail_t = typename Config::tail_t;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
   static constexpr int WARPS = THREADS / warp_threads;
@@ -274,7 +279,7 @@ class onesweep_tile {
     if constexpr (SEGMENTED) {
       return temp_.bins[d] + p_.bins_in[d];
     } else {
-      return p_.bins_in[d];
+      return load_word<CACHE_HINTS>(p_.bins_in + d);
     }
   }
   __device__ __forceinline__ static int warp() { return int(threadIdx.x) / warp_threads; }
@@ -522,7 +527,7 @@ RINGSWEEP_UNROLL
           if constexpr (SEGMENTED) {
             p_.bins_out[d] = p_.bins_in[d] + inclusive;
           } else {
-            p_.bins_out[d] = bin + inclusive;
+            store_word<CACHE_HINTS>(p_.bins_out + d, bin + inclusive);
           }
         }
       }
@@ -551,8 +556,8 @@ RINGSWEEP_UNROLL
         load_values(u, lane, valid, values);
         store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), values);
       } else {
-        scatter_t::shared_to_global(temp_.u.keys, valid,
-                                    [&](int, int i, bits_type) { return keys_out() + (base + u64(i)); });
+        scatter_t::template shared_to_global<CACHE_HINTS>(
+            temp_.u.keys, valid, [&](int, int i, bits_type) { return keys_out() + (base + u64(i)); });
       }
       return;
     }
@@ -564,7 +569,7 @@ RINGSWEEP_UNROLL
 
     // The digit of block-striped item k rides in the high bits of ranks[k] (the ranks are
     // below 2^16) for the values' trip: no second array of ITEMS registers.
-    scatter_t::shared_to_global(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
+    scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
       const u32 d = digit_of()(key);
       if constexpr (HAS_VALUES) ranks[k] = (ranks[k] & scatter_t::rank_mask) | (d << 16);
       return keys_out() + (temp_.digit_base[d] + offset_t(i));
@@ -575,7 +580,7 @@ RINGSWEEP_UNROLL
       if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
-      scatter_t::shared_to_global(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
+      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
         return values_out() + (temp_.digit_base[ranks[k] >> 16] + offset_t(i));
       });
     }
@@ -617,12 +622,12 @@ RINGSWEEP_UNROLL
     if constexpr (STAGED && vector_loaded<T>()) {
       using load_t = warp_vector_load<T, ITEMS>;
       if (valid >= scatter_t::SEGMENT && load_t::aligned(seg)) {
-        load_t::load(*reinterpret_cast<typename load_t::TempStorage*>(temp_.stage + warp * warp_threads), seg, lane,
-                     items);
+        load_t::template load<CACHE_HINTS>(
+            *reinterpret_cast<typename load_t::TempStorage*>(temp_.stage + warp * warp_threads), seg, lane, items);
         return;
       }
     }
-    load_warp_striped(seg, lane, valid, items);
+    load_warp_striped<CACHE_HINTS>(seg, lane, valid, items);
   }
 
   TempStorage& temp_;

@@ -78,7 +78,11 @@ struct sort_config {
 
   // The status ring, the look-back over it and the tail iterator that frees its slots.
   using status_ring = circular_status_buffer<RADIX, Policy::STATUS_SLOTS>;
-  using lookback_t = decoupled_lookback<RADIX, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, shape::LOOKBACK_WINDOW>;
+  /// The look-back of a pass run with cache hints (`HINTS`: evict-last status words) or without.
+  template <bool HINTS>
+  using lookback_hinted_t =
+      decoupled_lookback<RADIX, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, shape::LOOKBACK_WINDOW, HINTS>;
+  using lookback_t = lookback_hinted_t<false>;
   using tail_t = tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>;
 
   /// Output positions within a pass: 32-bit where the policy's contract caps n below 2^32.
@@ -92,6 +96,16 @@ struct sort_config {
   static constexpr int COUNTER_UNSORTED = 2;
   static constexpr int COUNTER_TAILS = 32;
   static constexpr int COUNTER_ROUTES = COUNTER_TAILS + tail_t::WORDS_PER_SORT;
+
+  /// Whether a sort of `n` keys runs its onesweep passes with cache hints on a device with
+  /// `l2_bytes` of L2 (the policy's CACHE_HINTS): one pass's input and output,
+  /// 2 x n x (key + value bytes), exceed CACHE_HINTS_L2_PERCENT percent of it.
+  __host__ static constexpr bool cache_hints(std::size_t n, long long l2_bytes) {
+    constexpr std::size_t item_bytes = sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0);
+    // n x item_bytes x 200 > l2_bytes x percent, without overflow (n is an integer).
+    return Policy::CACHE_HINTS && l2_bytes > 0 &&
+           n > (unsigned long long)(l2_bytes) * unsigned(Policy::CACHE_HINTS_L2_PERCENT) / (200u * item_bytes);
+  }
 
   /// Digit passes of the bit window `[begin_bit, end_bit)`.
   __host__ __device__ static constexpr int passes(int begin_bit, int end_bit) {

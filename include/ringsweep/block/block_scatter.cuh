@@ -51,15 +51,16 @@ RINGSWEEP_UNROLL
     }
   }
 
-  /// Stores rank `i` of the tile, for every `i < valid`, to `address(k, i, buf[i])`.
-  template <class T, class Address>
+  /// Stores rank `i` of the tile, for every `i < valid`, to `address(k, i, buf[i])` (`STREAM`: as
+  /// for `store_global`).
+  template <bool STREAM = false, class T, class Address>
   __device__ __forceinline__ static void shared_to_global(const T* buf, int valid, Address&& address) {
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = k * THREADS + int(threadIdx.x);
       if (i < valid) {
         const T v = buf[i];
-        store_global(address(k, i, v), v);
+        store_global<STREAM>(address(k, i, v), v);
       }
     }
   }

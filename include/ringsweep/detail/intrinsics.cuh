@@ -101,6 +101,162 @@ __device__ __forceinline__ void store_release(u32* p, u32 v) {
 #endif
 }
 
+// Cache hints (policy member CACHE_HINTS). On sm_80 and newer an L2 eviction priority is given
+// through a cache policy (`createpolicy.fractional`, then `.L2::cache_hint`): ptxas 13 refuses the
+// direct `.L2::evict_first` / `.L2::evict_last` qualifiers on loads and stores narrower than 256
+// bits. sm_75 streams with `.cs` and keeps nothing; elsewhere (host pass, SIMT backend) the hinted
+// forms are the plain accesses.
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// `asm volatile`, so that every access makes its own policy (one instruction) instead of the
+// compiler keeping one in a 64-bit register through the tile (that spilled 4-byte pairs on sm_90).
+
+/// An L2 cache policy of evict-first priority for every access that names it.
+__device__ __forceinline__ u64 l2_policy_evict_first() {
+  u64 p;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+/// An L2 cache policy of evict-last priority for every access that names it.
+__device__ __forceinline__ u64 l2_policy_evict_last() {
+  u64 p;
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+#endif
+
+/// Load of a word read once (a pass's keys and values, when they cannot stay in L2): not kept in
+/// L1, evict-first in L2 (`ld.global.nc.L1::no_allocate.L2::cache_hint`; `ld.global.cs` on sm_75).
+/// `T` is an unsigned word of 1, 2, 4 or 8 bytes or a `uint4`; the data must not change during
+/// the kernel (non-coherent path, as `__ldg`). `asm volatile`: a plain `asm` would count as reading
+/// no memory, and could be moved above `grid_dependency_wait` or a barrier.
+template <class T>
+__device__ __forceinline__ T load_streaming(const T* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const u64 pol = l2_policy_evict_first();
+  if constexpr (sizeof(T) == 16) {
+    T v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(pol));
+    return v;
+  } else if constexpr (sizeof(T) == 8) {
+    u64 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.u64 %0, [%1], %2;" : "=l"(v) : "l"(p), "l"(pol));
+    return T(v);
+  } else if constexpr (sizeof(T) == 4) {
+    u32 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(pol));
+    return T(v);
+  } else if constexpr (sizeof(T) == 2) {
+    u32 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.u16 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(pol));
+    return T(v);
+  } else {
+    u32 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.u8 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(pol));
+    return T(v);
+  }
+#elif defined(__CUDA_ARCH__)
+  return __ldcs(p);
+#else
+  return *p;
+#endif
+}
+
+/// Store of a word the kernel never reads back (a pass's output, when it cannot stay in L2):
+/// cache-streaming, i.e. evict-first (`st.global.cs`). `T` as for `load_streaming`.
+template <class T>
+__device__ __forceinline__ void store_streaming(T* p, T v) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(T) == 16) {
+    asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" : : "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                 : "memory");
+  } else if constexpr (sizeof(T) == 8) {
+    asm volatile("st.global.cs.u64 [%0], %1;" : : "l"(p), "l"(u64(v)) : "memory");
+  } else if constexpr (sizeof(T) == 4) {
+    asm volatile("st.global.cs.u32 [%0], %1;" : : "l"(p), "r"(u32(v)) : "memory");
+  } else if constexpr (sizeof(T) == 2) {
+    asm volatile("st.global.cs.u16 [%0], %1;" : : "l"(p), "h"((unsigned short)(v)) : "memory");
+  } else {
+    asm volatile("st.global.cs.u8 [%0], %1;" : : "l"(p), "r"(u32(v)) : "memory");
+  }
+#else
+  *p = v;
+#endif
+}
+
+/// `load_relaxed` of a word to keep in L2 (the look-back's status ring): evict-last priority on
+/// sm_80 and newer, a plain relaxed load elsewhere.
+__device__ __forceinline__ u64 load_relaxed_keep(const u64* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  u64 v;
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u64 %0, [%1], %2;"
+               : "=l"(v)
+               : "l"(p), "l"(l2_policy_evict_last())
+               : "memory");
+  return v;
+#else
+  return load_relaxed(p);
+#endif
+}
+
+/// `store_relaxed` of a word to keep in L2 (the status ring): evict-last priority on sm_80 and newer.
+__device__ __forceinline__ void store_relaxed_keep(u64* p, u64 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("st.relaxed.gpu.global.L2::cache_hint.u64 [%0], %1, %2;"
+               :
+               : "l"(p), "l"(v), "l"(l2_policy_evict_last())
+               : "memory");
+#else
+  store_relaxed(p, v);
+#endif
+}
+
+/// Load of a word every tile of a kernel reads and that does not change during it (a portion's
+/// digit offsets): evict-last in L2 on sm_80 and newer (`ld.global.nc.L2::cache_hint`), a plain
+/// load elsewhere.
+__device__ __forceinline__ u64 load_keep(const u64* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  u64 v;
+  asm volatile("ld.global.nc.L2::cache_hint.u64 %0, [%1], %2;" : "=l"(v) : "l"(p), "l"(l2_policy_evict_last()));
+  return v;
+#else
+  return *p;
+#endif
+}
+
+/// Store of a word the next kernel reads from every tile (the next portion's digit offsets):
+/// evict-last in L2 on sm_80 and newer (`st.global.L2::cache_hint`), a plain store elsewhere.
+__device__ __forceinline__ void store_keep(u64* p, u64 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("st.global.L2::cache_hint.u64 [%0], %1, %2;" : : "l"(p), "l"(v), "l"(l2_policy_evict_last()) : "memory");
+#else
+  *p = v;
+#endif
+}
+
+/// A 64-bit word loaded with `load_keep` where `KEEP`, else plainly: a template parameter picks
+/// the access, so a kernel instantiation has no branch.
+template <bool KEEP>
+__device__ __forceinline__ u64 load_word(const u64* p) {
+  if constexpr (KEEP) {
+    return load_keep(p);
+  } else {
+    return *p;
+  }
+}
+
+/// A 64-bit word stored with `store_keep` where `KEEP`, else plainly.
+template <bool KEEP>
+__device__ __forceinline__ void store_word(u64* p, u64 v) {
+  if constexpr (KEEP) {
+    store_keep(p, v);
+  } else {
+    *p = v;
+  }
+}
+
 /// Atomic add (GPU scope) with acquire and release ordering; returns the old value. Where
 /// several blocks hand a role on through one counter, the block that sees the count complete
 /// also sees everything the others did before their adds.

@@ -1,6 +1,9 @@
 // Every global load and store of keys and values in ringsweep kernels goes through these helpers
 // (so that traffic can be counted in one place). Keys travel as their unsigned bits, values as
-// `value_words` of their size and alignment.
+// `value_words` of their size and alignment. The helpers a onesweep pass uses take `STREAM`
+// (default false): true where the pass's data cannot stay in L2 (the policy's CACHE_HINTS,
+// decided per sort by the host), which makes the GPU's loads and stores of whole key and value
+// words evict-first (intrinsics.cuh); the SIMT backend counts the same accesses either way.
 #pragma once
 
 #include <cstdint>
@@ -76,12 +79,17 @@ __device__ __forceinline__ void trace_global(const void* p, unsigned bytes, bool
 #endif
 }
 
-/// Load of one key word from global memory; cache hints on the GPU (read once per pass).
-template <class T>
+/// Load of one key word from global memory; cache hints on the GPU (read once per pass; with
+/// `STREAM` not kept in L1 and evict-first in L2).
+template <bool STREAM = false, class T>
 __device__ __forceinline__ T load_global(const T* p) {
 #ifdef __CUDA_ARCH__
   if constexpr (is_hintable_word<T>::value) {
-    return __ldg(p);
+    if constexpr (STREAM) {
+      return load_streaming(p);
+    } else {
+      return __ldg(p);
+    }
   } else {
     return *p;
   }
@@ -99,27 +107,32 @@ __device__ __forceinline__ T peek_global(const T* p) {
   return *p;
 }
 
-/// Store of one key word to global memory.
-template <class T>
+/// Store of one key word to global memory (with `STREAM` evict-first on the GPU).
+template <bool STREAM = false, class T>
 __device__ __forceinline__ void store_global(T* p, T v) {
-#ifndef __CUDA_ARCH__
+#ifdef __CUDA_ARCH__
+  if constexpr (STREAM && is_hintable_word<T>::value) {
+    store_streaming(p, v);
+    return;
+  }
+#else
   trace_global(p, unsigned(sizeof(T)), true);
 #endif
   *p = v;
 }
 
-template <int Bytes, int Align>
+template <bool STREAM = false, int Bytes, int Align>
 __device__ __forceinline__ value_words<Bytes, Align> load_global(const value_words<Bytes, Align>* p) {
   value_words<Bytes, Align> v;
 RINGSWEEP_UNROLL
-  for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) v.w[i] = load_global(&p->w[i]);
+  for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) v.w[i] = load_global<STREAM>(&p->w[i]);
   return v;
 }
 
-template <int Bytes, int Align>
+template <bool STREAM = false, int Bytes, int Align>
 __device__ __forceinline__ void store_global(value_words<Bytes, Align>* p, const value_words<Bytes, Align>& v) {
 RINGSWEEP_UNROLL
-  for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) store_global(&p->w[i], v.w[i]);
+  for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) store_global<STREAM>(&p->w[i], v.w[i]);
 }
 
 /// Starts the copy of `count` items of `src` (global) to `dst` (shared, 16-byte aligned) by the
@@ -179,32 +192,32 @@ __device__ __forceinline__ void block_bulk_copy_to_shared(T* dst, const T* src, 
 
 /// Warp-striped load of `ITEMS` items per lane: lane `l` item `k` reads `seg[k * 32 + l]`, for the
 /// first `valid` items of the segment (pass `valid >= 32 * ITEMS` for a full segment); the rest are
-/// set to `fill`.
+/// set to `fill`. `STREAM`: as for `load_global`.
 ///
 ///     u32 keys[4];
 ///     load_warp_striped(tile + warp * 128, lane_id(), 128, keys);
-template <int ITEMS, class T>
+template <bool STREAM = false, int ITEMS, class T>
 __device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int valid, T (&items)[ITEMS],
                                                   const T& fill = T{}) {
   if (valid >= ITEMS * warp_threads) {
 RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) items[k] = load_global(seg + k * warp_threads + lane);
+    for (int k = 0; k < ITEMS; ++k) items[k] = load_global<STREAM>(seg + k * warp_threads + lane);
   } else {
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = k * warp_threads + int(lane);
-      items[k] = i < valid ? load_global(seg + i) : fill;
+      items[k] = i < valid ? load_global<STREAM>(seg + i) : fill;
     }
   }
 }
 
 /// Warp-striped store, the inverse of `load_warp_striped`.
-template <int ITEMS, class T>
+template <bool STREAM = false, int ITEMS, class T>
 __device__ __forceinline__ void store_warp_striped(T* seg, u32 lane, int valid, const T (&items)[ITEMS]) {
 RINGSWEEP_UNROLL
   for (int k = 0; k < ITEMS; ++k) {
     const int i = k * warp_threads + int(lane);
-    if (i < valid) store_global(seg + i, items[k]);
+    if (i < valid) store_global<STREAM>(seg + i, items[k]);
   }
 }
 

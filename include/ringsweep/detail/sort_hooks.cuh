@@ -22,10 +22,14 @@ namespace detail {
 ///   4: before retiring).
 /// - `TRACE`, `trace_sink()`: every onesweep tile writes its timeline (`tile_trace`) to
 ///   `trace_sink()[ticket]`, a device array with a record per ticket of the sort.
+/// - `onesweep_launched(cache_hints)`: the host dispatch calls it after each onesweep launch it
+///   enqueues (one per pass and portion), saying whether it launched the kernel with cache hints
+///   (the policy's CACHE_HINTS).
 struct no_hooks {
   static constexpr bool TRACE = false;
   __device__ __forceinline__ static void pause(u32, u32) {}
   __host__ static tile_trace* trace_sink() { return nullptr; }
+  __host__ static void onesweep_launched(bool) {}
 };
 
 /// A tuning policy run with test or measurement hooks: passed where a policy is expected

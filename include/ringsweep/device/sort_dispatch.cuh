@@ -152,12 +152,13 @@ struct sort_dispatch {
   /// The onesweep launches' grid bound and dynamic shared memory: with PIPELINE_STAGES = 2 the
   /// shape's blocks per SM (`blocks_per_sm`, fewer where fewer fit) on every SM (`grid`), each
   /// with the pipelined tile's storage; otherwise no bound (0: one block per tile) and no dynamic
-  /// shared memory.
-  __host__ static cudaError_t onesweep_grid(int sms, unsigned& grid, std::size_t& shared_bytes) {
+  /// shared memory. `kernel`: the pass kernel this sort launches.
+  template <class Kernel>
+  __host__ static cudaError_t onesweep_grid(Kernel* kernel, int sms, unsigned& grid, std::size_t& shared_bytes) {
+    (void)kernel;
     grid = 0;
     shared_bytes = onesweep_dynamic_shared_bytes<Config, Hooks>();
     if constexpr (Config::PIPELINED) {
-      const auto kernel = onesweep_kernel<Config, Hooks>;
       cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes));
       int blocks_per_sm = 0;
       if (e == cudaSuccess) {
@@ -185,6 +186,22 @@ struct sort_dispatch {
     return cudaSuccess;
   }
 
+  /// Whether this sort's onesweep passes run with cache hints (sort_config::cache_hints): only
+  /// where the policy has them, from the current device's L2 size (an attribute query: no sync).
+  __host__ static cudaError_t cache_hints(std::size_t n, bool& hints) {
+    hints = false;
+    if constexpr (Policy::CACHE_HINTS) {
+      int device = 0, l2 = 0;
+      cudaError_t e = cudaGetDevice(&device);
+      if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+      if (e != cudaSuccess) return e;
+      hints = Config::cache_hints(n, l2);
+    } else {
+      (void)n;
+    }
+    return cudaSuccess;
+  }
+
   __host__ static cudaError_t run_onesweep(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {
     char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
     const temp_layout& l = p.layout;
@@ -201,9 +218,17 @@ struct sort_dispatch {
     int sms = 0;
     e = histogram_grid(p.n, grid, sms);
     if (e != cudaSuccess) return e;
+    // The pass kernel: one instantiation with cache hints, one without, chosen here per sort.
+    bool hints = false;
+    e = cache_hints(p.n, hints);
+    if (e != cudaSuccess) return e;
+    auto* pass_kernel = onesweep_kernel<Config, Hooks, false>;
+    if constexpr (Policy::CACHE_HINTS) {
+      if (hints) pass_kernel = onesweep_kernel<Config, Hooks, true>;
+    }
     unsigned resident = 0;
     std::size_t shared_bytes = 0;
-    e = onesweep_grid(sms, resident, shared_bytes);
+    e = onesweep_grid(pass_kernel, sms, resident, shared_bytes);
     if (e != cudaSuccess) return e;
     launch_order later = launch_order::serial;
     e = later_launches(later);
@@ -253,9 +278,9 @@ struct sort_dispatch {
         op.tickets = op.tiles + (resident != 0 ? blocks : 0u);
         op.tile_base = tile_base;
         op.launch = launch_index;
-        e = launch_with_shared(onesweep_kernel<Config, Hooks>, blocks, unsigned(Config::THREADS), shared_bytes, stream,
-                               later, op);
+        e = launch_with_shared(pass_kernel, blocks, unsigned(Config::THREADS), shared_bytes, stream, later, op);
         if (e != cudaSuccess) return e;
+        Hooks::onesweep_launched(hints);
         tile_base += op.tickets;
         ++launch_index;
       }

@@ -11,8 +11,9 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// The body of both onesweep kernels: one tile (see onesweep_tile).
-template <class Config, class Hooks, bool SEGMENTED>
+/// The body of both onesweep kernels: one tile (see onesweep_tile), with cache hints where
+/// `CACHE_HINTS`.
+template <class Config, class Hooks, bool SEGMENTED, bool CACHE_HINTS = false>
 __device__ __forceinline__ void onesweep_kernel_body(
     const onesweep_params<typename Config::key_type, typename Config::value_raw_t>& params) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
@@ -22,7 +23,7 @@ __device__ __forceinline__ void onesweep_kernel_body(
       grid_dependents_launch();
     }
     using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
-                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, SEGMENTED>;
+                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, SEGMENTED, CACHE_HINTS>;
     if constexpr (agent_t::PIPELINED) {
       agent_t(dynamic_shared<typename agent_t::TempStorage>(), params).process();
     } else {
@@ -34,7 +35,8 @@ __device__ __forceinline__ void onesweep_kernel_body(
   }
 }
 
-/// Dynamic shared memory of a onesweep launch: the pipelined tile's storage, else none.
+/// Dynamic shared memory of a onesweep launch: the pipelined tile's storage, else none (the same
+/// with and without cache hints).
 template <class Config, class Hooks>
 __host__ __device__ constexpr std::size_t onesweep_dynamic_shared_bytes() {
   using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
@@ -44,11 +46,12 @@ __host__ __device__ constexpr std::size_t onesweep_dynamic_shared_bytes() {
 
 /// One launch per (pass, portion); the grid is the portion's tile count, or with PIPELINE_STAGES
 /// = 2 the blocks that fit on the device at once (at most the tile count). Tiles take their index
-/// from the sort's ticket counter, not from blockIdx (see onesweep_tile).
-template <class Config, class Hooks>
+/// from the sort's ticket counter, not from blockIdx (see onesweep_tile). `CACHE_HINTS`: the
+/// instantiation with cache hints, launched for sorts whose data cannot stay in L2 (sort_dispatch).
+template <class Config, class Hooks, bool CACHE_HINTS = false>
 __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
     onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
-  onesweep_kernel_body<Config, Hooks, false>(params);
+  onesweep_kernel_body<Config, Hooks, false, CACHE_HINTS>(params);
 }
 
 /// The same over the tiles of a segmented sort's large segments: one launch per (pass, portion)

@@ -23,11 +23,12 @@ namespace detail {
 /// become inclusive. With a window `W > 1` it loads the words of W predecessors at once (W
 /// independent loads in flight instead of one dependent round trip each) and walks them nearest
 /// first, waiting only on a word not yet published. The caller keeps slots from being overwritten
-/// too early (tail_iterator).
-template <int RADIX, int STATUS_SLOTS, int LOOKBACK_DEPTH, int W = 1>
+/// too early (tail_iterator). `KEEP`: the status words are read and written with an evict-last
+/// hint (circular_status_buffer).
+template <int RADIX, int STATUS_SLOTS, int LOOKBACK_DEPTH, int W = 1, bool KEEP = false>
 struct decoupled_lookback {
   static_assert(W >= 1 && W <= 32, "look-back window: 1 to 32 words");
-  circular_status_buffer<RADIX, STATUS_SLOTS> status;
+  circular_status_buffer<RADIX, STATUS_SLOTS, KEEP> status;
   u32 tile_base;
 
   __device__ __forceinline__ void publish_count(u32 u, int digit, u32 count) const {

@@ -1,7 +1,7 @@
 // ringsweep SIMT backend: controls a test or report may use at run time (not part of the CUDA
 // shadow). Everything else is set through the environment: RINGSWEEP_SIMT_WORKERS,
 // RINGSWEEP_SIMT_SEED, RINGSWEEP_SIMT_WATCHDOG_S, RINGSWEEP_SIMT_STACK_KB, RINGSWEEP_SIMT_SMS,
-// RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_DELAY, RINGSWEEP_SIMT_POISON, RINGSWEEP_SIMT_FAIL_ALLOC,
+// RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_L2_BYTES, RINGSWEEP_SIMT_DELAY, RINGSWEEP_SIMT_POISON, RINGSWEEP_SIMT_FAIL_ALLOC,
 // RINGSWEEP_SIMT_PDL (0: no programmatic-dependent-launch overlap; see launch.hpp).
 #pragma once
 
