@@ -250,8 +250,8 @@ cudaError_t get_function_attributes(cudaFuncAttributes* attr, const void* kernel
   *attr = cudaFuncAttributes{};
   attr->maxThreadsPerBlock = k_max_threads_per_block;
   attr->maxDynamicSharedSizeBytes = static_cast<int>(dynamic_smem_limit(kernel));
-  attr->ptxVersion = 90;
-  attr->binaryVersion = 90;
+  attr->ptxVersion = RINGSWEEP_SIMT_PTX_VERSION;
+  attr->binaryVersion = RINGSWEEP_SIMT_PTX_VERSION;
   attr->preferredShmemCarveout = -1;
   return cudaSuccess;  // registers and static shared memory are unknown here: reported as 0
 }

@@ -373,6 +373,14 @@ TEST_CASE("architecture policy lists: each boundary once, ranges follow from the
   CHECK(pick(890) == 1);
   CHECK(pick(900) == 2);
   CHECK(pick(1200) == 2);
+  // The same choice as a type (what the SIMT backend's dispatch uses: it runs one PTX version).
+  using ringsweep::detail::arch_policy_of;
+  STATIC_REQUIRE(std::is_same<arch_policy_of<0, three>::type, old_policy>::value);
+  STATIC_REQUIRE(std::is_same<arch_policy_of<699, three>::type, old_policy>::value);
+  STATIC_REQUIRE(std::is_same<arch_policy_of<700, three>::type, mid_policy>::value);
+  STATIC_REQUIRE(std::is_same<arch_policy_of<890, three>::type, mid_policy>::value);
+  STATIC_REQUIRE(std::is_same<arch_policy_of<900, three>::type, new_policy>::value);
+  STATIC_REQUIRE(std::is_same<arch_policy_of<1200, three>::type, new_policy>::value);
 
   // The shipped list: policy_sm80 below 9.0, policy_sm90 from it; test policies serve everything.
   STATIC_REQUIRE(ringsweep::detail::policy_serves_arch<ringsweep::policy_sm80>(750));

@@ -29,8 +29,12 @@ using ringsweep_test::with_order;
 using tiny_faulty = ringsweep_test::policy_tiny_faulty;
 using tiny_recompute = ringsweep_test::policy_tiny_recompute;
 
-TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uint32_t, std::int32_t, float,
-                   std::uint64_t, std::uint16_t) {
+// Key types: one per digit path. The digit of an integer key is its raw bits XOR a runtime
+// constant (digit_extractor::flip, the integer image folded in), so an i32 key runs the very code
+// of a u32 key with another constant, as a u32 descending sort does; float keys take the float
+// image, u16 the narrow-key path, u64 the 8-byte one.
+TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uint32_t, float, std::uint64_t,
+                   std::uint16_t) {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
     for (std::size_t n : sizes) {
@@ -43,8 +47,10 @@ TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uin
   }
 }
 
-TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_t, float, std::uint64_t,
-                   std::uint8_t, std::int16_t, double) {
+// Key types: one per item width (vectors move the keys' raw words: float keys load as u32 ones,
+// double as u64; their images are taken after the load, as with striped loads).
+TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_t, std::uint64_t, std::uint8_t,
+                   std::int16_t) {
   // Whole segments load through vectors, the ragged tile's partial segments striped; small sizes
   // take the single-block path, which does not use them.
   using tiny_vector = ringsweep_test::policy_tiny_vector;
@@ -107,8 +113,9 @@ TEMPLATE_TEST_CASE("kernels launched as programmatic dependents of the one befor
   }
 }
 
+// Key types: one per entry of the policy's table (8-byte, narrow, float, other 4-byte keys).
 TEMPLATE_TEST_CASE("a policy with a shape per key type", "[sort][tiny][policy]", std::uint32_t, float, std::uint64_t,
-                   double, std::uint16_t, std::int8_t) {
+                   std::uint16_t) {
   using per_type = ringsweep_test::policy_tiny_per_type;
   using traits = ringsweep::key_traits<TestType>;
   using keys_shape = ringsweep::detail::tile_shape<per_type, int(sizeof(TestType)), 0, !traits::image_is_xor>;
@@ -130,8 +137,10 @@ TEMPLATE_TEST_CASE("a policy with a shape per key type", "[sort][tiny][policy]",
   }
 }
 
+// Key types: the look-back and the prefetched bins never read a key; u32 and u64 keys give two
+// tile sizes (a float key's tile is a u32 key's under this policy).
 TEMPLATE_TEST_CASE("a look-back window of 3 words and bins prefetched at the tile's start", "[sort][tiny][lookback]",
-                   std::uint32_t, float, std::uint64_t) {
+                   std::uint32_t, std::uint64_t) {
   using windowed = ringsweep_test::policy_tiny_window;
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {

@@ -67,5 +67,18 @@ __host__ auto with_arch_policy(int arch, F&& f, arch_policies<First, Second, Res
   return with_arch_policy(arch, static_cast<F&&>(f), arch_policies<Second, Rest...>{});
 }
 
+/// The policy of `List` that serves `Arch`, as a type: what with_arch_policy(Arch, ...) picks.
+template <int Arch, class List>
+struct arch_policy_of;
+template <int Arch, class First>
+struct arch_policy_of<Arch, arch_policies<First>> {
+  using type = typename First::policy;
+};
+template <int Arch, class First, class Second, class... Rest>
+struct arch_policy_of<Arch, arch_policies<First, Second, Rest...>> {
+  using type = typename std::conditional<(Arch < Second::arch), typename First::policy,
+                                         typename arch_policy_of<Arch, arch_policies<Second, Rest...>>::type>::type;
+};
+
 }  // namespace detail
 RINGSWEEP_NAMESPACE_END

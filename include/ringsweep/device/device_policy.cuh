@@ -32,7 +32,16 @@ __host__ cudaError_t with_device_policy(F&& f) {
   int arch = 0;
   const cudaError_t e = current_ptx_arch(arch);
   if (e != cudaSuccess) return e;
+#if defined(RINGSWEEP_SIMT_BACKEND)
+  // The CPU SIMT backend runs every kernel from one PTX version (its cudaFuncGetAttributes reports
+  // RINGSWEEP_SIMT_PTX_VERSION), so only the policy serving it can be picked. There the kernels are
+  // host functions with a body for every policy: dispatching over the whole list would compile
+  // the other policies' kernels into every program, never to run them.
+  (void)arch;
+  return f(typename arch_policy_of<RINGSWEEP_SIMT_PTX_VERSION * 10, shipped_policies>::type{});
+#else
   return with_arch_policy(arch, static_cast<F&&>(f), shipped_policies{});
+#endif
 }
 
 }  // namespace detail

@@ -15,7 +15,14 @@
 #define __host__
 #define __constant__
 #define __managed__
-#define __forceinline__ inline __attribute__((always_inline))
+// __forceinline__ inlines always, as nvcc does. A build may define RINGSWEEP_SIMT_FORCEINLINE (to
+// `inline`: the compiler decides) instead: scripts/test.sh does so for its ASan + UBSan build at
+// -Og, where every forced copy of a library function is instrumented again in each caller (a
+// third of the compile time of sort_variants_test; docs/testing.md, "CI time").
+#ifndef RINGSWEEP_SIMT_FORCEINLINE
+#define RINGSWEEP_SIMT_FORCEINLINE inline __attribute__((always_inline))
+#endif
+#define __forceinline__ RINGSWEEP_SIMT_FORCEINLINE
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __restrict__ __restrict

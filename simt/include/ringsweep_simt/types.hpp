@@ -6,6 +6,9 @@
 #include <cstdint>
 
 #define RINGSWEEP_SIMT_BACKEND 1
+/// The PTX version (x 10 is `__CUDA_ARCH__`) that cudaFuncGetAttributes reports for every kernel:
+/// the backend runs all code as one architecture, 9.0.
+#define RINGSWEEP_SIMT_PTX_VERSION 90
 #ifndef CUDART_VERSION
 #define CUDART_VERSION 13000
 #endif
