@@ -175,16 +175,13 @@ TEST_CASE("a digit that every key but one shares is not uniform, in every pass a
 #if defined(RINGSWEEP_SIMT_BACKEND)
 TEST_CASE("sorted input moves the histogram's read and at most one copy", "[sort][sorted][traffic]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
-  // 2^18 keys: 2048 histogram tiles of 128 keys for the persistent grid of 128 blocks (4 simulated
-  // SMs x 32), so each block reads 16 tiles and their edges (the quarter: 4); the byte counts are
-  // exact at any n (the 20000 random keys below move exactly 36 bytes each).
-  const std::size_t n = std::size_t(1) << 18;
+  const std::size_t n = std::size_t(1) << 20;
   const auto random = ringsweep_test::random_ints<u32>(n, seed, 0u, ~0u);
   const auto asc = sort_options_of(sort_order::ascending);
   const auto desc = sort_options_of(sort_order::descending);
   const auto window = sort_options_of(sort_order::ascending, 0, 16);
   const auto sorted_asc = sorted_for(random, asc);
-  // Descending, and sorted within the window only: 2^16 keys.
+  // Descending, and sorted within the window only: 2^18 keys.
   const std::vector<u32> quarter(random.begin(), random.begin() + std::ptrdiff_t(n / 4));
   const auto sorted_desc = sorted_for(quarter, desc);
   const auto sorted_window = sorted_for(quarter, window);
