@@ -45,6 +45,18 @@ TEMPLATE_TEST_CASE("sort kernels run race-free: the pipelined kernel's staged ke
   CHECK(ringsweep_test::sort_and_check<policy>(keys, true));
 }
 
+TEST_CASE("sort kernels run race-free: the cache-hinted pass kernel", "[race][hints]") {
+  // policy_tiny_hints above its threshold (1% of the 1 MiB L2 ctest sets: 1,310 u32 keys), so
+  // every pass launches the hinted kernel (counted by its hooks).
+  using policy = ringsweep_test::policy_tiny_hints;
+  policy::hinted = policy::plain = 0;
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(2400, 9);
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, false));
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, true));
+  CHECK(policy::hinted > 0);
+  CHECK(policy::plain == 0);
+}
+
 TEST_CASE("sort kernels run race-free: the device's policy", "[race]") {
   const std::size_t n = GENERATE(std::size_t(3000), std::size_t(20000));
   const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 7 + n);
