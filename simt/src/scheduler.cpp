@@ -489,7 +489,7 @@ void mbarrier_init(std::uint64_t* bar, unsigned arrivals) {
   *bar = mbar_word(0, arrivals, arrivals, 0);
 }
 
-std::uint64_t mbarrier_arrive_expect_tx(std::uint64_t* bar, unsigned bytes) {
+void mbarrier_arrive_expect_tx(std::uint64_t* bar, unsigned bytes) {
   current_fiber("mbarrier.arrive.expect_tx");
   race::release(bar);  // an arrival releases the arriving thread's earlier writes
   const race::ignore_scope hidden;
@@ -497,7 +497,6 @@ std::uint64_t mbarrier_arrive_expect_tx(std::uint64_t* bar, unsigned bytes) {
   if (mbar_due(w) == 0) fail("mbarrier.arrive.expect_tx: no arrival due in this phase (%p)", static_cast<void*>(bar));
   *bar = mbar_word(mbar_parity(w), mbar_due(w) - 1, mbar_arrivals(w), mbar_bytes(w) + bytes);
   mbar_maybe_complete(bar);
-  return mbar_parity(w);
 }
 
 void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {

@@ -448,22 +448,15 @@ __device__ __forceinline__ void mbarrier_init(u64* bar, u32 arrivals) {
 
 /// One arrival on `bar` that also announces `bytes` more bytes of asynchronous copies completing on
 /// it in the current phase (`mbarrier.arrive.expect_tx`); the phase completes when every arrival
-/// has been made and every announced byte has landed. Returns the phase's state token, which
-/// mbarrier_try_wait accepts from any thread of the block.
-__device__ __forceinline__ u64 mbarrier_arrive_expect_tx(u64* bar, u32 bytes) {
+/// has been made and every announced byte has landed.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(u64* bar, u32 bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  u64 state;
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 %0, [%1], %2;"
-               : "=l"(state)
-               : "r"(shared_address(bar)), "r"(bytes)
-               : "memory");
-  return state;
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" : : "r"(shared_address(bar)), "r"(bytes) : "memory");
 #elif defined(RINGSWEEP_SIMT_BACKEND)
-  return __simt_mbarrier_arrive_expect_tx(bar, bytes);
+  __simt_mbarrier_arrive_expect_tx(bar, bytes);
 #else
   (void)bar;
   (void)bytes;
-  return 0;
 #endif
 }
 
@@ -514,31 +507,6 @@ __device__ __forceinline__ bool mbarrier_try_wait_parity(u64* bar, u32 parity) {
 #else
   (void)bar;
   (void)parity;
-  return true;
-#endif
-}
-
-/// Whether the phase of `bar` whose state token `state` an arrival returned has completed
-/// (`mbarrier.try_wait` with a state): its copies' bytes are then visible to this thread. A token
-/// kept in shared memory costs the waiters no register. Spin on it with `backoff`.
-__device__ __forceinline__ bool mbarrier_try_wait(u64* bar, u64 state) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  u32 done;
-  asm volatile(
-      "{\n\t"
-      ".reg .pred p;\n\t"
-      "mbarrier.try_wait.shared::cta.b64 p, [%1], %2;\n\t"
-      "selp.u32 %0, 1, 0, p;\n\t"
-      "}"
-      : "=r"(done)
-      : "r"(shared_address(bar)), "l"(state)
-      : "memory");
-  return done != 0;
-#elif defined(RINGSWEEP_SIMT_BACKEND)
-  return __simt_mbarrier_try_wait_parity(bar, unsigned(state & 1u));
-#else
-  (void)bar;
-  (void)state;
   return true;
 #endif
 }

@@ -314,7 +314,7 @@ inline void __pipeline_wait_prior(std::size_t prior) { simt::detail::async_wait_
 namespace simt {
 namespace detail {
 void mbarrier_init(std::uint64_t* bar, unsigned arrivals);
-std::uint64_t mbarrier_arrive_expect_tx(std::uint64_t* bar, unsigned bytes);  // the phase's parity
+void mbarrier_arrive_expect_tx(std::uint64_t* bar, unsigned bytes);
 void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, std::uint64_t* bar);
 bool mbarrier_try_wait_parity(std::uint64_t* bar, unsigned parity);
 }  // namespace detail
@@ -324,10 +324,9 @@ inline void __simt_mbarrier_init(Word* bar, unsigned arrivals) {
   static_assert(sizeof(Word) == 8, "an mbarrier is a 64-bit word");
   simt::detail::mbarrier_init(reinterpret_cast<std::uint64_t*>(bar), arrivals);
 }
-// Returns the phase's state token: its parity, which __simt_mbarrier_try_wait_parity takes.
 template <class Word>
-inline std::uint64_t __simt_mbarrier_arrive_expect_tx(Word* bar, unsigned bytes) {
-  return simt::detail::mbarrier_arrive_expect_tx(reinterpret_cast<std::uint64_t*>(bar), bytes);
+inline void __simt_mbarrier_arrive_expect_tx(Word* bar, unsigned bytes) {
+  simt::detail::mbarrier_arrive_expect_tx(reinterpret_cast<std::uint64_t*>(bar), bytes);
 }
 template <class Word>
 inline void __simt_bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, Word* bar) {
