@@ -58,6 +58,10 @@ struct fiber {
   int width = 32;
   std::uint64_t result = 0;
   void* asan_fake_stack = nullptr;
+  // AddressSanitizer build: the lowest address of the stack whose shadow the thread may have left
+  // poisoned (the frames still live when it finished; every deeper frame returned and cleared its
+  // own). The block clears [stack_dirty, top) when it ends, not the whole stack.
+  unsigned char* stack_dirty = nullptr;
   std::uint32_t traced_loads = 0, traced_stores = 0;
   void* race_fiber = nullptr;    // the TSan fiber (race-detection build)
   std::uint32_t sync_slot = 0;   // sync object of the rendezvous it waits in

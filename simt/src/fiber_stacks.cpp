@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "address_sanitizer.hpp"
 #include "config.hpp"
 
 namespace simt {
@@ -28,6 +29,11 @@ unsigned char* acquire_stack(std::size_t bytes) {
   void* p = mmap(nullptr, bytes + k_guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) fail("cannot map a fiber stack of %zu bytes", bytes);
   mprotect(p, k_guard, PROT_NONE);  // overflow hits the guard page instead of another stack
+#if defined(RINGSWEEP_SIMT_ASAN)
+  // A new mapping may reuse addresses whose shadow something left poisoned; from here on each
+  // block clears what its threads left (block_runner::run), so a stack goes back to the pool clean.
+  __asan_unpoison_memory_region(static_cast<unsigned char*>(p) + k_guard, bytes);
+#endif
   return static_cast<unsigned char*>(p) + k_guard;
 }
 
