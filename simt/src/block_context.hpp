@@ -103,6 +103,10 @@ struct block_context {
   char* sync_objects = nullptr;  // 2 * k_sync_slots bytes
   std::uint32_t barrier_generation = 0, rendezvous_count = 0;
   void* scheduler_race_fiber = nullptr;
+  // Race detection: released by the scheduler before the block's first thread runs and acquired by
+  // each thread as it starts, the order a newly created fiber would get from its creator (the
+  // runner reuses its fibers from block to block: creating one cost most of a race test's time).
+  void* block_start = nullptr;
   grid_barrier* grid = nullptr;
   grid_run* run = nullptr;                  // the launch this block belongs to
   bool triggered = false;                   // cudaTriggerProgrammaticLaunchCompletion() was called

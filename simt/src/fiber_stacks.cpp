@@ -8,6 +8,7 @@
 
 #include "address_sanitizer.hpp"
 #include "config.hpp"
+#include "race_annotations.hpp"
 
 namespace simt {
 namespace detail {
@@ -19,6 +20,8 @@ constexpr std::size_t k_guard = 4096;
 
 unsigned char* acquire_stack(std::size_t bytes) {
   {
+    const race::ignore_scope hidden;  // the backend's bookkeeping, which orders no GPU thread
+    const race::ignore_sync_scope unordered;
     std::lock_guard<std::mutex> lock(g_stack_mutex);
     if (!g_free_stacks.empty()) {
       unsigned char* s = g_free_stacks.back();
@@ -38,6 +41,8 @@ unsigned char* acquire_stack(std::size_t bytes) {
 }
 
 void release_stack(unsigned char* s) {
+  const race::ignore_scope hidden;
+  const race::ignore_sync_scope unordered;
   std::lock_guard<std::mutex> lock(g_stack_mutex);
   g_free_stacks.push_back(s);
 }

@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 
+#include "race_annotations.hpp"
 #include "traffic.hpp"
 
 namespace simt {
@@ -47,6 +48,7 @@ struct grid_run {
   std::mutex traffic_mutex;
   kernel_traffic traffic;
   std::vector<std::thread> workers;
+  std::vector<void*> spent_race_fibers;    // the runners' fibers (race build), recycled when joined
 
   // Programmatic dependent launch.
   std::shared_ptr<grid_run> primary;            // the grid this one may overlap (until it is joined)
@@ -61,6 +63,7 @@ struct grid_run {
   // A block triggers its dependents (once per block: the caller keeps the per-block flag).
   void count_trigger() {
     if (triggered.fetch_add(1, std::memory_order_acq_rel) + 1 == blocks) {
+      const race::ignore_sync_scope unordered;  // a trigger orders no memory (race build)
       std::lock_guard<std::mutex> lock(state_mutex);
       state_changed.notify_all();
     }

@@ -69,11 +69,13 @@ std::size_t dynamic_smem_limit(const void* kernel) {
 void join(grid_run& r) {
   for (std::thread& t : r.workers) t.join();
   r.workers.clear();
+  recycle_race_fibers(r.spent_race_fibers);  // finished: later grids' runners may reuse them
   if (r.tracing) record_launch_traffic(r.kernel, r.traffic);
   r.primary.reset();  // joined before this one: complete, and nobody waits for it any more
   r.dependent.store(nullptr);
   race::release(&r.complete);  // what the workers did, for the dependent's fibers (race build)
   {
+    const race::ignore_sync_scope unordered;  // ordered by the release of r.complete above
     std::lock_guard<std::mutex> lock(r.state_mutex);
     r.complete.store(true, std::memory_order_release);
   }
@@ -101,6 +103,7 @@ in_flight_slot& slot() {
 void work(grid_run& r) {
   if (r.primary != nullptr) {  // blocks start once every block of the primary triggered or exited
     grid_run& p = *r.primary;
+    const race::ignore_sync_scope unordered;  // starting early orders nothing after the primary
     std::unique_lock<std::mutex> lock(p.state_mutex);
     p.state_changed.wait(lock, [&p] { return p.triggered_all() || p.is_complete(); });
   }
@@ -120,6 +123,7 @@ void work(grid_run& r) {
   r.traffic.store_sectors += runner.traffic.store_sectors;
   r.traffic.load_accesses += runner.traffic.load_accesses;
   r.traffic.store_accesses += runner.traffic.store_accesses;
+  runner.hand_over_race_fibers(r.spent_race_fibers);
 }
 
 }  // namespace
@@ -132,6 +136,7 @@ void drain_grids() {
 }
 
 void wait_for_primary(grid_run& primary, unsigned microseconds) {
+  const race::ignore_sync_scope unordered;  // the waiter acquires primary.complete itself
   std::unique_lock<std::mutex> lock(primary.state_mutex);
   primary.state_changed.wait_for(lock, std::chrono::microseconds(microseconds),
                                  [&primary] { return primary.is_complete(); });

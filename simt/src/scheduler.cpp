@@ -11,6 +11,7 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -112,6 +113,7 @@ void fiber_entry(ctx::transfer_t t) {
 #endif
   b.scheduler = t.fctx;
   fiber& f = *static_cast<fiber*>(t.data);
+  race::acquire(b.block_start);  // ordered after what preceded the block on this OS thread
   try {
     (*b.body)();
   } catch (const std::exception& e) {
@@ -562,9 +564,54 @@ void poison_shared_memory() {
 }
 }  // namespace
 
+namespace {
+// Guarded by a spin lock on an atomic flag, not a mutex: the backend is not instrumented, so
+// ThreadSanitizer sees no order through it (it intercepts mutexes, which would order the taker
+// after whoever last returned fibers).
+std::atomic_flag g_race_fiber_lock = ATOMIC_FLAG_INIT;
+std::vector<void*> g_race_fiber_pool;
+
+struct race_fiber_pool_lock {
+  const race::ignore_scope hidden;  // the pool's vector, guarded by the flag TSan does not see
+  race_fiber_pool_lock() {
+    while (g_race_fiber_lock.test_and_set(std::memory_order_acquire)) std::this_thread::yield();
+  }
+  ~race_fiber_pool_lock() { g_race_fiber_lock.clear(std::memory_order_release); }
+};
+
+void* take_race_fiber(bool may_reuse) {
+  if (may_reuse) {
+    const race_fiber_pool_lock lock;
+    if (!g_race_fiber_pool.empty()) {
+      void* f = g_race_fiber_pool.back();
+      g_race_fiber_pool.pop_back();
+      return f;
+    }
+  }
+  return race::create_fiber();
+}
+}  // namespace
+
+void recycle_race_fibers(std::vector<void*>& fibers) {
+  const race_fiber_pool_lock lock;
+  g_race_fiber_pool.insert(g_race_fiber_pool.end(), fibers.begin(), fibers.end());
+  fibers.clear();
+}
+
+void block_runner::hand_over_race_fibers(std::vector<void*>& spent) {
+#if defined(RINGSWEEP_SIMT_TSAN)
+  if (!reuses_race_fibers_) return;  // a dependent grid's runner destroys its own (~block_runner)
+  spent.insert(spent.end(), race_fibers_.begin(), race_fibers_.end());
+#else
+  (void)spent;  // no fibers to reuse (race::create_fiber() is nullptr)
+#endif
+  race_fibers_.clear();
+}
+
 block_runner::block_runner() = default;
 block_runner::~block_runner() {
   for (unsigned char* s : stacks_) release_stack(s);
+  for (void* f : race_fibers_) race::destroy_fiber(f);
 }
 
 void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) {
@@ -572,6 +619,8 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   const dim3 block_dim = grid.block, grid_dim = grid.grid;
   const unsigned n = block_dim.x * block_dim.y * block_dim.z;
   while (stacks_.size() < n) stacks_.push_back(acquire_stack(cfg.stack_bytes));
+  reuses_race_fibers_ = grid.primary == nullptr;
+  while (race_fibers_.size() < n) race_fibers_.push_back(take_race_fiber(reuses_race_fibers_));
 
   if (!dynamic_smem_) {  // a runner serves one grid: every block gets the launch's size
     dynamic_smem_bytes_ = grid.dynamic_smem_bytes;
@@ -588,6 +637,7 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   sync_objects_.resize(2 * k_sync_slots);
   b.sync_objects = sync_objects_.data();
   b.scheduler_race_fiber = race::current_fiber();
+  b.block_start = &block_start_;
   b.block = block;
   b.grid = grid.cooperative ? &grid.barrier : nullptr;
   b.run = &grid;
@@ -611,7 +661,7 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
     f.context = ctx::make_fcontext(f.stack + cfg.stack_bytes, cfg.stack_bytes, &fiber_entry);
     b.warp_present[f.warp] |= 1u << f.lane;
     b.order[i] = i;
-    f.race_fiber = race::create_fiber();
+    f.race_fiber = race_fibers_[i];
   }
 
   blockIdx = block;
@@ -620,6 +670,7 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   t_block = &b;
   if (cfg.delay_permille != 0 && next_random(b.rng) % 1000 < cfg.delay_permille)
     std::this_thread::sleep_for(std::chrono::microseconds(next_random(b.rng) % 300));
+  race::release(&block_start_);
 
   using clock = std::chrono::steady_clock;
   bool spinning = false;
@@ -658,7 +709,6 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   }
   t_block = nullptr;
   if (!b.triggered) grid.count_trigger();  // an exited block no longer holds its dependents back
-  for (fiber& f : b.fibers) race::destroy_fiber(f.race_fiber);
 #if defined(RINGSWEEP_SIMT_ASAN)
   // Each thread returned from every frame but those live at its end, so only their redzones are
   // still poisoned: clear them for the next block (the whole 512 KiB stack per thread per block

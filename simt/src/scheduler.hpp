@@ -19,7 +19,16 @@ struct grid_run;      // a launched grid (grid_run.hpp)
 // The grid barrier of the running block's launch; nullptr outside a cooperative launch.
 grid_barrier* current_grid();
 
-// Runs blocks one at a time on the calling OS thread; keeps its fiber stacks between blocks.
+// Race-detection build: the fibers of a joined grid, for the runners of later grids to reuse
+// (creating a ThreadSanitizer fiber maps and clears its state: most of a race test's time). A
+// runner of a dependent launch, which may overlap the grid it depends on, creates its own and
+// destroys them, so a reused fiber never carries an order from a grid that is not finished before
+// its new block, and the pool never holds more fibers than the runners of one grid use (live
+// fibers make every vector-clock operation longer).
+void recycle_race_fibers(std::vector<void*>& fibers);
+
+// Runs blocks one at a time on the calling OS thread; keeps its fiber stacks (and race-detection
+// fibers) between blocks.
 class block_runner {
  public:
   block_runner();
@@ -32,8 +41,15 @@ class block_runner {
 
   kernel_traffic traffic;  // traced global accesses of the blocks this runner ran
 
+  // Race-detection build: appends this runner's fibers to `spent` (its grid's, handed to
+  // recycle_race_fibers once the grid is joined); the runner keeps none.
+  void hand_over_race_fibers(std::vector<void*>& spent);
+
  private:
   std::vector<unsigned char*> stacks_;
+  std::vector<void*> race_fibers_;  // the race-detection build's fiber per thread (else nullptr)
+  bool reuses_race_fibers_ = false;  // taken from (and handed back to) recycle_race_fibers' pool
+  char block_start_ = 0;            // sync object (block_context::block_start)
   std::vector<traced_access> trace_;
   std::vector<char> sync_objects_;
   // Dynamic shared memory (extern __shared__), 256-byte aligned, sized for the grid being run

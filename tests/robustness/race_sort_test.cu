@@ -57,6 +57,17 @@ TEST_CASE("sort kernels run race-free: the cache-hinted pass kernel", "[race][hi
   CHECK(policy::plain == 0);
 }
 
+TEST_CASE("sort kernels run race-free: programmatic dependent launches", "[race][dependent]") {
+  // Every kernel after the histogram starts while its predecessor still runs (the backend overlaps
+  // them as sm_90 does); a read of the predecessor's output before griddepcontrol.wait has no
+  // order with its write and is a reported race (simt_race_canary_dependent_reported).
+  using policy = ringsweep_test::policy_tiny_dependent_launch;
+  const std::size_t n = GENERATE(std::size_t(1000), std::size_t(3000));
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 3 + n);
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, false));
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, true));
+}
+
 TEST_CASE("sort kernels run race-free: the device's policy", "[race]") {
   const std::size_t n = GENERATE(std::size_t(3000), std::size_t(20000));
   const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 7 + n);
