@@ -644,7 +644,7 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   b.dynamic_smem = dynamic_smem_.get();
   b.dynamic_smem_bytes = dynamic_smem_bytes_;
   b.fibers.resize(n);
-  b.order.resize(n);
+  b.order.reserve(n);
   const unsigned nwarps = (n + 31) / 32;
   b.warp_present.assign(nwarps, 0u);
   b.warp_exited.assign(nwarps, 0u);
@@ -660,7 +660,6 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
     f.stack = stacks_[i];
     f.context = ctx::make_fcontext(f.stack + cfg.stack_bytes, cfg.stack_bytes, &fiber_entry);
     b.warp_present[f.warp] |= 1u << f.lane;
-    b.order[i] = i;
     f.race_fiber = race_fibers_[i];
   }
 
@@ -673,35 +672,41 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   race::release(&block_start_);
 
   using clock = std::chrono::steady_clock;
-  bool spinning = false;
+  unsigned idle_passes = 0;
   clock::time_point spin_start{};
   while (b.live > 0) {
+    // A pass runs the fibers ready at its start, in a seeded random order (thread order for seed
+    // 0); a fiber made ready during the pass runs in the next. Shuffling only the ready ones keeps
+    // a block that waits on another (one thread spinning, the rest at a barrier) cheap.
+    b.order.clear();
+    for (unsigned i = 0; i < n; ++i)
+      if (b.fibers[i].state == fiber_state::ready) b.order.push_back(i);
+    if (b.order.empty()) report_deadlock(b);
     if (cfg.seed != 0) {
-      for (unsigned i = n - 1; i > 0; --i) std::swap(b.order[i], b.order[next_random(b.rng) % (i + 1)]);
+      for (std::size_t i = b.order.size() - 1; i > 0; --i)
+        std::swap(b.order[i], b.order[next_random(b.rng) % (i + 1)]);
     }
-    bool resumed = false, progress = false;
+    bool progress = false;
     for (unsigned idx : b.order) {
       fiber& f = b.fibers[idx];
       if (f.state != fiber_state::ready) continue;
-      resumed = true;
       resume(b, f, cfg.stack_bytes);
       if (!f.yielded) progress = true;
     }
-    if (!resumed) report_deadlock(b);
     if (progress) {
-      spinning = false;
+      idle_passes = 0;
       continue;
     }
     // Every fiber that ran only yielded: the block waits on something outside it. Let other OS
     // threads run (when all of it waits for the previous grid, sleep until that finishes, briefly),
-    // and give up after the watchdog's limit.
+    // and give up after the watchdog's limit. (Sleeping 50 us after a few passes in vain instead
+    // was measured: slower, alone and beside another test.)
     if (b.grid_dependency_waiters == b.live && grid.primary != nullptr)
       wait_for_primary(*grid.primary, 1000);
     else
       std::this_thread::yield();
     const clock::time_point now = clock::now();
-    if (!spinning) {
-      spinning = true;
+    if (idle_passes++ == 0) {
       spin_start = now;
     } else if (std::chrono::duration<double>(now - spin_start).count() > cfg.watchdog_seconds) {
       report_watchdog(b, cfg.watchdog_seconds);
