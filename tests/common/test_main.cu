@@ -1,16 +1,15 @@
-// The Catch2 main shared by every ringsweep test, built once per variant from this one source:
-// by nvcc for the GPU variant (RINGSWEEP_VARIANT_GPU) and by the host compiler against the SIMT
-// backend (RINGSWEEP_VARIANT_SIMT).
+// The main shared by every ringsweep test, built once per variant from this one source: by nvcc
+// for the GPU variant (RINGSWEEP_VARIANT_GPU) and by the host compiler against the SIMT backend
+// (RINGSWEEP_VARIANT_SIMT). Catch2 itself is in catch_session.cpp, built once for both.
 //
 // GPU variant: exits with 77 (ctest SKIP_RETURN_CODE) when no CUDA device can be used.
-
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
+
+#include "catch_session.hpp"
 
 namespace {
 
@@ -45,7 +44,7 @@ int main(int argc, char* argv[]) {
 #endif
   std::fflush(stdout);
 
-  const int failed = Catch::Session().run(argc, argv);
+  const int failed = ringsweep_test::run_catch(argc, argv);
   // Catch returns the number of failed assertions (capped); never let a failure read as a skip.
   return failed == skip_exit_code ? 1 : failed;
 }
