@@ -1,7 +1,7 @@
 // Out-of-bounds kernels for the AddressSanitizer build (RINGSWEEP_SANITIZE=address_undefined):
 // ctest expects ASan's report. The fibers' stacks are reused from block to block and only the
-// frames a finished thread left are cleared (scheduler.cpp), so the faulty block runs after 64
-// clean ones on the same stacks: a read one past a thread's local array must still be a
+// frames a finished thread left are cleared (scheduler.cpp), so the faulty block runs after 191
+// clean ones (two clean grids, then the rest of its own) on the same stacks: a read one past a thread's local array must still be a
 // stack-buffer-overflow (`--stack`), one past the end of a cudaMalloc'd buffer a
 // heap-buffer-overflow (`--heap`). With `--clean` every index is in bounds and nothing may be
 // reported.
