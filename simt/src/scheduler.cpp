@@ -672,7 +672,7 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   race::release(&block_start_);
 
   using clock = std::chrono::steady_clock;
-  unsigned idle_passes = 0;
+  bool spinning = false;
   clock::time_point spin_start{};
   while (b.live > 0) {
     // A pass runs the fibers ready at its start, in a seeded random order (thread order for seed
@@ -694,7 +694,7 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
       if (!f.yielded) progress = true;
     }
     if (progress) {
-      idle_passes = 0;
+      spinning = false;
       continue;
     }
     // Every fiber that ran only yielded: the block waits on something outside it. Let other OS
@@ -706,7 +706,8 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
     else
       std::this_thread::yield();
     const clock::time_point now = clock::now();
-    if (idle_passes++ == 0) {
+    if (!spinning) {
+      spinning = true;
       spin_start = now;
     } else if (std::chrono::duration<double>(now - spin_start).count() > cfg.watchdog_seconds) {
       report_watchdog(b, cfg.watchdog_seconds);
