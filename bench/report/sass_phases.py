@@ -188,8 +188,8 @@ def disassemble(nvdisasm, cubin):
 
 
 def registers(cubin):
-    """{mangled kernel: registers}: a CUDA ELF keeps a kernel's register count in the top byte of
-    its .text section's sh_info."""
+    """{mangled kernel: registers}, from the cubin's .nv.info section: attribute EIATTR_REGCOUNT (0x2f),
+    a (symbol index, registers) pair per function, symbols from .symtab."""
     import struct
     with open(cubin, "rb") as f:
         data = f.read()
@@ -197,15 +197,35 @@ def registers(cubin):
         return {}
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    # (name, type, flags, addr, offset, size, link, info, addralign, entsize)
     headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    strtab = headers[shstrndx]
-    names_at = strtab[4]
+
+    def cstr(table_offset, at):
+        end = data.index(b"\0", table_offset + at)
+        return data[table_offset + at:end].decode(errors="replace")
+
+    names = [cstr(headers[shstrndx][4], h[0]) for h in headers]
+    symbols = []
+    for h, name in zip(headers, names):
+        if h[1] == 2:  # SHT_SYMTAB
+            strtab = headers[h[6]][4]
+            for i in range(h[5] // 24):
+                st_name, = struct.unpack_from("<I", data, h[4] + 24 * i)
+                symbols.append(cstr(strtab, st_name))
     regs = {}
-    for h in headers:
-        end = data.index(b"\0", names_at + h[0])
-        name = data[names_at + h[0]:end].decode(errors="replace")
-        if name.startswith(".text."):
-            regs[name[len(".text."):]] = h[7] >> 24
+    for h, name in zip(headers, names):
+        if name != ".nv.info":
+            continue
+        at, end = h[4], h[4] + h[5]
+        while at + 4 <= end:
+            fmt, attr, value = struct.unpack_from("<BBH", data, at)
+            at += 4
+            if fmt == 0x04:  # EIFMT_SVAL: `value` bytes follow
+                if attr == 0x2F and value >= 8:
+                    sym, count = struct.unpack_from("<II", data, at)
+                    if sym < len(symbols):
+                        regs[symbols[sym]] = count
+                at += value
     return regs
 
 
