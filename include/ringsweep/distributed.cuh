@@ -83,7 +83,8 @@ inline exchange_settings get_exchange_settings();
 inline void set_exchange_settings(const exchange_settings& s);
 
 /// Wall-clock seconds (MPI_Wtime) of the last distributed sort of the calling thread, per phase:
-/// `local_sort` the stable local sort that forms the runs, `splitters` the refinement rounds, the
+/// `local_sort` the stable local sort that forms the runs (after the checks, the allocations and
+/// the first agreement, which only `total` counts), `splitters` the refinement rounds, the
 /// exclusive scan and the count exchange, `exchange` the data's all-to-all, `final_sort` the sort
 /// of what arrived (and a copy into the caller's buffers where needed), `total` the whole call.
 struct phase_times {
