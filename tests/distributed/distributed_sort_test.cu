@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -446,6 +447,18 @@ TEST_CASE("distributed errors: a failed allocation on one rank fails every rank,
     rmpi::set_exchange_settings(saved);
   }
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 8)));
+}
+
+// Registered as distributed_sort_test_simt_fail_alloc_env (tests/distributed/CMakeLists.txt): three
+// ranks, the last started with RINGSWEEP_SIMT_FAIL_ALLOC=3, so that its third allocation call (after
+// the test's two device arrays: the sort's own) fails, set from outside the program.
+TEST_CASE("distributed errors: RINGSWEEP_SIMT_FAIL_ALLOC on one rank fails every rank", "[.][fail_alloc_env]") {
+  const char* env = std::getenv("RINGSWEEP_SIMT_FAIL_ALLOC");
+  CHECK(on_all_ranks(world_rank() == world_size() - 1 ? env != nullptr : env == nullptr));
+  CHECK(fails_untouched(cudaErrorMemoryAllocation, [&](u32* k, u64* v, std::size_t n) {
+    if (env != nullptr) CHECK(simt::allocation_calls() + 1 == std::strtoull(env, nullptr, 10));
+    return rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n);
+  }));
 }
 #endif
 
