@@ -363,6 +363,19 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     return err;
   }
 
+  if (p == 1) {  // one rank: the local sort is the result
+    if (kb.current() != d_keys) {
+      err = cudaMemcpyAsync(d_keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+      if (HAS_VALUES && err == cudaSuccess) {
+        err = cudaMemcpyAsync(d_values, vb.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream);
+      }
+    }
+    err = first_error(err, cudaStreamSynchronize(stream));
+    times.final_sort = MPI_Wtime() - t_split;
+    release();
+    return err;
+  }
+
   // ---- 6. the exchange: every run to its rank, in chunks ----------------------------------------
   const unsigned char* src_keys = reinterpret_cast<const unsigned char*>(kb.current());
   unsigned char* dst_keys = reinterpret_cast<unsigned char*>(kb.alternate());
