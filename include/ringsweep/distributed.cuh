@@ -40,8 +40,8 @@
 // exchange each rank's keys and values are then its own, in unspecified order (nothing lost),
 // after it they are unspecified, as for the device sorts after a failed launch. A rank never
 // waits on another that has returned: every rank runs the same sequence of collectives, whose
-// length depends only on agreed values. A null communicator returns cudaErrorInvalidValue at
-// once (nothing can be agreed on it). MPI errors go to the communicator's error handler (by
+// length depends only on agreed values. A null communicator, or MPI not initialised or already
+// finalised, returns cudaErrorInvalidValue at once (nothing can be agreed then). MPI errors go to the communicator's error handler (by
 // default the job aborts).
 #pragma once
 

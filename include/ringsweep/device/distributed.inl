@@ -159,7 +159,11 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
 
   phase_times& times = last_times();
   times = phase_times{};
-  if (user_comm == MPI_COMM_NULL) return cudaErrorInvalidValue;
+  int mpi_up = 0;
+  int mpi_down = 0;
+  MPI_Initialized(&mpi_up);
+  MPI_Finalized(&mpi_down);
+  if (user_comm == MPI_COMM_NULL || mpi_up == 0 || mpi_down != 0) return cudaErrorInvalidValue;
   const double t_start = MPI_Wtime();
   MPI_Comm comm;
   MPI_Comm_dup(user_comm, &comm);
