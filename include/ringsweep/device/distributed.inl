@@ -89,7 +89,7 @@ inline cudaError_t agree(MPI_Comm comm, cudaError_t mine) {
 
 /// What a rank tells every other before anything is written.
 struct rank_status {
-  long long error, order, begin_bit, end_bit, item_sizes, chunk_bytes, n;
+  long long error, order, begin_bit, end_bit, item_sizes /* key bits, key and value bytes */, chunk_bytes, n;
 };
 
 /// Posts the messages of one array (`elem` bytes per item) of the exchange: receives of every
@@ -220,7 +220,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
                          static_cast<long long>(opts.order),
                          static_cast<long long>(opts.begin_bit),
                          static_cast<long long>(end_bit),
-                         static_cast<long long>(sizeof(Key) * 64 + value_bytes),
+                         static_cast<long long>((std::size_t(key_bits) * 64 + sizeof(Key)) * 64 + value_bytes),
                          static_cast<long long>(cfg.chunk_bytes),
                          bad_count ? -1ll : static_cast<long long>(n)};
   std::vector<rank_status> all(static_cast<std::size_t>(p));
