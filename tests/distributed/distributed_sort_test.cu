@@ -50,14 +50,17 @@ namespace tup = cuda::std;
 namespace tup = std;
 #endif
 
+// The communicator the test cases sort over and check on: MPI_COMM_WORLD, or a part of it.
+MPI_Comm test_comm = MPI_COMM_WORLD;
+
 int world_rank() {
   int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  MPI_Comm_rank(test_comm, &r);
   return r;
 }
 int world_size() {
   int p = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_size(test_comm, &p);
   return p;
 }
 
@@ -119,7 +122,7 @@ std::vector<unsigned char> gather_bytes(const std::vector<T>& mine, std::vector<
   const int p = world_size();
   const u64 n = mine.size();
   std::vector<u64> counts(std::size_t(p), 0);
-  MPI_Allgather(&n, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  MPI_Allgather(&n, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, test_comm);
   std::vector<int> bytes(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
   int total = 0;
   for (int r = 0; r < p; ++r) {
@@ -129,7 +132,7 @@ std::vector<unsigned char> gather_bytes(const std::vector<T>& mine, std::vector<
   }
   std::vector<unsigned char> all(std::size_t(total) + 1);
   MPI_Gatherv(mine.data(), int(n * sizeof(T)), MPI_BYTE, all.data(), bytes.data(), displs.data(), MPI_BYTE, 0,
-              MPI_COMM_WORLD);
+              test_comm);
   all.resize(std::size_t(total));
   counts_out = counts;
   return all;
@@ -139,7 +142,7 @@ std::vector<unsigned char> gather_bytes(const std::vector<T>& mine, std::vector<
 bool all_ranks_returned(cudaError_t mine, cudaError_t expected) {
   int local = mine == expected ? 1 : 0;
   int all = 0;
-  MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, test_comm);
   return all == 1;
 }
 
@@ -153,7 +156,7 @@ bool sorts_right(const std::vector<K>& keys, const ringsweep::sort_options& opts
   const std::size_t n = keys.size();
   u64 first = 0;  // global index of this rank's first item
   const u64 n64 = n;
-  MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, test_comm);
   if (rank == 0) first = 0;
   std::vector<V> values;
   if (HAS_VALUES) {
@@ -199,21 +202,21 @@ bool sorts_right(const std::vector<K>& keys, const ringsweep::sort_options& opts
       UNSCOPED_INFO("first wrong item " << first_wrong << " of " << total << " (status agreed: " << all_ok << ")");
     }
   }
-  MPI_Bcast(&right, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&right, 1, MPI_INT, 0, test_comm);
   return right == 1;
 }
 
 template <class K, class V = u32>
 bool pairs_right(const std::vector<K>& keys, ringsweep::sort_options opts = {}) {
   return sorts_right<V, true>(keys, opts, [&](K* k, V* v, std::size_t n) {
-    return rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n, opts);
+    return rmpi::sort_pairs(test_comm, k, v, n, opts);
   });
 }
 
 template <class K>
 bool keys_right(const std::vector<K>& keys, ringsweep::sort_options opts = {}) {
   return sorts_right<u8, false>(keys, opts, [&](K* k, u8*, std::size_t n) {
-    return rmpi::sort_keys(MPI_COMM_WORLD, k, n, opts);
+    return rmpi::sort_keys(test_comm, k, n, opts);
   });
 }
 
@@ -242,7 +245,7 @@ std::vector<u32> make_u32(shape s, u64 seed) {
   // global index of this rank's first key, for the globally sorted and reversed shapes
   u64 first = 0;
   const u64 n64 = n;
-  MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, test_comm);
   if (rank == 0) first = 0;
   for (std::size_t i = 0; i < n; ++i) {
     switch (s) {
@@ -327,16 +330,16 @@ TEST_CASE("distributed custom keys through a decomposer", "[distributed]") {
     ringsweep::sort_options opts;
     opts.order = order;
     CHECK(sorts_right<u32, true>(parts, opts, [&](particle* k, u32* v, std::size_t n) {
-      return rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n, by_cell_depth{}, opts);
+      return rmpi::sort_pairs(test_comm, k, v, n, by_cell_depth{}, opts);
     }));
     CHECK(sorts_right<u8, false>(parts, opts, [&](particle* k, u8*, std::size_t n) {
-      return rmpi::sort_keys(MPI_COMM_WORLD, k, n, by_cell_depth{}, opts);
+      return rmpi::sort_keys(test_comm, k, n, by_cell_depth{}, opts);
     }));
   }
   ringsweep::sort_options cell_only;  // the window of the first field: depth is not sorted on
   cell_only.begin_bit = 32;
   CHECK(sorts_right<u32, true>(parts, cell_only, [&](particle* k, u32* v, std::size_t n) {
-    return rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n, by_cell_depth{}, cell_only);
+    return rmpi::sort_pairs(test_comm, k, v, n, by_cell_depth{}, cell_only);
   }));
 }
 
@@ -394,21 +397,21 @@ TEST_CASE("distributed errors: disagreeing or bad arguments on one rank fail eve
     ringsweep::sort_options o;
     if (rank == last && last > 0) o.order = ringsweep::sort_order::descending;
     if (last == 0) o.end_bit = 33;  // one rank: a bad window instead
-    return rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n, o);
+    return rmpi::sort_pairs(test_comm, k, v, n, o);
   }));
   // a negative count on the last rank
   CHECK(fails_untouched(cudaErrorInvalidValue, [&](u32* k, u64* v, std::size_t n) {
-    return rmpi::sort_pairs(MPI_COMM_WORLD, k, v, rank == last ? std::size_t(-1) : n);
+    return rmpi::sort_pairs(test_comm, k, v, rank == last ? std::size_t(-1) : n);
   }));
   // a bad bit window on rank 0 only
   CHECK(fails_untouched(cudaErrorInvalidValue, [&](u32* k, u64* v, std::size_t n) {
     ringsweep::sort_options o;
     if (rank == 0) o.end_bit = 40;
-    return rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n, o);
+    return rmpi::sort_pairs(test_comm, k, v, n, o);
   }));
   // a null value array on the last rank
   CHECK(fails_untouched(cudaErrorInvalidValue, [&](u32* k, u64* v, std::size_t n) {
-    return rmpi::sort_pairs(MPI_COMM_WORLD, k, rank == last ? static_cast<u64*>(nullptr) : v, n);
+    return rmpi::sort_pairs(test_comm, k, rank == last ? static_cast<u64*>(nullptr) : v, n);
   }));
   // the chunk size differs between ranks
   const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
@@ -417,7 +420,7 @@ TEST_CASE("distributed errors: disagreeing or bad arguments on one rank fail eve
     s.chunk_bytes = rank == last ? 4096 : 8192;
     if (last == 0) s.chunk_bytes = std::size_t(1) << 40;  // one rank: beyond an int
     rmpi::set_exchange_settings(s);
-    const cudaError_t e = rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n);
+    const cudaError_t e = rmpi::sort_pairs(test_comm, k, v, n);
     rmpi::set_exchange_settings(saved);
     return e;
   }));
@@ -440,7 +443,7 @@ TEST_CASE("distributed errors: a failed allocation on one rank fails every rank,
     const bool staged_host = call == 2 && world_size() == 1;  // one rank stages nothing
     CHECK(fails_untouched(staged_host ? cudaSuccess : cudaErrorMemoryAllocation, [&](u32* k, u64* v, std::size_t n) {
       if (world_rank() == last && !staged_host) simt::fail_allocation(call);
-      const cudaError_t e = rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n);
+      const cudaError_t e = rmpi::sort_pairs(test_comm, k, v, n);
       simt::fail_allocation(0);
       return e;
     }) == !staged_host);
@@ -457,10 +460,25 @@ TEST_CASE("distributed errors: RINGSWEEP_SIMT_FAIL_ALLOC on one rank fails every
   CHECK(on_all_ranks(world_rank() == world_size() - 1 ? env != nullptr : env == nullptr));
   CHECK(fails_untouched(cudaErrorMemoryAllocation, [&](u32* k, u64* v, std::size_t n) {
     if (env != nullptr) CHECK(simt::allocation_calls() + 1 == std::strtoull(env, nullptr, 10));
-    return rmpi::sort_pairs(MPI_COMM_WORLD, k, v, n);
+    return rmpi::sort_pairs(test_comm, k, v, n);
   }));
 }
 #endif
+
+TEST_CASE("distributed: a communicator of some ranks; a null one", "[distributed]") {
+  // Even and odd ranks of the world sort apart, at the same time.
+  MPI_Comm part = MPI_COMM_NULL;
+  int world = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm_split(MPI_COMM_WORLD, world % 2, world, &part);
+  test_comm = part;
+  CHECK(pairs_right(make_u32(world % 2 == 0 ? shape::dominant : shape::uniform, seed() + 10)));
+  test_comm = MPI_COMM_WORLD;
+  MPI_Comm_free(&part);
+  u32* none = nullptr;
+  CHECK(rmpi::sort_keys(MPI_COMM_NULL, none, 0) == cudaErrorInvalidValue);
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 11)));
+}
 
 TEST_CASE("distributed: phase times are recorded", "[distributed]") {
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 9)));
