@@ -64,7 +64,7 @@ namespace mpi {
 enum class exchange_path {
   automatic,  // direct when the MPI is CUDA-aware (MPIX_Query_cuda_support()), else staged
   direct,     // device buffers handed to MPI (needs a CUDA-aware MPI on a GPU)
-  staged,     // through page-locked host buffers, the copies to the device overlapping receipt
+  staged,     // through page-locked host buffers, the copies overlapping the messages in flight
 };
 
 /// Process-wide settings of the exchange. `chunk_bytes`: the largest message (at most 2^31 - 1,

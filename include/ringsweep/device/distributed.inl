@@ -92,55 +92,57 @@ struct rank_status {
   long long error, order, begin_bit, end_bit, item_sizes /* key bits, key and value bytes */, chunk_bytes, n;
 };
 
-/// Posts the messages of one array (`elem` bytes per item) of the exchange: receives of every
-/// peer's run into `dst` (device, or the host stage `host_dst`), sends of this rank's runs from
-/// `src` (device, or the host stage `host_src`), in chunks of at most `chunk` bytes. The rank's
-/// own run is copied on the device. Each receive into a host stage is recorded in `stage_copies`
-/// (host source, device destination, bytes), parallel to `recv_requests`.
+/// One array of the exchange (keys or values), `elem` bytes per item: the sorted runs in `src`
+/// (device), what arrives in `dst` (device), and on the staged path the page-locked stages of both.
+struct exchange_array {
+  std::size_t elem;
+  const unsigned char* src;
+  unsigned char* dst;
+  unsigned char* host_src;  // null: the direct path
+  unsigned char* host_dst;
+  int tag;
+};
+
+/// A receive into a host stage, and where its bytes go on the device once it has arrived.
 struct stage_copy {
   const unsigned char* host;
   unsigned char* device;
   std::size_t bytes;
 };
 
-inline cudaError_t post_array(MPI_Comm comm, int rank, int p, std::size_t elem, const unsigned char* src,
-                              unsigned char* dst, const unsigned char* host_src, unsigned char* host_dst,
-                              const std::vector<unsigned long long>& send_counts,
-                              const std::vector<unsigned long long>& send_displs,
-                              const std::vector<unsigned long long>& recv_counts,
-                              const std::vector<unsigned long long>& recv_displs, std::size_t chunk, int tag,
-                              std::vector<MPI_Request>& recv_requests, std::vector<stage_copy>& stage_copies,
-                              std::vector<MPI_Request>& send_requests, cudaStream_t stream) {
+/// Posts the receives of every peer's run of `a`, in messages of at most `chunk` bytes, into the
+/// device array or its host stage; `stage_copies` gets one entry per request.
+inline void post_receives(MPI_Comm comm, int rank, int p, const exchange_array& a,
+                          const std::vector<unsigned long long>& counts, const std::vector<unsigned long long>& displs,
+                          std::size_t chunk, std::vector<MPI_Request>& requests, std::vector<stage_copy>& stage_copies) {
   for (int q = 0; q < p; ++q) {
     if (q == rank) continue;
-    const std::size_t bytes = std::size_t(recv_counts[q]) * elem;
-    const std::size_t at = std::size_t(recv_displs[q]) * elem;
+    const std::size_t bytes = std::size_t(counts[q]) * a.elem;
+    const std::size_t at = std::size_t(displs[q]) * a.elem;
     for (std::size_t off = 0; off < bytes; off += chunk) {
       const std::size_t len = std::min(chunk, bytes - off);
+      unsigned char* into = a.host_dst != nullptr ? a.host_dst + at + off : a.dst + at + off;
       MPI_Request r;
-      void* into = host_dst != nullptr ? static_cast<void*>(host_dst + at + off) : static_cast<void*>(dst + at + off);
-      MPI_Irecv(into, int(len), MPI_BYTE, q, tag, comm, &r);
-      recv_requests.push_back(r);
-      stage_copies.push_back({host_dst != nullptr ? host_dst + at + off : nullptr, dst + at + off, len});
+      MPI_Irecv(into, int(len), MPI_BYTE, q, a.tag, comm, &r);
+      requests.push_back(r);
+      stage_copies.push_back({into, a.dst + at + off, len});
     }
   }
-  for (int k = 1; k <= p; ++k) {  // rank + 1 first: every rank starts sending to a different peer
-    const int q = (rank + k) % p;
-    if (q == rank) continue;
-    const std::size_t bytes = std::size_t(send_counts[q]) * elem;
-    const std::size_t at = std::size_t(send_displs[q]) * elem;
-    const unsigned char* from = host_src != nullptr ? host_src : src;
-    for (std::size_t off = 0; off < bytes; off += chunk) {
-      const std::size_t len = std::min(chunk, bytes - off);
-      MPI_Request r;
-      MPI_Isend(from + at + off, int(len), MPI_BYTE, q, tag, comm, &r);
-      send_requests.push_back(r);
-    }
+}
+
+/// Posts the sends of this rank's run of `a` for peer `q` (from the host stage on the staged path).
+inline void post_sends(MPI_Comm comm, int q, const exchange_array& a, const std::vector<unsigned long long>& counts,
+                       const std::vector<unsigned long long>& displs, std::size_t chunk,
+                       std::vector<MPI_Request>& requests) {
+  const std::size_t bytes = std::size_t(counts[q]) * a.elem;
+  const std::size_t at = std::size_t(displs[q]) * a.elem;
+  const unsigned char* from = a.host_src != nullptr ? a.host_src : a.src;
+  for (std::size_t off = 0; off < bytes; off += chunk) {
+    const std::size_t len = std::min(chunk, bytes - off);
+    MPI_Request r;
+    MPI_Isend(from + at + off, int(len), MPI_BYTE, q, a.tag, comm, &r);
+    requests.push_back(r);
   }
-  const std::size_t own = std::size_t(send_counts[rank]) * elem;
-  if (own == 0) return cudaSuccess;
-  return cudaMemcpyAsync(dst + std::size_t(recv_displs[rank]) * elem, src + std::size_t(send_displs[rank]) * elem,
-                         own, cudaMemcpyDeviceToDevice, stream);
 }
 
 /// The distributed sort of `n` keys (and values, with HAS_VALUES) on this rank; see
@@ -381,35 +383,46 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   }
 
   // ---- 6. the exchange: every run to its rank, in chunks ----------------------------------------
-  const unsigned char* src_keys = reinterpret_cast<const unsigned char*>(kb.current());
-  unsigned char* dst_keys = reinterpret_cast<unsigned char*>(kb.alternate());
-  const unsigned char* src_values = reinterpret_cast<const unsigned char*>(vb.current());
-  unsigned char* dst_values = reinterpret_cast<unsigned char*>(vb.alternate());
-  unsigned char* host_send_keys = nullptr;
-  unsigned char* host_send_values = nullptr;
-  unsigned char* host_recv_keys = nullptr;
-  unsigned char* host_recv_values = nullptr;
+  // Receives first, for every peer; then, peer by peer from rank + 1 on (so that no rank is
+  // everyone's first peer), the sends, each run copied to its host stage first on the staged path
+  // (the next run's copy overlaps the sends already posted); the rank's own run moves on the device.
+  const int arrays = HAS_VALUES ? 2 : 1;
+  exchange_array ex[2] = {
+      {sizeof(Key), reinterpret_cast<const unsigned char*>(kb.current()),
+       reinterpret_cast<unsigned char*>(kb.alternate()), nullptr, nullptr, tag_keys},
+      {value_bytes, reinterpret_cast<const unsigned char*>(vb.current()),
+       reinterpret_cast<unsigned char*>(vb.alternate()), nullptr, nullptr, tag_values}};
   if (host != nullptr) {
-    host_send_keys = host;
-    host_send_values = host + n * sizeof(Key);
-    host_recv_keys = host + n * item_bytes;
-    host_recv_values = host_recv_keys + n * sizeof(Key);
-    err = cudaMemcpyAsync(host_send_keys, src_keys, n * sizeof(Key), cudaMemcpyDeviceToHost, stream);
-    if (HAS_VALUES && err == cudaSuccess) {
-      err = cudaMemcpyAsync(host_send_values, src_values, n * value_bytes, cudaMemcpyDeviceToHost, stream);
-    }
-    err = first_error(err, cudaStreamSynchronize(stream));
+    ex[0].host_src = host;
+    ex[1].host_src = host + n * sizeof(Key);
+    ex[0].host_dst = host + n * item_bytes;
+    ex[1].host_dst = ex[0].host_dst + n * sizeof(Key);
   }
   std::vector<MPI_Request> recv_requests, send_requests;
   std::vector<stage_copy> stage_copies;
-  err = first_error(err, post_array(comm, rank, p, sizeof(Key), src_keys, dst_keys, host_send_keys, host_recv_keys,
-                                    send_counts, send_displs, recv_counts, recv_displs, cfg.chunk_bytes, tag_keys,
-                                    recv_requests, stage_copies, send_requests, stream));
-  if (HAS_VALUES) {
-    err = first_error(err, post_array(comm, rank, p, value_bytes, src_values, dst_values, host_send_values,
-                                      host_recv_values, send_counts, send_displs, recv_counts, recv_displs,
-                                      cfg.chunk_bytes, tag_values, recv_requests, stage_copies, send_requests,
-                                      stream));
+  for (int a = 0; a < arrays; ++a) {
+    post_receives(comm, rank, p, ex[a], recv_counts, recv_displs, cfg.chunk_bytes, recv_requests, stage_copies);
+  }
+  for (int k = 1; k < p; ++k) {
+    const int q = (rank + k) % p;
+    if (host != nullptr && send_counts[q] > 0) {
+      for (int a = 0; a < arrays; ++a) {
+        const std::size_t at = std::size_t(send_displs[q]) * ex[a].elem;
+        err = first_error(err, cudaMemcpyAsync(ex[a].host_src + at, ex[a].src + at,
+                                               std::size_t(send_counts[q]) * ex[a].elem, cudaMemcpyDeviceToHost,
+                                               stream));
+      }
+      err = first_error(err, cudaStreamSynchronize(stream));
+    }
+    for (int a = 0; a < arrays; ++a) {
+      post_sends(comm, q, ex[a], send_counts, send_displs, cfg.chunk_bytes, send_requests);
+    }
+  }
+  for (int a = 0; a < arrays && send_counts[rank] > 0; ++a) {
+    err = first_error(err, cudaMemcpyAsync(ex[a].dst + std::size_t(recv_displs[rank]) * ex[a].elem,
+                                           ex[a].src + std::size_t(send_displs[rank]) * ex[a].elem,
+                                           std::size_t(send_counts[rank]) * ex[a].elem, cudaMemcpyDeviceToDevice,
+                                           stream));
   }
   if (host != nullptr) {
     // Each message's copy to the device is queued as soon as it has arrived.
