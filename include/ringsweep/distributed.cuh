@@ -81,6 +81,10 @@ struct exchange_settings {
 };
 inline exchange_settings get_exchange_settings();
 inline void set_exchange_settings(const exchange_settings& s);
+/// Whether device buffers may be handed to this MPI (what `automatic` asks): Open MPI's
+/// MPIX_Query_cuda_support() on a GPU build; always on the SIMT backend (its device memory is host
+/// memory); false where the MPI cannot tell.
+inline bool cuda_aware_mpi();
 
 /// Wall-clock seconds (MPI_Wtime) of the last distributed sort of the calling thread, per phase:
 /// `local_sort` the stable local sort that forms the runs (after the checks, the allocations and

@@ -463,6 +463,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
 inline exchange_settings get_exchange_settings() { return detail_mpi::settings(); }
 inline void set_exchange_settings(const exchange_settings& s) { detail_mpi::settings() = s; }
 inline phase_times last_phase_times() { return detail_mpi::last_times(); }
+inline bool cuda_aware_mpi() { return detail_mpi::cuda_aware(); }
 
 template <class Key>
 cudaError_t sort_keys(MPI_Comm comm, Key* d_keys, std::size_t n_local, sort_options opts, cudaStream_t stream) {
