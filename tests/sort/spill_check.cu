@@ -1,6 +1,7 @@
 // Build-time check: instantiates every kernel the public API can launch for the common key and
 // value types, so that ptxas (run with -warn-spills -warn-lmem-usage -Werror by
 // tests/sort/CMakeLists.txt) fails the build if any of them spills registers or uses local memory.
+#include <ringsweep/kernels/boundary_probe_kernel.cuh>  // the distributed sort's (distributed.cuh needs MPI)
 #include <ringsweep/ringsweep.cuh>
 
 #include <cuda/std/tuple>
@@ -94,6 +95,15 @@ cudaError_t segmented_decomposed() {
                                         1, offsets, offsets, Decomposer{});
 }
 
+/// The distributed sort's splitter search: its kernel, instantiated directly (distributed.cuh
+/// includes <mpi.h>, which this target does not have).
+template <class SortKey>
+cudaError_t boundary_probe() {
+  return cudaFuncGetAttributes(nullptr, ringsweep::detail::boundary_probe_kernel<SortKey>) == cudaSuccess
+             ? cudaSuccess
+             : cudaSuccess;
+}
+
 }  // namespace
 
 cudaError_t ringsweep_spill_check() {
@@ -139,5 +149,10 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : segmented<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : segmented<std::uint64_t, v16>();
   e = e != cudaSuccess ? e : segmented_decomposed<fi_key, fi_decomposer>();
+  e = e != cudaSuccess ? e : boundary_probe<std::uint8_t>();
+  e = e != cudaSuccess ? e : boundary_probe<std::uint32_t>();
+  e = e != cudaSuccess ? e : boundary_probe<std::uint64_t>();
+  e = e != cudaSuccess ? e : boundary_probe<float>();
+  e = e != cudaSuccess ? e : boundary_probe<ringsweep::detail::decomposed_key<fi_key, fi_decomposer>>();
   return e;
 }
