@@ -85,8 +85,13 @@ if [[ "${mode}" == stage ]]; then
   # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test: from the
   # list CMake writes as it registers the tests (name, target, labels, arguments; RingsweepTesting.cmake).
   awk -F'\t' -v OFS='\t' '$3 !~ /(^|,)stress(,|$)/ {print $1, $2, $4}' build-gpu/gpu_tests.tsv >build-gpu/gpu_run.tsv
-  mapfile -t test_targets < <(cut -f2 build-gpu/gpu_run.tsv | sort -u)
-  targets=("${test_targets[@]}" stress_test_gpu ringsweep_sort_bench ringsweep_host_sort_bench ringsweep_tune)
+  mapfile -t test_targets < <(cut -f2 build-gpu/gpu_tests.tsv | sort -u)
+  # Every benchmark program nvcc builds (ringsweep_*bench*, not the SIMT builds), found by name so
+  # that a new one (top-k, distributed) joins the pack without an edit here, and the tune program.
+  mapfile -t bench_targets < <(ninja -C build-gpu -t targets all 2>/dev/null |
+    sed -nE 's/^(ringsweep_[A-Za-z0-9_]*bench[A-Za-z0-9_]*): phony$/\1/p' | grep -v '_simt$' | sort -u)
+  targets=("${test_targets[@]}" "${bench_targets[@]}" ringsweep_tune)
+  echo "stage: ${#test_targets[@]} test programs, benchmarks: ${bench_targets[*]} ringsweep_tune"
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
   # ringsweep_tune's pipelined variants must compile without spills (ptxas -Werror, sm_80 and sm_90).
   cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target ringsweep_tune_spill_check_sm80 \
@@ -102,13 +107,32 @@ if [[ "${mode}" == stage ]]; then
   for t in "${ptx80_targets[@]}"; do
     find build-gpu80 -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin80/ \;
   done
-  cp build-gpu/gpu_run.tsv .gpu/pack/gpu_tests.tsv
-  lib=$(ldd .gpu/pack/bin/ringsweep_sort_bench | awk '/libbenchmark/ {print $3}')
-  [[ -n "${lib}" ]] && cp "${lib}" .gpu/pack/lib/
+  cp build-gpu/gpu_run.tsv .gpu/pack/gpu_run.tsv         # for `run` (name, program, arguments)
+  cp build-gpu/gpu_tests.tsv .gpu/pack/gpu_tests.tsv     # for `plan` (name, program, labels, arguments)
+  # Shared libraries the GPU machine lacks: Google Benchmark's, and MPI's (below).
+  for b in .gpu/pack/bin/*; do
+    ldd "${b}" 2>/dev/null | awk '/libbenchmark/ {print $3}'
+  done | sort -u | while read -r lib; do [[ -f "${lib}" ]] && cp -L "${lib}" .gpu/pack/lib/; done
+  # A program linked with MPI (the distributed sort) runs there under mpirun, which the GPU
+  # machine may lack (docs/gpu_plan.md): carry this machine's Open MPI when it has one, laid out
+  # as one relocatable prefix (OPAL_PREFIX=.gpu/mpi; the plan sets it when it uses this copy).
+  mpi_lib=$(for b in .gpu/pack/bin/*; do ldd "${b}" 2>/dev/null | awk '/libmpi[._]/ {print $3}'; done | sort -u | head -n 1)
+  if [[ -n "${mpi_lib}" ]] && command -v mpirun >/dev/null; then
+    scripts/gpu_session.sh stage-mpi .gpu/pack/mpi "${mpi_lib}" || echo "stage: Open MPI not carried (see above)" >&2
+  fi
+  {
+    echo "commit: $(git rev-parse HEAD)$(git diff --quiet HEAD -- include bench tests examples simt 2>/dev/null || echo ' (+ uncommitted changes)')"
+    echo "branch: $(git rev-parse --abbrev-ref HEAD)"
+    echo "nvcc: $(nvcc --version | grep -E 'release' | sed 's/.*release //')"
+    echo "cccl: $(grep -rhE '^#define CCCL_VERSION [0-9]+' "$(dirname "$(command -v nvcc)")/../include" 2>/dev/null | head -n 1 | awk '{print $3}')"
+    echo "host compiler: $(c++ --version | head -n 1)"
+    echo "staged: $(date -u +%FT%TZ) on $(uname -n)"
+  } >.gpu/pack/build_info.txt
   strip .gpu/pack/bin/* .gpu/pack/bin80/* 2>/dev/null || true  # host symbols only; fatbins stay
+  du -h -d 1 .gpu/pack | sort -h
   tar -C .gpu/pack -czf .gpu/pack.tar.gz . && rm -rf .gpu/pack
-  du -sh .gpu
   bytes=$(du -sb .gpu | cut -f1)
+  echo "stage: .gpu is $((bytes / 1048576)) MiB ($(ls -1 build-gpu/gpu_tests.tsv >/dev/null && wc -l <build-gpu/gpu_tests.tsv) tests listed); the device tool carries 64 MiB with the working tree"
   if ((bytes > 62 * 1024 * 1024)); then
     echo "gpu_session: .gpu is ${bytes} bytes, over what the device tool carries (64 MiB)" >&2
     exit 1
@@ -116,9 +140,43 @@ if [[ "${mode}" == stage ]]; then
   exit 0
 fi
 
+# stage-mpi DIR LIBMPI (called by stage): this machine's Open MPI runtime copied under DIR as a
+# prefix of its own: bin/ (mpirun and what it starts), lib/ (libmpi and every library they load,
+# but the C runtime's), lib/openmpi/ (its components), share/openmpi/ (help texts, defaults).
+if [[ "${mode}" == stage-mpi ]]; then
+  set -e
+  dir="$2"
+  libdir=$(dirname "$(readlink -f "$3")")
+  run=$(readlink -f "$(command -v mpirun)")
+  mkdir -p "${dir}/bin" "${dir}/lib" "${dir}/share"
+  for p in "${run}" "$(dirname "${run}")"/{orted,orterun,prte,prterun,prted,pmix_server}; do
+    [[ -x "${p}" ]] && cp -L "${p}" "${dir}/bin/"
+  done
+  [[ -e "${dir}/bin/mpirun" ]] || cp -L "${run}" "${dir}/bin/mpirun"
+  cp -aL "${libdir}"/lib*.so* "${dir}/lib/" 2>/dev/null || true
+  for comp in openmpi openmpi3 pmix prte; do
+    [[ -d "${libdir}/${comp}" ]] && cp -aL "${libdir}/${comp}" "${dir}/lib/"
+  done
+  for share in /usr/share/openmpi "$(dirname "${libdir}")/../share/openmpi" /usr/share/pmix /usr/share/prte; do
+    [[ -d "${share}" ]] && cp -aL "${share}" "${dir}/share/"
+  done
+  # Every library those load, but the C runtime's (the GPU machine has its own).
+  find "${dir}" -type f \( -name '*.so*' -o -perm -u+x \) -print0 | xargs -0 ldd 2>/dev/null |
+    awk '$3 ~ /^\// {print $3}' | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' |
+    while read -r lib; do [[ -e "${dir}/lib/$(basename "${lib}")" ]] || cp -L "${lib}" "${dir}/lib/"; done
+  strip --strip-unneeded "${dir}"/lib/*.so* "${dir}"/bin/* 2>/dev/null || true
+  du -sh "${dir}"
+  exit 0
+fi
+
+if [[ "${mode}" == plan ]]; then
+  shift
+  exec scripts/gpu_plan.sh "$@"
+fi
+
 if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune && "${mode}" != speed &&
   "${mode}" != segmented && "${mode}" != host ]] || [[ $# -lt 2 ]]; then
-  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT | segmented OUT" \
+  echo "usage: $0 stage | plan OUT 1|2 | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT | segmented OUT" \
     "| host OUT [LOG2...]" >&2
   exit 2
 fi
@@ -152,7 +210,7 @@ run_tests() {
   while IFS=$'\t' read -r name exe args; do
     # shellcheck disable=SC2086  # the arguments are ctest's, split as ctest would
     timed "${name}" "${out}/tests.log" "${RS_TEST_TIMEOUT:-150}" ".gpu/bin/${exe}" ${args}
-  done <.gpu/gpu_tests.tsv
+  done <.gpu/gpu_run.tsv
 }
 
 run_stress() {
