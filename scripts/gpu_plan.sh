@@ -169,23 +169,33 @@ part_left() {
 mpi_cmd=()
 mpi_reason=""
 find_mpi() {
-  local run=""
+  local run="" c m="${PWD}/.gpu/mpi/usr" a=lib/x86_64-linux-gnu
+  local candidates=()
   if [[ -n "${RS_MPIRUN:-}" ]]; then  # a launcher to use, or `none`
-    [[ "${RS_MPIRUN}" != none ]] && run="${RS_MPIRUN}"
-  elif command -v mpirun >/dev/null 2>&1; then
-    run=$(command -v mpirun)
-  elif command -v mpiexec >/dev/null 2>&1; then
-    run=$(command -v mpiexec)
-  elif [[ -x .gpu/mpi/bin/mpirun ]]; then
-    export OPAL_PREFIX="${PWD}/.gpu/mpi"
-    export PATH="${PWD}/.gpu/mpi/bin:${PATH}"
-    export LD_LIBRARY_PATH="${PWD}/.gpu/mpi/lib:${LD_LIBRARY_PATH}"
-    run="${PWD}/.gpu/mpi/bin/mpirun"
+    [[ "${RS_MPIRUN}" != none ]] && candidates=("${RS_MPIRUN}")
+  else
+    candidates=("$(command -v mpirun)" "$(command -v mpiexec)" "${m}/bin/mpirun")
   fi
+  for c in "${candidates[@]}"; do
+    [[ -n "${c}" ]] || continue
+    if [[ "${c}" == "${m}/bin/mpirun" ]]; then
+      [[ -e "${c}" ]] || continue
+      # The staging machine's Open MPI (Debian layout, relocated; checked there with the system's
+      # copy hidden: two ranks and an allreduce ran, PMIx warned of a help file it could not find).
+      export OPAL_PREFIX="${m}" PMIX_INSTALL_PREFIX="${m}/${a}/pmix2"
+      export PATH="${m}/bin:${PATH}"
+      export LD_LIBRARY_PATH="${m}/${a}:${m}/${a}/openmpi/lib:${m}/${a}/pmix2/lib:${LD_LIBRARY_PATH}"
+    fi
+    if timeout 10 "${c}" --version >/dev/null 2>&1; then
+      run="${c}"
+      break
+    fi
+  done
   if [[ -z "${run}" ]]; then
-    mpi_reason="no mpirun or mpiexec on this machine and none carried in .gpu/mpi"
+    mpi_reason="no working mpirun or mpiexec on this machine and none carried in .gpu/mpi${RS_MPIRUN:+ (RS_MPIRUN=${RS_MPIRUN})}"
     return 1
   fi
+  say "mpi: ${run} ($("${run}" --version 2>&1 | head -n 1))"
   if "${run}" --version 2>&1 | grep -q "Open MPI"; then
     # As root Open MPI wants to be told; one GPU: both ranks on device 0, no binding.
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -4,6 +4,10 @@
 # elsewhere (nvcc needs no GPU), leaving logs and JSON in an output folder.
 #
 #   scripts/gpu_session.sh stage               # here: build the GPU binaries into .gpu/
+#   scripts/gpu_session.sh plan OUT 1          # there: issue #34's call 1 (correctness), 330 s
+#   scripts/gpu_session.sh plan OUT 2          # there: issue #34's call 2 (speed), 330 s
+#                                              # (scripts/gpu_plan.sh; the calls: docs/gpu_plan.md;
+#                                              # RS_DRY_RUN=1: commands and budgets, nothing run)
 #   scripts/gpu_session.sh run OUT [FILTER]    # there: every part below, then benchmarks matching FILTER
 #   scripts/gpu_session.sh sanitize OUT        # there: the compute-sanitizer part alone
 #   scripts/gpu_session.sh stress OUT          # there: the stress part alone
@@ -18,11 +22,14 @@
 # tests (every test nvcc builds: the library's, the SIMT backend's own simt_*_gpu, the examples,
 # large_n_test, graph_capture_test; the stress test runs as its own part), so the list is never
 # typed by hand. These nvcc builds are what CI (no GPU) leaves out: there they prove nothing the
-# spill gate, tests/abi and smoke_gpu do not. It builds those and the benchmarks, then the sort
+# spill gate, tests/abi and smoke_gpu do not. It builds those and the benchmarks (every
+# ringsweep_*bench* target, found by name, and ringsweep_tune), then the sort
 # tests once more from compute_80 PTX only (build-gpu80/: the driver JIT-compiles it for the GPU
 # and the dispatcher must pick policy_sm80), strips them and packs everything into .gpu/
-# (ignored by git) with the Google Benchmark shared library, to be carried to a lent GPU machine
-# (64 MiB at most), which has no Catch2 or Google Benchmark of its own.
+# (ignored by git) with the Google Benchmark shared library (and Open MPI's runtime when a program
+# links libmpi, in .gpu/mpi) and build_info.txt (commit, nvcc, CCCL), to be carried to a lent GPU
+# machine (64 MiB at most with the working tree; stage prints both sizes), which has no Catch2 or
+# Google Benchmark of its own.
 #
 # `run` fits one 10-minute call: the parts run in this order, each within its own budget, and the
 # benchmark gets what is left of RS_TOTAL_S (default 570 s):
@@ -132,39 +139,40 @@ if [[ "${mode}" == stage ]]; then
   du -h -d 1 .gpu/pack | sort -h
   tar -C .gpu/pack -czf .gpu/pack.tar.gz . && rm -rf .gpu/pack
   bytes=$(du -sb .gpu | cut -f1)
-  echo "stage: .gpu is $((bytes / 1048576)) MiB ($(ls -1 build-gpu/gpu_tests.tsv >/dev/null && wc -l <build-gpu/gpu_tests.tsv) tests listed); the device tool carries 64 MiB with the working tree"
-  if ((bytes > 62 * 1024 * 1024)); then
-    echo "gpu_session: .gpu is ${bytes} bytes, over what the device tool carries (64 MiB)" >&2
+  # What travels with it: the tracked files and the untracked ones git does not ignore.
+  tree=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 -r du -cb 2>/dev/null |
+    awk '$2 == "total" {t += $1} END {print t + 0}')
+  echo "stage: .gpu is $((bytes / 1048576)) MiB ($((bytes / 1024)) KiB, $(wc -l <build-gpu/gpu_tests.tsv) tests listed)," \
+    "the working tree $((tree / 1048576)) MiB: $(((bytes + tree) / 1048576)) of the 64 MiB the device tool carries"
+  if ((bytes + tree > 62 * 1024 * 1024)); then
+    echo "gpu_session: .gpu and the working tree are $((bytes + tree)) bytes, over what the device tool carries (64 MiB)" >&2
     exit 1
   fi
   exit 0
 fi
 
-# stage-mpi DIR LIBMPI (called by stage): this machine's Open MPI runtime copied under DIR as a
-# prefix of its own: bin/ (mpirun and what it starts), lib/ (libmpi and every library they load,
-# but the C runtime's), lib/openmpi/ (its components), share/openmpi/ (help texts, defaults).
+# stage-mpi DIR LIBMPI (called by stage): the Open MPI runtime this machine runs (Debian/Ubuntu
+# packages: the one holding LIBMPI, openmpi-bin, openmpi-common, PMIx), every file at its own path
+# under DIR (DIR/usr/bin/orterun, ...), plus every library they load but the C runtime's, so that
+# OPAL_PREFIX=DIR/usr relocates it on a machine without MPI (gpu_plan.sh's find_mpi sets it).
 if [[ "${mode}" == stage-mpi ]]; then
   set -e
   dir="$2"
-  libdir=$(dirname "$(readlink -f "$3")")
-  run=$(readlink -f "$(command -v mpirun)")
-  mkdir -p "${dir}/bin" "${dir}/lib" "${dir}/share"
-  for p in "${run}" "$(dirname "${run}")"/{orted,orterun,prte,prterun,prted,pmix_server}; do
-    [[ -x "${p}" ]] && cp -L "${p}" "${dir}/bin/"
-  done
-  [[ -e "${dir}/bin/mpirun" ]] || cp -L "${run}" "${dir}/bin/mpirun"
-  cp -aL "${libdir}"/lib*.so* "${dir}/lib/" 2>/dev/null || true
-  for comp in openmpi openmpi3 pmix prte; do
-    [[ -d "${libdir}/${comp}" ]] && cp -aL "${libdir}/${comp}" "${dir}/lib/"
-  done
-  for share in /usr/share/openmpi "$(dirname "${libdir}")/../share/openmpi" /usr/share/pmix /usr/share/prte; do
-    [[ -d "${share}" ]] && cp -aL "${share}" "${dir}/share/"
-  done
-  # Every library those load, but the C runtime's (the GPU machine has its own).
-  find "${dir}" -type f \( -name '*.so*' -o -perm -u+x \) -print0 | xargs -0 ldd 2>/dev/null |
-    awk '$3 ~ /^\// {print $3}' | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' |
-    while read -r lib; do [[ -e "${dir}/lib/$(basename "${lib}")" ]] || cp -L "${lib}" "${dir}/lib/"; done
-  strip --strip-unneeded "${dir}"/lib/*.so* "${dir}"/bin/* 2>/dev/null || true
+  mkdir -p "${dir}"
+  own=$(dpkg -S "$(readlink -f "$3")" 2>/dev/null | cut -d: -f1 | head -n 1)
+  for p in ${own} openmpi-bin openmpi-common libopenmpi3 libopenmpi3t64 libpmix2 libpmix2t64; do
+    dpkg -L "${p}" 2>/dev/null || true
+  done | sort -u | grep -vE '^/usr/share/(doc|man|lintian)/|^/usr/lib/x86_64-linux-gnu/openmpi/include' |
+    while read -r f; do
+      if [[ -L "${f}" || -f "${f}" ]]; then cp --parents -P "${f}" "${dir}/"; fi
+    done
+  [[ -e "${dir}/usr/bin/orterun" ]] && ln -sf orterun "${dir}/usr/bin/mpirun"
+  libs="${dir}/usr/lib/x86_64-linux-gnu"
+  mkdir -p "${libs}"
+  find "${dir}" -type f -print0 | xargs -0 file -L 2>/dev/null | awk -F: '/ELF/ {print $1}' | xargs -r ldd 2>/dev/null |
+    awk '$3 ~ /^\// {print $3}' | sort -u |
+    grep -vE '/(libc|libm|libdl|librt|libpthread|libgcc_s|libstdc\+\+|libcuda|ld-linux[^/]*)\.so' |
+    while read -r lib; do [[ -e "${dir}${lib}" || -e "${libs}/$(basename "${lib}")" ]] || cp -L "${lib}" "${libs}/"; done
   du -sh "${dir}"
   exit 0
 fi
