@@ -72,6 +72,8 @@ out=$(cd "${out}" && pwd)
 # ---- the pack and the device ----------------------------------------------------------------
 if [[ -f .gpu/pack.tar.gz && ! -d .gpu/bin ]]; then
   tar -C .gpu -xzf .gpu/pack.tar.gz
+elif [[ -f .gpu/pack.tar.xz && ! -d .gpu/bin ]]; then
+  tar -C .gpu -xJf .gpu/pack.tar.xz
 fi
 if [[ ! -d .gpu/bin && "${dry}" != 1 ]]; then
   echo "gpu_plan: no .gpu/bin: run 'scripts/gpu_session.sh stage' first and carry .gpu" >&2
