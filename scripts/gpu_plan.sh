@@ -73,7 +73,8 @@ out=$(cd "${out}" && pwd)
 if [[ -f .gpu/pack.tar.gz && ! -d .gpu/bin ]]; then
   tar -C .gpu -xzf .gpu/pack.tar.gz
 elif [[ -f .gpu/pack.tar.xz && ! -d .gpu/bin ]]; then
-  tar -C .gpu -xJf .gpu/pack.tar.xz
+  tar -C .gpu -xJf .gpu/pack.tar.xz 2>/dev/null ||
+    python3 -c "import tarfile; tarfile.open('.gpu/pack.tar.xz').extractall('.gpu')"  # no xz program there
 fi
 if [[ ! -d .gpu/bin && "${dry}" != 1 ]]; then
   echo "gpu_plan: no .gpu/bin: run 'scripts/gpu_session.sh stage' first and carry .gpu" >&2
@@ -611,6 +612,12 @@ else
   summaries
 fi
 
+# The lines that matter, last (the device tool returns the end of the output): failures, the
+# stress and sanitizer counts, the verdicts' winners.
+say ""
+say "recap:"
+grep -E "rc=([1-9]|1[0-9][0-9])|^tests:|^  stress:|^  FAILED|^sanitize [a-z]+: [0-9]|^compute_80|^table 2|^segmented 2\^24 |^argsort +rc|^host u32 2|^tune [ab] |^  [a-z_0-9]+ n=2\^[0-9]+: .*\(\+|^distributed|^mpi:" "${summary}" |
+  grep -v "^recap" | cut -c1-140 | while read -r l; do printf '  %s\n' "${l}"; done
 say ""
 say "gpu_plan call ${call}: done in $(($(now) - t0)) s of ${total}; ${#cuts[@]} cut$( ((${#cuts[@]} == 1)) || echo s)"
 for c in "${cuts[@]}"; do say "  cut: ${c}"; done

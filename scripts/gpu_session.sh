@@ -204,7 +204,8 @@ t0=$(date +%s)
 if [[ -f .gpu/pack.tar.gz && ! -d .gpu/bin ]]; then
   tar -C .gpu -xzf .gpu/pack.tar.gz
 elif [[ -f .gpu/pack.tar.xz && ! -d .gpu/bin ]]; then
-  tar -C .gpu -xJf .gpu/pack.tar.xz
+  tar -C .gpu -xJf .gpu/pack.tar.xz 2>/dev/null ||
+    python3 -c "import tarfile; tarfile.open('.gpu/pack.tar.xz').extractall('.gpu')"  # no xz program there
 fi
 export LD_LIBRARY_PATH="${PWD}/.gpu/lib:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "${out}/gpu.txt"
