@@ -81,6 +81,8 @@ if [[ ! -d .gpu/bin && "${dry}" != 1 ]]; then
   exit 2
 fi
 export LD_LIBRARY_PATH="${PWD}/.gpu/lib:${LD_LIBRARY_PATH:-}"
+# compute-sanitizer where CUDA puts it, if the PATH lacks it.
+export PATH="${PATH}:/usr/local/cuda/bin:/usr/local/cuda/compute-sanitizer"
 if [[ "${dry}" == 1 ]]; then
   gpu_name="${RS_DEVICE:-dry run}"
 elif command -v nvidia-smi >/dev/null; then
