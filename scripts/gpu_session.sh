@@ -88,8 +88,11 @@ if [[ "${mode}" == stage ]]; then
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   # sm_90 machine code only (90-real): the PTX a plain `90` adds would double the carry, and an H100
-  # or H200 runs the machine code (the compute_80 PTX builds below test the JIT path).
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real -DRINGSWEEP_GPU_PROGRAMS=ON \
+  # or H200 runs the machine code (the compute_80 PTX builds below test the JIT path). The CUDA
+  # runtime as a shared library, carried once: linked statically it is 680 KB in each of some 55
+  # programs.
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
+    -DCMAKE_CUDA_RUNTIME_LIBRARY=Shared -DRINGSWEEP_GPU_PROGRAMS=ON \
     "${launcher[@]}" >/dev/null
   # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test: from the
   # list CMake writes as it registers the tests (name, target, labels, arguments; RingsweepTesting.cmake).
@@ -101,31 +104,39 @@ if [[ "${mode}" == stage ]]; then
     sed -nE 's/^(ringsweep_[A-Za-z0-9_]*bench[A-Za-z0-9_]*): phony$/\1/p' | grep -v '_simt$' | sort -u)
   targets=("${test_targets[@]}" "${bench_targets[@]}" ringsweep_tune)
   echo "stage: ${#test_targets[@]} test programs, benchmarks: ${bench_targets[*]} ringsweep_tune"
-  cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
-  # ringsweep_tune's pipelined variants must compile without spills (ptxas -Werror, sm_80 and sm_90).
-  cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target ringsweep_tune_spill_check_sm80 \
-    ringsweep_tune_spill_check_sm90
-  cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
-    -DRINGSWEEP_GPU_PROGRAMS=ON -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF \
-    "${launcher[@]}" >/dev/null
-  cmake --build build-gpu80 -j "${RINGSWEEP_JOBS:-2}" --target "${ptx80_targets[@]}"
+  # RS_STAGE_PACK_ONLY=1: pack what build-gpu and build-gpu80 hold, building nothing (to check the
+  # packing, or to re-pack after building some targets by hand).
+  if [[ "${RS_STAGE_PACK_ONLY:-0}" != 1 ]]; then
+    cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
+    # ringsweep_tune's pipelined variants must compile without spills (ptxas -Werror, sm_80 and sm_90).
+    cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target ringsweep_tune_spill_check_sm80 \
+      ringsweep_tune_spill_check_sm90
+    cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
+      -DCMAKE_CUDA_RUNTIME_LIBRARY=Shared \
+      -DRINGSWEEP_GPU_PROGRAMS=ON -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF \
+      "${launcher[@]}" >/dev/null
+    cmake --build build-gpu80 -j "${RINGSWEEP_JOBS:-2}" --target "${ptx80_targets[@]}"
+  fi
   rm -rf .gpu && mkdir -p .gpu/pack/bin .gpu/pack/bin80 .gpu/pack/lib
   for t in "${targets[@]}"; do
     find build-gpu -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin/ \;
   done
   for t in "${ptx80_targets[@]}"; do
-    find build-gpu80 -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin80/ \;
+    if [[ -d build-gpu80 ]]; then find build-gpu80 -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin80/ \;; fi
   done
   cp build-gpu/gpu_run.tsv .gpu/pack/gpu_run.tsv         # for `run` (name, program, arguments)
   cp build-gpu/gpu_tests.tsv .gpu/pack/gpu_tests.tsv     # for `plan` (name, program, labels, arguments)
-  # Shared libraries the GPU machine lacks: Google Benchmark's, and MPI's (below).
-  for b in .gpu/pack/bin/*; do
-    ldd "${b}" 2>/dev/null | awk '/libbenchmark/ {print $3}'
-  done | sort -u | while read -r lib; do [[ -f "${lib}" ]] && cp -L "${lib}" .gpu/pack/lib/; done
+  # Shared libraries the GPU machine lacks: Google Benchmark's, the CUDA runtime this build used,
+  # and MPI's (below).
+  for b in .gpu/pack/bin/* .gpu/pack/bin80/*; do
+    [[ -f "${b}" ]] || continue
+    ldd "${b}" 2>/dev/null | awk '/libbenchmark|libcudart/ {print $3}' || true
+  done | sort -u | while read -r lib; do if [[ -f "${lib}" ]]; then cp -L "${lib}" .gpu/pack/lib/; fi; done
   # A program linked with MPI (the distributed sort) runs there under mpirun, which the GPU
   # machine may lack (docs/gpu_plan.md): carry this machine's Open MPI when it has one, laid out
   # as one relocatable prefix (OPAL_PREFIX=.gpu/mpi; the plan sets it when it uses this copy).
-  mpi_lib=$(for b in .gpu/pack/bin/*; do ldd "${b}" 2>/dev/null | awk '/libmpi[._]/ {print $3}'; done | sort -u | head -n 1)
+  mpi_lib=$(for b in .gpu/pack/bin/*; do ldd "${b}" 2>/dev/null | awk '/libmpi[._]/ {print $3}' || true; done |
+    sort -u | head -n 1) || true
   if [[ -n "${mpi_lib}" ]] && command -v mpirun >/dev/null; then
     scripts/gpu_session.sh stage-mpi .gpu/pack/mpi "${mpi_lib}" || echo "stage: Open MPI not carried (see above)" >&2
   fi
@@ -145,12 +156,12 @@ if [[ "${mode}" == stage ]]; then
     tar -C .gpu/pack -cf - . | xz -9e -T "${RINGSWEEP_JOBS:-2}" >.gpu/pack.tar.xz && rm -f .gpu/pack.tar.gz
   fi
   echo "largest programs:"
-  ls -S -l .gpu/pack/bin | head -n 6 | awk 'NR > 1 {printf "  %6.1f MiB  %s\n", $5 / 1048576, $9}'
+  ls -S -l .gpu/pack/bin | head -n 6 | awk 'NR > 1 {printf "  %6.1f MiB  %s\n", $5 / 1048576, $9}' || true
   rm -rf .gpu/pack
   bytes=$(du -sb .gpu | cut -f1)
   # What travels with it: the tracked files and the untracked ones git does not ignore.
   tree=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 -r du -cb 2>/dev/null |
-    awk '$2 == "total" {t += $1} END {print t + 0}')
+    awk '$2 == "total" {t += $1} END {print t + 0}') || true
   echo "stage: .gpu is $((bytes / 1048576)) MiB ($((bytes / 1024)) KiB, $(wc -l <build-gpu/gpu_tests.tsv) tests listed)," \
     "the working tree $((tree / 1048576)) MiB: $(((bytes + tree) / 1048576)) of the 64 MiB the device tool carries"
   if ((bytes + tree > 62 * 1024 * 1024)); then
@@ -175,13 +186,15 @@ if [[ "${mode}" == stage-mpi ]]; then
     while read -r f; do
       if [[ -L "${f}" || -f "${f}" ]]; then cp --parents -P "${f}" "${dir}/"; fi
     done
-  [[ -e "${dir}/usr/bin/orterun" ]] && ln -sf orterun "${dir}/usr/bin/mpirun"
+  if [[ -e "${dir}/usr/bin/orterun" ]]; then ln -sf orterun "${dir}/usr/bin/mpirun"; fi
   libs="${dir}/usr/lib/x86_64-linux-gnu"
   mkdir -p "${libs}"
   find "${dir}" -type f -print0 | xargs -0 file -L 2>/dev/null | awk -F: '/ELF/ {print $1}' | xargs -r ldd 2>/dev/null |
     awk '$3 ~ /^\// {print $3}' | sort -u |
     grep -vE '/(libc|libm|libdl|librt|libpthread|libgcc_s|libstdc\+\+|libcuda|ld-linux[^/]*)\.so' |
-    while read -r lib; do [[ -e "${dir}${lib}" || -e "${libs}/$(basename "${lib}")" ]] || cp -L "${lib}" "${libs}/"; done
+    while read -r lib; do
+      if [[ ! -e "${dir}${lib}" && ! -e "${libs}/$(basename "${lib}")" ]]; then cp -L "${lib}" "${libs}/"; fi
+    done
   du -sh "${dir}"
   exit 0
 fi
