@@ -175,7 +175,7 @@ mpi_cmd=()
 mpi_reason=""
 find_mpi() {
   local run="" c m="${PWD}/.gpu/mpi/usr" a=lib/x86_64-linux-gnu
-  local candidates=()
+  local candidates=() menv=()
   if [[ -n "${RS_MPIRUN:-}" ]]; then  # a launcher to use, or `none`
     [[ "${RS_MPIRUN}" != none ]] && candidates=("${RS_MPIRUN}")
   else
@@ -187,11 +187,12 @@ find_mpi() {
       [[ -e "${c}" ]] || continue
       # The staging machine's Open MPI (Debian layout, relocated; checked there with the system's
       # copy hidden: two ranks and an allreduce ran, PMIx warned of a help file it could not find).
-      export OPAL_PREFIX="${m}" PMIX_INSTALL_PREFIX="${m}/${a}/pmix2"
-      export PATH="${m}/bin:${PATH}"
-      export LD_LIBRARY_PATH="${m}/${a}:${m}/${a}/openmpi/lib:${m}/${a}/pmix2/lib:${LD_LIBRARY_PATH}"
+      # Its environment goes to mpirun and the ranks only: its libraries must not shadow the GPU
+      # machine's for anything else.
+      menv=(OPAL_PREFIX="${m}" PMIX_INSTALL_PREFIX="${m}/${a}/pmix2" PATH="${m}/bin:${PATH}"
+        LD_LIBRARY_PATH="${m}/${a}:${m}/${a}/openmpi/lib:${m}/${a}/pmix2/lib:${LD_LIBRARY_PATH}")
     fi
-    if timeout 10 "${c}" --version >/dev/null 2>&1; then
+    if timeout 10 env "${menv[@]}" "${c}" --version >/dev/null 2>&1; then
       run="${c}"
       break
     fi
@@ -200,13 +201,15 @@ find_mpi() {
     mpi_reason="no working mpirun or mpiexec on this machine and none carried in .gpu/mpi${RS_MPIRUN:+ (RS_MPIRUN=${RS_MPIRUN})}"
     return 1
   fi
-  say "mpi: ${run} ($("${run}" --version 2>&1 | head -n 1))"
-  if "${run}" --version 2>&1 | grep -q "Open MPI"; then
+  local version
+  version=$(env "${menv[@]}" "${run}" --version 2>&1 | head -n 1)
+  say "mpi: ${run} (${version})"
+  if [[ "${version}" == *"Open MPI"* ]]; then
     # As root Open MPI wants to be told; one GPU: both ranks on device 0, no binding.
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    mpi_cmd=("${run}" --oversubscribe --bind-to none -x LD_LIBRARY_PATH -np "${RS_MPI_RANKS:-2}")
+    mpi_cmd=(env "${menv[@]}" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "${run}" --oversubscribe
+      --bind-to none -x LD_LIBRARY_PATH -np "${RS_MPI_RANKS:-2}")
   else
-    mpi_cmd=("${run}" -np "${RS_MPI_RANKS:-2}")
+    mpi_cmd=(env "${menv[@]}" "${run}" -np "${RS_MPI_RANKS:-2}")
   fi
   return 0
 }
