@@ -10,7 +10,7 @@
 #
 # Call 1, in the order, each part within its budget (seconds; environment overrides):
 #   tests     RS_P1_TESTS_S=80     every program of .gpu/gpu_tests.tsv (CMake's list of nvcc tests,
-#                                  new ones included) but the stress test, RS_TEST_TIMEOUT=40 each;
+#                                  new ones included) but the stress test, RS_TEST_TIMEOUT=25 each;
 #                                  a test labelled `mpi` runs under mpirun with RS_MPI_RANKS=2 ranks
 #   stress    RS_P1_STRESS_S=60    stress_test_gpu: plain sorts (device, tiny and the tune pipelined
 #                                  policy) vs cub::DeviceRadixSort, segmented vs
@@ -256,7 +256,7 @@ run_tests() {
       say "${name}: .gpu/bin/${exe} not in the pack"
       continue
     fi
-    limit=$(min "${RS_TEST_TIMEOUT:-40}" "$(part_left)")
+    limit=$(min "${RS_TEST_TIMEOUT:-25}" "$(part_left)")
     if ((limit < 3)); then
       not_run+=("${name}")
       continue
