@@ -420,15 +420,16 @@ def report(src, out_dir, nvdisasm):
     if nvcc is None or cxx is None:
         print("sass_phases: skipped: the report needs nvcc and a host C++ compiler")
         return 0
-    work = tempfile.mkdtemp(prefix="ringsweep_sass_")
+    work = os.environ.get("RS_SASS_WORK") or tempfile.mkdtemp(prefix="ringsweep_sass_")
     inc = os.path.join(src, "include")
     exe = os.path.join(work, "kernel_sass")
     cmd = [nvcc, "-std=c++17", "-O3", "--extended-lambda", "-lineinfo", "-I", inc, "-keep", "-keep-dir", work]
     for sm in ("80", "90"):
         cmd += ["-gencode", "arch=compute_%s,code=sm_%s" % (sm, sm)]
     cmd += [os.path.join(src, "bench", "report", "kernel_sass.cu"), "-o", exe]
-    print("sass_phases: nvcc (ringsweep and CUB, sm_80 and sm_90) ...", flush=True)
-    subprocess.run(cmd, check=True)
+    if not (os.environ.get("RS_SASS_WORK") and os.path.exists(exe)):  # RS_SASS_WORK: reuse a build
+        print("sass_phases: nvcc (ringsweep and CUB, sm_80 and sm_90) in %s ..." % work, flush=True)
+        subprocess.run(cmd, check=True)
     shapes_exe = os.path.join(work, "tile_shapes")
     subprocess.run([cxx, "-std=c++17", "-I", inc, "-I", os.path.join(src, "simt", "include"), "-x", "c++",
                     os.path.join(src, "bench", "report", "tile_shapes.cpp"), "-o", shapes_exe], check=True)
@@ -438,7 +439,7 @@ def report(src, out_dir, nvdisasm):
         cub_items[(r["arch"], r["case"])] = int(r["items"])
     rows = []
     for arch in ("sm_80", "sm_90"):
-        cubins = [f for f in os.listdir(work) if f.endswith(".cubin") and arch.replace("_", "_") in f]
+        cubins = [f for f in os.listdir(work) if f.endswith(".cubin") and arch[3:] in f]  # nvcc -keep: *.compute_90.cubin
         for f in cubins:
             rows += analyse(os.path.join(work, f), shapes, nvdisasm, arch, cub_items)
     want = {("sm_80", "policy_sm80"), ("sm_90", "policy_sm90"), ("sm_80", ""), ("sm_90", "")}
