@@ -1,0 +1,342 @@
+// top_k_select: the radix select behind top_k_keys / top_k_pairs / top_k_indices. One block per
+// *range* (a contiguous run of the input, the same run at every level) counts digits, one block
+// picks the bucket that holds the k-th key, and the ranges then move their keys, in input order,
+// to where the pick said. docs/design.md section 14 walks through it.
+#pragma once
+
+#include <cstddef>
+
+#include "../block/block_histogram.cuh"
+#include "../block/block_scan.cuh"
+#include "../detail/config.cuh"
+#include "../detail/digit_window.cuh"
+#include "../detail/intrinsics.cuh"
+#include "../detail/load_store.cuh"
+#include "../key_traits.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// Where the select stands between its launches (in the temporary storage, zeroed by the memset).
+/// A *level* is one digit pass, taken from the most significant down; passes in which every key
+/// of the input has the same digit (seen by the first histogram) are no levels at all.
+template <int MAX_PASSES>
+struct top_k_state {
+  u64 k_rem;         // keys still to take from the current level's bucket
+  u64 out_base;      // candidates written by the levels before the current one
+  u64 level_less;    // keys of the current level below its bucket
+  u64 bucket_count;  // keys of the current level in its bucket
+  int level;         // the pass the current step splits by; -1: none (every key is in the bucket)
+  int next_level;    // the pass the current step counts for the next level; -1: none
+  u32 bucket;        // the current level's bucket
+  u32 src;           // what the current step reads: 0 the input, 1 or 2 a candidate buffer
+  u32 dst;           // where its bucket's keys go: 0 nowhere (kept in the source), 1 or 2 a buffer
+  u32 take;          // 1: the bucket's first k_rem keys are the last candidates (the last step)
+  u32 started;       // the first pick has run
+  u32 done;          // the last step has run: later picks and steps do nothing
+  u32 checks;        // passes whose digit a source key must match (decided since it was written)
+  int check_pass[MAX_PASSES];
+  u32 check_digit[MAX_PASSES];
+};
+
+/// Arguments of every select kernel of one call.
+template <class Key>
+struct top_k_params : key_context<Key> {
+  using bits_type = typename key_traits<Key>::bits_type;
+  const bits_type* keys;   // the input
+  u64 n;
+  u64 k;
+  u64 span;                // keys per range (the last range may hold fewer)
+  u32 ranges;
+  u64 capacity;            // keys a candidate buffer holds
+  int begin_bit;
+  int end_bit;
+  int passes;
+  bool descending;
+  void* state;             // top_k_state
+  u64* input_counts;       // passes x RADIX: digit counts of the whole input (zeroed)
+  u64* level_counts;       // passes x RADIX: a level's digit counts among its bucket's keys (zeroed)
+  u32* range_counts;       // ranges x passes x RADIX: each range's counts
+  u64* src_off;            // per range: where its keys start in the current source, and how many
+  u64* src_cnt;
+  u64* less_off;           // per range: where its keys below the bucket go in the candidates
+  u64* bucket_off;         // per range: where its bucket's keys go (buffer, or candidates when taking)
+  u64* bucket_before;      // per range: bucket keys of the earlier ranges
+  bits_type* out_keys;     // k candidates: the keys of the top k, grouped by level, in input order
+  u64* out_pos;            // and their input positions
+  bits_type* buf_keys[2];  // candidate buffers 1 and 2
+  u64* buf_pos[2];
+};
+
+/// The select's block work for `Policy` and `Key`: blocks of `HIST_THREADS` threads walking tiles
+/// of `HIST_THREADS x HIST_ITEMS` keys, row by row (a row: one key per thread, consecutive).
+template <class Policy, class Key>
+struct top_k_select {
+  using traits = key_traits<Key>;
+  using bits_type = typename traits::bits_type;
+  using params_t = top_k_params<Key>;
+  static constexpr int THREADS = Policy::HIST_THREADS;
+  static constexpr int ROWS = Policy::HIST_ITEMS;
+  static constexpr int TILE = THREADS * ROWS;
+  static constexpr int WARPS = THREADS / warp_threads;
+  static constexpr int RADIX_BITS = Policy::RADIX_BITS;
+  static constexpr int RADIX = 1 << RADIX_BITS;
+  static constexpr int MAX_PASSES = ceil_div(int(traits::bits), RADIX_BITS) > 0 ? ceil_div(int(traits::bits), RADIX_BITS) : 1;
+  using state_t = top_k_state<MAX_PASSES>;
+  using histogram_t = block_histogram<THREADS, MAX_PASSES, RADIX_BITS>;
+  static_assert(THREADS % warp_threads == 0, "top-k: HIST_THREADS must be whole warps");
+  static_assert(ROWS * WARPS <= THREADS, "top-k: HIST_ITEMS x warps must not exceed HIST_THREADS");
+  /// Threads of the pick kernel (one per digit, at least).
+  static constexpr int PICK_THREADS = 256;
+  static_assert(RADIX <= PICK_THREADS, "");
+
+  struct TempStorage {
+    typename histogram_t::TempStorage hist;
+    u64 row_counts[ROWS * WARPS];  // per (row, warp): keys below the bucket << 32 | keys in it
+    typename block_scan<u64, THREADS>::TempStorage scan;
+  };
+
+  __device__ static digit_extractor<Key> extractor(const params_t& p, int pass) {
+    return p.extractor(p.descending, digit_window::of_pass(p.begin_bit, p.end_bit, RADIX_BITS, pass));
+  }
+
+  /// Block `r` counts the digits of every pass over its range of the input, into its rows of
+  /// `range_counts` and into `input_counts`.
+  __device__ static void count_input(TempStorage& temp, const params_t& p) {
+    histogram_t hist(temp.hist);
+    hist.clear();
+    __syncthreads();
+    const u64 r = blockIdx.x;
+    const u64 begin = r * p.span;
+    const u64 end = min_of<u64>(p.n, begin + p.span);
+    for (u64 i = begin + threadIdx.x; i < end; i += THREADS) {
+      const bits_type key = load_global(p.keys + i);
+      for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key));
+    }
+    __syncthreads();
+    const u32* flat = &temp.hist.bins[0][0];
+    u32* rows = p.range_counts + r * u64(p.passes) * RADIX;
+    for (int i = int(threadIdx.x); i < p.passes * RADIX; i += THREADS) {
+      rows[i] = flat[i];
+      if (flat[i] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.input_counts + i), (unsigned long long)flat[i]);
+    }
+  }
+
+  /// One block: decides the next level from the counts of the last one (see design.md 14).
+  __device__ static void pick(const params_t& p) {
+    state_t& s = *static_cast<state_t*>(p.state);
+    __shared__ typename block_scan<u64, PICK_THREADS>::TempStorage scan;
+    __shared__ u64 chosen[3];  // bucket, keys below it, keys in it
+    const int t = int(threadIdx.x);
+    if (s.done != 0) return;
+    if (s.started != 0 && s.take != 0) {
+      __syncthreads();
+      if (t == 0) s.done = 1;
+      return;
+    }
+    const bool first = s.started == 0;
+    int level;
+    if (first) {
+      level = highest_level(p, p.passes - 1);
+    } else {
+      level = s.next_level;
+    }
+    // The ranges adopt what the last step wrote.
+    for (u32 r = u32(t); r < p.ranges; r += PICK_THREADS) {
+      if (first) {
+        p.src_off[r] = u64(r) * p.span;
+        p.src_cnt[r] = min_of<u64>(p.n, u64(r) * p.span + p.span) - min_of<u64>(p.n, u64(r) * p.span);
+      } else if (s.dst != 0) {
+        p.src_off[r] = p.bucket_off[r];
+        p.src_cnt[r] = p.range_counts[(u64(r) * p.passes + u64(s.level)) * RADIX + s.bucket];
+      }
+    }
+    // The level's digit counts, and the bucket holding the k_rem-th key.
+    const u64 k_rem = first ? p.k : s.k_rem;
+    u64 count = 0;
+    if (level >= 0 && t < RADIX) count = (first ? p.input_counts : p.level_counts)[u64(level) * RADIX + t];
+    u64 total = 0;
+    const u64 below = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, count, total);
+    if (level < 0) {
+      if (t == 0) {
+        chosen[0] = 0;
+        chosen[1] = 0;
+        chosen[2] = 0;  // counted per range below
+      }
+    } else if (t < RADIX && count != 0 && below < k_rem && k_rem <= below + count) {
+      chosen[0] = u64(t);
+      chosen[1] = below;
+      chosen[2] = count;
+    }
+    __syncthreads();
+    const u32 bucket = u32(chosen[0]);
+    const u64 level_less = chosen[1];
+    const int next = level < 0 ? -1 : highest_level(p, level - 1);
+    // Per range: keys below the bucket and in it, scanned over the ranges (in chunks of the block).
+    u64 less_total = 0, bucket_total = 0;
+    for (u32 base = 0; base < p.ranges; base += PICK_THREADS) {
+      const u32 r = base + u32(t);
+      u64 less = 0, in = 0;
+      if (r < p.ranges) {
+        if (level < 0) {
+          in = p.src_cnt[r];
+        } else {
+          const u32* row = p.range_counts + (u64(r) * p.passes + u64(level)) * RADIX;
+          for (u32 d = 0; d < bucket; ++d) less += row[d];
+          in = row[bucket];
+        }
+      }
+      u64 less_sum = 0, in_sum = 0;
+      const u64 less_before = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, less, less_sum);
+      const u64 in_before = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, in, in_sum);
+      if (r < p.ranges) {
+        p.less_off[r] = (first ? 0 : s.out_base + s.level_less) + less_total + less_before;
+        p.bucket_before[r] = bucket_total + in_before;
+      }
+      less_total += less_sum;
+      bucket_total += in_sum;
+    }
+    const u64 out_base = first ? 0 : s.out_base + s.level_less;
+    const u64 rem = k_rem - level_less;
+    const bool take = next < 0 || bucket_total == rem;
+    const u32 src = first ? 0u : (s.dst != 0 ? s.dst : s.src);
+    const u32 dst = take || bucket_total > p.capacity ? 0u : (src == 1u ? 2u : 1u);
+    for (u32 r = u32(t); r < p.ranges; r += PICK_THREADS) {
+      p.bucket_off[r] = (take ? out_base + level_less : 0) + p.bucket_before[r];
+    }
+    __syncthreads();
+    if (t == 0) {
+      if (!first && s.dst == 0) {
+        // The source stays: its keys must also match the level just decided.
+        s.check_pass[s.checks] = s.level;
+        s.check_digit[s.checks] = s.bucket;
+        ++s.checks;
+      } else {
+        s.checks = 0;  // a fresh buffer holds only keys that matched every decided digit
+      }
+      s.started = 1;
+      s.k_rem = rem;
+      s.out_base = out_base;
+      s.level_less = level_less;
+      s.bucket_count = bucket_total;
+      s.level = level;
+      s.next_level = take ? -1 : next;
+      s.bucket = bucket;
+      s.src = src;
+      s.dst = dst;
+      s.take = take ? 1u : 0u;
+    }
+  }
+
+  /// The highest pass at or below `from` whose digit is not the same for every key, or -1.
+  __device__ static int highest_level(const params_t& p, int from) {
+    for (int pass = from; pass >= 0; --pass) {
+      const u64* row = p.input_counts + u64(pass) * RADIX;
+      bool uniform = false;
+      for (int d = 0; d < RADIX && !uniform; ++d) uniform = row[d] == p.n;
+      if (!uniform) return pass;
+    }
+    return -1;
+  }
+
+  /// Block `r` moves its range of the current source: keys below the bucket to the candidates,
+  /// the bucket's keys to the next buffer (counting their next digit) or, in the last step, its
+  /// first k_rem to the candidates; all in input order.
+  __device__ static void step(TempStorage& temp, const params_t& p) {
+    const state_t& s = *static_cast<const state_t*>(p.state);
+    if (s.done != 0) return;  // the same for every block
+    histogram_t hist(temp.hist);
+    const int level = s.level, next = s.next_level;
+    const u32 bucket = s.bucket, src = s.src, dst = s.dst, checks = s.checks;
+    const bool take = s.take != 0;
+    const u64 k_rem = s.k_rem;
+    const bool count_next = !take && next >= 0;
+    if (count_next) hist.clear();
+    const u64 r = blockIdx.x;
+    const u64 off = p.src_off[r], cnt = p.src_cnt[r];
+    u64 less_at = p.less_off[r];
+    u64 bucket_at = p.bucket_off[r];
+    u64 bucket_rank = p.bucket_before[r];  // the bucket's keys of the earlier ranges and tiles
+    const bits_type* keys = src == 0 ? p.keys : p.buf_keys[src - 1];
+    const u64* pos = src == 0 ? nullptr : p.buf_pos[src - 1];
+    const digit_extractor<Key> digit_of = level >= 0 ? extractor(p, level) : digit_extractor<Key>();
+    const digit_extractor<Key> next_of = count_next ? extractor(p, next) : digit_extractor<Key>();
+    const u32 lane = lane_id();
+    const int warp = int(threadIdx.x) / warp_threads;
+    __syncthreads();
+    for (u64 tile = 0; tile < cnt; tile += TILE) {
+      bits_type key[ROWS];
+      u64 where[ROWS];
+      u32 cls[ROWS];  // 0 neither, 1 below the bucket, 2 in it
+RINGSWEEP_UNROLL
+      for (int row = 0; row < ROWS; ++row) {
+        const u64 i = tile + u64(row) * THREADS + threadIdx.x;
+        cls[row] = 0;
+        if (i < cnt) {
+          key[row] = load_global(keys + off + i);
+          where[row] = pos == nullptr ? off + i : load_global(pos + off + i);
+          bool match = true;
+          for (u32 c = 0; c < checks; ++c) match = match && extractor(p, s.check_pass[c])(key[row]) == s.check_digit[c];
+          if (match) {
+            const u32 d = level >= 0 ? digit_of(key[row]) : 0u;
+            cls[row] = d < bucket ? 1u : (d == bucket ? 2u : 0u);
+          }
+        }
+        const u32 below = __ballot_sync(0xffffffffu, cls[row] == 1u);
+        const u32 in = __ballot_sync(0xffffffffu, cls[row] == 2u);
+        if (lane == 0) temp.row_counts[row * WARPS + warp] = u64(__popc(below)) << 32 | u64(__popc(in));
+        // Ranks within the warp's row, kept in `where`'s company until the row offsets are known.
+        cls[row] |= u32(__popc(cls[row] == 1u ? below & lanemask_lt() : in & lanemask_lt())) << 2;
+      }
+      __syncthreads();
+      const u64 mine = int(threadIdx.x) < ROWS * WARPS ? temp.row_counts[threadIdx.x] : 0;
+      u64 tile_total = 0;
+      const u64 before = block_scan<u64, THREADS>::exclusive_sum(temp.scan, mine, tile_total);
+      if (int(threadIdx.x) < ROWS * WARPS) temp.row_counts[threadIdx.x] = before;
+      __syncthreads();
+RINGSWEEP_UNROLL
+      for (int row = 0; row < ROWS; ++row) {
+        const u32 c = cls[row] & 3u;
+        if (c == 0) continue;
+        const u64 row_before = temp.row_counts[row * WARPS + warp];
+        const u64 rank = u64(cls[row] >> 2);
+        if (c == 1) {
+          const u64 at = less_at + (row_before >> 32) + rank;
+          store_global(p.out_keys + at, key[row]);
+          store_global(p.out_pos + at, where[row]);
+        } else {
+          const u64 in_rank = (row_before & 0xffffffffu) + rank;
+          if (take) {
+            if (bucket_rank + in_rank < k_rem) {
+              store_global(p.out_keys + bucket_at + in_rank, key[row]);
+              store_global(p.out_pos + bucket_at + in_rank, where[row]);
+            }
+          } else {
+            if (dst != 0) {
+              store_global(p.buf_keys[dst - 1] + bucket_at + in_rank, key[row]);
+              store_global(p.buf_pos[dst - 1] + bucket_at + in_rank, where[row]);
+            }
+            if (count_next) hist.add(0, next_of(key[row]));
+          }
+        }
+      }
+      less_at += tile_total >> 32;
+      bucket_at += tile_total & 0xffffffffu;
+      bucket_rank += tile_total & 0xffffffffu;
+      __syncthreads();  // row_counts is reused by the next tile
+    }
+    if (count_next) {
+      __syncthreads();
+      u32* row = p.range_counts + (r * u64(p.passes) + u64(next)) * RADIX;
+      for (int d = int(threadIdx.x); d < RADIX; d += THREADS) {
+        const u32 c = temp.hist.bins[0][d];
+        row[d] = c;
+        if (c != 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.level_counts + u64(next) * RADIX + d),
+                              (unsigned long long)c);
+      }
+    }
+  }
+};
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END
