@@ -92,6 +92,59 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
                           Index* indices_out, std::size_t n, std::size_t k, Decomposer decomposer,
                           sort_options opts = {}, cudaStream_t stream = 0);
 
+/// Batched: the top k of each segment `[d_begin[i], d_end[i])` into `out[i * k, (i + 1) * k)`,
+/// sorted, earliest positions first among equal keys; a segment shorter than k yields all its keys,
+/// sorted, and the rest of its k slots untouched. Segments as in segmented_sort.cuh (any order,
+/// gaps; empty or outside `[0, n)`: nothing written; overlapping: undefined). The device sorts
+/// each segment with the segmented sort (tiny by a warp, small by a block, large by onesweep
+/// passes; no host read of the offsets, no limit on a segment's length) into scratch and copies
+/// the first min(k, size). Temporary storage: the segmented in/out sort's of n keys (and values:
+/// pairs the caller's, indices the Index positions; see segmented_sort.cuh) + a(n sizeof(Key)) +
+/// [pairs, indices: a(n sizeof(Value or Index))] + [indices: a(n sizeof(Index))] + 256.
+/// Errors as for top_k_keys (k may exceed a segment's size), and as segmented_sort_keys for the
+/// offsets; segments x k must fit in half of std::size_t.
+///
+///     // 4096 rows of 50,000 logits: the 8 largest of each row
+///     ringsweep::segmented_top_k_keys(d_temp, bytes, d_logits, d_best, 4096 * 50000, 4096, d_row_begin,
+///                                     d_row_begin + 1, 8, {ringsweep::sort_order::descending}, stream);
+template <class Key, class Offset>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
+/// Batched pairs: the values of each segment's top k follow their keys.
+template <class Key, class Value, class Offset>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
+                                  const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts = {},
+                                  cudaStream_t stream = 0);
+/// Batched indices: each segment's top k as positions in the input (not within the segment:
+/// subtract `d_begin[i]` for those), with the keys unless `keys_out` is null.
+template <class Key, class Index, class Offset>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Index, class Offset>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
+/// Batched custom keys (decomposer.cuh).
+template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
+                                  const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                  sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Index, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
+
 namespace tuning {
 /// The top-k forms above with the caller's policy `Policy` (see tuning.cuh): the select's blocks
 /// are `HIST_THREADS` threads over tiles of `HIST_THREADS x HIST_ITEMS` keys.
@@ -109,6 +162,20 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
 template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n, std::size_t k,
                        Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Offset>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Value, class Offset>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
+                                  const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts = {},
+                                  cudaStream_t stream = 0);
+template <class Policy, class Key, class Index, class Offset>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
 }  // namespace tuning
 
 RINGSWEEP_NAMESPACE_END

@@ -347,3 +347,122 @@ TEST_CASE("top_k: bad arguments write nothing", "[sort][top_k]") {
   // k = 0 writes nothing and succeeds.
   CHECK(ringsweep::top_k_keys(temp.data(), b, in.data(), out.data(), n, 0) == cudaSuccess);
 }
+
+namespace {
+
+/// segmented_top_k_{keys, pairs, indices} of `keys` over the segments `[begin[i], end[i])`,
+/// against each valid segment's stable sort cut to k; slots past a segment's size, and every
+/// slot of an ignored segment, must keep their poison.
+template <class Policy, class Key, class Index>
+void check_segmented_top_k(const std::vector<Key>& keys, const std::vector<std::int64_t>& begin,
+                           const std::vector<std::int64_t>& end, std::size_t k, const ringsweep::sort_options& opts,
+                           int first_form = 0) {
+  const std::size_t n = keys.size(), segments = begin.size();
+  INFO("n " << n << ", " << segments << " segments, k " << k << ", " << ringsweep_test::order_name(opts));
+  ringsweep_test::device_buffer<Key> in(keys), out(segments * k + 1);
+  ringsweep_test::device_buffer<std::int64_t> d_begin(begin), d_end(end);
+  ringsweep_test::device_buffer<Index> idx(segments * k + 1);
+  std::vector<std::uint32_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i * 2654435761u + 7);
+  ringsweep_test::device_buffer<std::uint32_t> vin(values), vout(segments * k + 1);
+  for (int form = first_form; form < 3; ++form) {
+    INFO((form == 0 ? "keys" : form == 1 ? "pairs" : "indices"));
+    out.fill_bytes(0xAB);
+    idx.fill_bytes(0xAB);
+    vout.fill_bytes(0xAB);
+    const auto call = [&](void* t, std::size_t& b) {
+      if (form == 0) {
+        return ringsweep::tuning::segmented_top_k_keys<Policy>(t, b, in.data(), out.data(), n, segments,
+                                                               d_begin.data(), d_end.data(), k, opts);
+      } else if (form == 1) {
+        return ringsweep::tuning::segmented_top_k_pairs<Policy>(t, b, in.data(), out.data(), vin.data(), vout.data(),
+                                                                n, segments, d_begin.data(), d_end.data(), k, opts);
+      }
+      return ringsweep::tuning::segmented_top_k_indices<Policy>(t, b, in.data(), out.data(), idx.data(), n, segments,
+                                                                d_begin.data(), d_end.data(), k, opts);
+    };
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(call(nullptr, bytes));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(call(temp.data(), bytes));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto got = out.download();
+    const auto got_v = vout.download();
+    const auto got_i = idx.download();
+    Key poison_key;
+    std::memset(&poison_key, 0xAB, sizeof(Key));
+    Index poison_index;
+    std::memset(&poison_index, 0xAB, sizeof(Index));
+    for (std::size_t s = 0; s < segments; ++s) {
+      INFO("segment " << s << " [" << begin[s] << ", " << end[s] << ")");
+      const bool valid = begin[s] < end[s] && begin[s] >= 0 && std::uint64_t(end[s]) <= n;
+      std::vector<Key> seg;
+      if (valid) seg.assign(keys.begin() + begin[s], keys.begin() + end[s]);
+      const auto order = ringsweep_test::reference_order(seg, opts);
+      for (std::size_t j = 0; j < k; ++j) {
+        INFO("slot " << j);
+        const std::size_t at = s * k + j;
+        if (j < seg.size()) {
+          const std::size_t pos = std::size_t(begin[s]) + order[j];
+          REQUIRE(ringsweep_test::raw_bits(got[at]) == ringsweep_test::raw_bits(keys[pos]));
+          if (form == 1) REQUIRE(got_v[at] == values[pos]);
+          if (form == 2) REQUIRE(std::uint64_t(got_i[at]) == std::uint64_t(pos));
+        } else {
+          REQUIRE(ringsweep_test::raw_bits(got[at]) == ringsweep_test::raw_bits(poison_key));
+          if (form == 1) REQUIRE(got_v[at] == 0xABABABABu);
+          if (form == 2) REQUIRE(got_i[at] == poison_index);
+        }
+      }
+    }
+    CHECK(ringsweep_test::raw_bits(got[segments * k]) == ringsweep_test::raw_bits(poison_key));
+  }
+  CHECK(ringsweep_test::same_keys(in.download(), keys));
+}
+
+}  // namespace
+
+TEST_CASE("segmented_top_k: empty, short, tiny, small and large segments", "[sort][top_k][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  // Sizes for policy_tiny's classes: tiny up to 128 keys (a warp), small up to 192 (a block), large
+  // beyond (onesweep passes); an empty segment, one of a single key, one outside the input, a gap.
+  const std::size_t sizes[] = {0, 1, 5, 8, 9, 64, 127, 128, 129, 191, 192, 193, 700, 2000, 3};
+  std::vector<std::int64_t> begin, end;
+  std::int64_t at = 0;
+  for (std::size_t size : sizes) {
+    begin.push_back(at);
+    end.push_back(at + std::int64_t(size));
+    at += std::int64_t(size) + (size == 64 ? 10 : 0);  // a gap after the 64-key segment
+  }
+  const std::size_t n = std::size_t(at);
+  begin.push_back(std::int64_t(n) - 4);  // reaches past the input: ignored
+  end.push_back(std::int64_t(n) + 4);
+  begin.push_back(40);  // reversed: empty
+  end.push_back(20);
+  std::swap(begin[2], begin[5]);  // segments in any order
+  std::swap(end[2], end[5]);
+  for (distribution d : {distribution::uniform, distribution::small_range}) {
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, d, seed + 3);
+    for (std::size_t k : {std::size_t(1), std::size_t(8), std::size_t(64), std::size_t(200)}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, k, sort_options_of(o));
+      }
+    }
+  }
+}
+
+TEST_CASE("segmented_top_k: 2^16 tiny segments", "[sort][top_k][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed);
+  std::vector<std::int64_t> begin, end;
+  std::int64_t at = 0;
+  for (std::size_t s = 0; s < (std::size_t(1) << 16); ++s) {
+    const std::int64_t size = std::int64_t(rng() % 4);
+    begin.push_back(at);
+    end.push_back(at + size);
+    at += size;
+  }
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(std::size_t(at), distribution::few_distinct, seed);
+  // Indices with keys only: each form costs seconds on the SIMT backend at 2^16 warps.
+  check_segmented_top_k<tiny, std::uint32_t, std::uint32_t>(keys, begin, end, 2, sort_options_of(sort_order::descending),
+                                                            2);
+}

@@ -7,6 +7,8 @@
 #include "../detail/load_store.cuh"
 #include "../detail/policy_for_arch.cuh"
 
+#include <type_traits>
+
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
@@ -63,6 +65,52 @@ __global__ void __launch_bounds__(top_k_gather_threads) top_k_index_kernel(const
   const u64 stride = u64(gridDim.x) * top_k_gather_threads;
   for (u64 i = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; i < k; i += stride) {
     store_global(out + i, Index(load_global(pos + i)));
+  }
+}
+
+/// `out[i] = Index(i)` for i < n (grid-stride): the positions a segmented top-k's sort carries.
+template <class Index>
+__global__ void __launch_bounds__(top_k_gather_threads) top_k_iota_kernel(Index* out, u64 n) {
+  const u64 stride = u64(gridDim.x) * top_k_gather_threads;
+  for (u64 i = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; i < n; i += stride) store_global(out + i, Index(i));
+}
+
+/// Arguments of the segmented top-k's copy: segment `s` of the sorted arrays to slots
+/// `[s * k, s * k + min(k, size))` of the outputs.
+template <class Offset, class Bits, class ValueRaw>
+struct top_k_segment_copy_params {
+  const Offset* begin_offsets;
+  const Offset* end_offsets;
+  u64 segments;
+  u64 n;
+  u64 k;
+  const Bits* keys_sorted;
+  Bits* keys_out;  // null: no keys (indices only)
+  const ValueRaw* values_sorted;
+  ValueRaw* values_out;  // null: keys only
+};
+
+/// One warp per segment (grid-stride): the first min(k, size) keys (and values) of each sorted
+/// segment. Segments the segmented sort ignores (empty, or not within [0, n)) write nothing.
+template <class Offset, class Bits, class ValueRaw>
+__global__ void __launch_bounds__(top_k_gather_threads)
+    top_k_segment_copy_kernel(top_k_segment_copy_params<Offset, Bits, ValueRaw> p) {
+  constexpr u64 WARPS = top_k_gather_threads / warp_threads;
+  const u64 lane = threadIdx.x % warp_threads;
+  for (u64 s = u64(blockIdx.x) * WARPS + threadIdx.x / warp_threads; s < p.segments; s += u64(gridDim.x) * WARPS) {
+    const Offset b = load_global(p.begin_offsets + s);
+    const Offset e = load_global(p.end_offsets + s);
+    if (!(b < e)) continue;
+    if constexpr (std::is_signed<Offset>::value) {
+      if (b < 0) continue;
+    }
+    const u64 begin = u64(b), end = u64(e);
+    if (end > p.n) continue;
+    const u64 take = min_of<u64>(p.k, end - begin);
+    for (u64 i = lane; i < take; i += warp_threads) {
+      if (p.keys_out != nullptr) store_global(p.keys_out + s * p.k + i, load_global(p.keys_sorted + begin + i));
+      if (p.values_out != nullptr) store_global(p.values_out + s * p.k + i, load_global(p.values_sorted + begin + i));
+    }
   }
 }
 
