@@ -5,6 +5,7 @@
 // dominant key, sorted, reversed) with candidate buffers small enough to overflow; bad arguments.
 #include <catch2/catch.hpp>
 
+#include <ringsweep/cub.cuh>
 #include <ringsweep/ringsweep.cuh>
 
 #include <cmath>
@@ -304,6 +305,47 @@ TEST_CASE("top_k: custom keys through a decomposer", "[sort][top_k]") {
   }
 }
 
+TEST_CASE("segmented_top_k: custom keys through a decomposer", "[sort][top_k][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 900, k = 20;
+  std::vector<pair_key> keys(n);
+  for (auto& key : keys) key = {std::int32_t(rng() % 3) - 1, float(int(rng() % 9)) - 4.0f};
+  const std::vector<std::int64_t> begin = {0, 10, 15, 600}, end = {10, 15, 600, 900};
+  using ti = ringsweep::key_traits<std::int32_t>;
+  using tf = ringsweep::key_traits<float>;
+  const auto img = [&](std::size_t i) {
+    return std::uint64_t(ti::to_ordered(ti::to_bits(keys[i].group))) << 32 | tf::to_ordered(tf::to_bits(keys[i].score));
+  };
+  ringsweep_test::device_buffer<pair_key> in(keys), out(begin.size() * k);
+  ringsweep_test::device_buffer<std::int64_t> d_begin(begin), d_end(end);
+  out.fill_bytes(0xAB);
+  const auto opts = sort_options_of(sort_order::descending);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::segmented_top_k_keys(nullptr, bytes, in.data(), out.data(), n, begin.size(), d_begin.data(),
+                                               d_end.data(), k, by_group_score{}, opts));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::segmented_top_k_keys(temp.data(), bytes, in.data(), out.data(), n, begin.size(),
+                                               d_begin.data(), d_end.data(), k, by_group_score{}, opts));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto got = out.download();
+  for (std::size_t s = 0; s < begin.size(); ++s) {
+    std::vector<std::size_t> order;
+    for (std::int64_t i = begin[s]; i < end[s]; ++i) order.push_back(std::size_t(i));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return img(a) > img(b); });
+    for (std::size_t j = 0; j < k; ++j) {
+      INFO("segment " << s << " slot " << j);
+      if (j < order.size()) {
+        REQUIRE(std::memcmp(&got[s * k + j], &keys[order[j]], sizeof(pair_key)) == 0);
+      } else {
+        unsigned char poison[sizeof(pair_key)];
+        std::memset(poison, 0xAB, sizeof(poison));
+        REQUIRE(std::memcmp(&got[s * k + j], poison, sizeof(pair_key)) == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("top_k: bad arguments write nothing", "[sort][top_k]") {
   const std::size_t n = 300;
   const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, 5);
@@ -465,4 +507,52 @@ TEST_CASE("segmented_top_k: 2^16 tiny segments", "[sort][top_k][segmented]") {
   // Indices with keys only: each form costs seconds on the SIMT backend at 2^16 warps.
   check_segmented_top_k<tiny, std::uint32_t, std::uint32_t>(keys, begin, end, 2, sort_options_of(sort_order::descending),
                                                             2);
+}
+
+TEST_CASE("top_k: CUB's DeviceTopK names, sorted and deterministic", "[sort][top_k][cub]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const int n = 3000;
+  const auto keys = ringsweep_test::make_keys<float>(std::size_t(n), distribution::few_distinct, seed);
+  std::vector<std::uint32_t> values(n);
+  for (int i = 0; i < n; ++i) values[std::size_t(i)] = std::uint32_t(i) * 7u + 1u;
+  ringsweep_test::device_buffer<float> in(keys);
+  ringsweep_test::device_buffer<std::uint32_t> vin(values);
+  for (long long k : {1LL, 17LL, 1000LL, 3000LL, 5000LL}) {
+    for (bool largest : {true, false}) {
+      for (bool pairs : {false, true}) {
+        INFO("k " << k << (largest ? " Max" : " Min") << (pairs ? "Pairs" : "Keys"));
+        const std::size_t kk = std::size_t(k < n ? k : n);  // CUB caps k to num_items
+        ringsweep_test::device_buffer<float> out(kk + 1);
+        ringsweep_test::device_buffer<std::uint32_t> vout(kk + 1);
+        out.fill_bytes(0xAB);
+        vout.fill_bytes(0xAB);
+        const auto call = [&](void* t, std::size_t& b) {
+          if (pairs) {
+            return largest ? ringsweep::DeviceTopK::MaxPairs(t, b, in.data(), out.data(), vin.data(), vout.data(), n, k)
+                           : ringsweep::DeviceTopK::MinPairs(t, b, in.data(), out.data(), vin.data(), vout.data(), n, k);
+          }
+          return largest ? ringsweep::DeviceTopK::MaxKeys(t, b, in.data(), out.data(), n, k)
+                         : ringsweep::DeviceTopK::MinKeys(t, b, in.data(), out.data(), n, k);
+        };
+        std::size_t bytes = 0;
+        REQUIRE_CUDA(call(nullptr, bytes));
+        ringsweep_test::device_bytes temp(bytes);
+        REQUIRE_CUDA(call(temp.data(), bytes));
+        REQUIRE_CUDA(cudaDeviceSynchronize());
+        const auto order =
+            ringsweep_test::reference_order(keys, sort_options_of(largest ? sort_order::descending : sort_order::ascending));
+        const auto got = out.download();
+        const auto got_v = vout.download();
+        for (std::size_t i = 0; i < kk; ++i) {
+          INFO("output " << i);
+          REQUIRE(ringsweep_test::raw_bits(got[i]) == ringsweep_test::raw_bits(keys[order[i]]));
+          if (pairs) REQUIRE(got_v[i] == values[order[i]]);
+        }
+        CHECK(ringsweep_test::raw_bits(got[kk]) == 0xABABABABu);
+      }
+    }
+  }
+  std::size_t bytes = 0;
+  CHECK(ringsweep::DeviceTopK::MaxKeys(nullptr, bytes, in.data(), in.data(), -1, 5) == cudaErrorInvalidValue);
+  CHECK(ringsweep::DeviceTopK::MinKeys(nullptr, bytes, in.data(), in.data(), n, -5) == cudaErrorInvalidValue);
 }
