@@ -160,7 +160,7 @@ TEST_CASE("top_k: skewed keys keep the earliest positions", "[sort][top_k]") {
     const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, d, seed);
     for (std::size_t k : {std::size_t(1), std::size_t(33), std::size_t(700), n - 1, n}) {
       for (sort_order o : {sort_order::ascending, sort_order::descending}) {
-        check_top_k<tiny>(keys, k, sort_options_of(o));
+        check_top_k<tiny>(keys, k, sort_options_of(o), k == 33 || k == n - 1);  // pairs, indices: two k
       }
     }
   }

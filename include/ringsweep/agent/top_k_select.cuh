@@ -17,7 +17,8 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// Where the select stands between its launches (in the temporary storage, zeroed by the memset).
+/// Where the select stands between its launches (in the temporary storage, zeroed by the memset;
+/// two of them: round r's pick reads the state of round r - 1 and writes its own, `r & 1`).
 /// A *level* is one digit pass, taken from the most significant down; passes in which every key
 /// of the input has the same digit (seen by the first histogram) are no levels at all.
 template <int MAX_PASSES>
@@ -35,6 +36,7 @@ struct top_k_state {
   u32 started;       // the first pick has run
   u32 done;          // the last step has run: later picks and steps do nothing
   u32 checks;        // passes whose digit a source key must match (decided since it was written)
+  u64 uniform;       // bit p: every key of the input has the same digit in pass p (no level)
   int check_pass[MAX_PASSES];
   u32 check_digit[MAX_PASSES];
 };
@@ -53,15 +55,15 @@ struct top_k_params : key_context<Key> {
   int end_bit;
   int passes;
   bool descending;
-  void* state;             // top_k_state
+  void* state;             // two top_k_state, by round parity
   u64* input_counts;       // passes x RADIX: digit counts of the whole input (zeroed)
   u64* level_counts;       // passes x RADIX: a level's digit counts among its bucket's keys (zeroed)
   u32* range_counts;       // ranges x passes x RADIX: each range's counts
   u64* src_off;            // per range: where its keys start in the current source, and how many
   u64* src_cnt;
-  u64* less_off;           // per range: where its keys below the bucket go in the candidates
-  u64* bucket_off;         // per range: where its bucket's keys go (buffer, or candidates when taking)
-  u64* bucket_before;      // per range: bucket keys of the earlier ranges
+  u64* range_less;         // per range: its keys below the current level's bucket
+  u64* range_in;           // per range: its keys in the bucket
+  u64* bucket_before;      // per range: bucket keys of the earlier ranges (the step's, for the next pick)
   bits_type* out_keys;     // k candidates: the keys of the top k, grouped by level, in input order
   u64* out_pos;            // and their input positions
   bits_type* buf_keys[2];  // candidate buffers 1 and 2
@@ -77,32 +79,36 @@ struct top_k_select {
   using params_t = top_k_params<Key>;
   static constexpr int THREADS = Policy::HIST_THREADS;
   static constexpr int ROWS = Policy::HIST_ITEMS;
-  static constexpr int TILE = THREADS * ROWS;
+  static constexpr int TILE = THREADS * ROWS;  // the ranges' unit
+  /// Rows of a step's tile: at most 8, which keeps a thread's keys and positions in registers.
+  static constexpr int STEP_ROWS = ROWS < 8 ? ROWS : 8;
+  static constexpr int STEP_TILE = THREADS * STEP_ROWS;
   static constexpr int WARPS = THREADS / warp_threads;
   static constexpr int RADIX_BITS = Policy::RADIX_BITS;
   static constexpr int RADIX = 1 << RADIX_BITS;
   static constexpr int MAX_PASSES = ceil_div(int(traits::bits), RADIX_BITS) > 0 ? ceil_div(int(traits::bits), RADIX_BITS) : 1;
   using state_t = top_k_state<MAX_PASSES>;
+  static_assert(MAX_PASSES <= 64, "top-k: at most 64 digit passes (a 64-bit mask of uniform passes)");
   using histogram_t = block_histogram<THREADS, MAX_PASSES, RADIX_BITS>;
   static_assert(THREADS % warp_threads == 0, "top-k: HIST_THREADS must be whole warps");
-  static_assert(ROWS * WARPS <= THREADS, "top-k: HIST_ITEMS x warps must not exceed HIST_THREADS");
-  /// Threads of the pick kernel (one per digit, at least).
-  static constexpr int PICK_THREADS = 256;
-  static_assert(RADIX <= PICK_THREADS, "");
+  static_assert(STEP_ROWS * WARPS <= THREADS, "top-k: rows x warps must not exceed HIST_THREADS");
+  /// Threads of the pick kernel, and the digits each of them reads.
+  static constexpr int PICK_THREADS = THREADS;
+  static constexpr int PICK_DIGITS = (RADIX + THREADS - 1) / THREADS;
 
   struct TempStorage {
     typename histogram_t::TempStorage hist;
-    u64 row_counts[ROWS * WARPS];  // per (row, warp): keys below the bucket << 32 | keys in it
+    u64 row_counts[STEP_ROWS * WARPS];  // per (row, warp): keys below the bucket << 32 | keys in it
     typename block_scan<u64, THREADS>::TempStorage scan;
   };
 
-  __device__ static digit_extractor<Key> extractor(const params_t& p, int pass) {
+  __device__ __forceinline__ static digit_extractor<Key> extractor(const params_t& p, int pass) {
     return p.extractor(p.descending, digit_window::of_pass(p.begin_bit, p.end_bit, RADIX_BITS, pass));
   }
 
   /// Block `r` counts the digits of every pass over its range of the input, into its rows of
   /// `range_counts` and into `input_counts`.
-  __device__ static void count_input(TempStorage& temp, const params_t& p) {
+  __device__ __forceinline__ static void count_input(TempStorage& temp, const params_t& p) {
     histogram_t hist(temp.hist);
     hist.clear();
     __syncthreads();
@@ -122,128 +128,139 @@ struct top_k_select {
     }
   }
 
-  /// One block: decides the next level from the counts of the last one (see design.md 14).
-  __device__ static void pick(const params_t& p) {
-    state_t& s = *static_cast<state_t*>(p.state);
+  /// Round `round`'s decision, by every block (the state by block 0): the level, the bucket of
+  /// the k_rem-th key from the level's global counts, and the block's range's counts below and in
+  /// the bucket (see design.md 14). `PICK_THREADS` threads.
+  __device__ __forceinline__ static void pick(const params_t& p, int round) {
+    const state_t& prev = static_cast<const state_t*>(p.state)[(round + 1) & 1];
+    state_t& cur = static_cast<state_t*>(p.state)[round & 1];
     __shared__ typename block_scan<u64, PICK_THREADS>::TempStorage scan;
     __shared__ u64 chosen[3];  // bucket, keys below it, keys in it
+    __shared__ unsigned long long uniform_bits;
     const int t = int(threadIdx.x);
-    if (s.done != 0) return;
-    if (s.started != 0 && s.take != 0) {
-      __syncthreads();
-      if (t == 0) s.done = 1;
+    const u64 r = blockIdx.x;
+    const bool first = prev.started == 0;
+    if (prev.done != 0 || (!first && prev.take != 0)) {
+      if (r == 0 && t == 0) cur.done = 1;  // the select ended; this round and every later one exit
       return;
     }
-    const bool first = s.started == 0;
-    int level;
+    // Passes whose digit is the same for every key of the input: no level at all.
     if (first) {
-      level = highest_level(p, p.passes - 1);
-    } else {
-      level = s.next_level;
-    }
-    // The ranges adopt what the last step wrote.
-    for (u32 r = u32(t); r < p.ranges; r += PICK_THREADS) {
-      if (first) {
-        p.src_off[r] = u64(r) * p.span;
-        p.src_cnt[r] = min_of<u64>(p.n, u64(r) * p.span + p.span) - min_of<u64>(p.n, u64(r) * p.span);
-      } else if (s.dst != 0) {
-        p.src_off[r] = p.bucket_off[r];
-        p.src_cnt[r] = p.range_counts[(u64(r) * p.passes + u64(s.level)) * RADIX + s.bucket];
+      if (t == 0) uniform_bits = 0;
+      __syncthreads();
+      for (int pass = 0; pass < p.passes; ++pass) {
+        for (int i = 0; i < PICK_DIGITS; ++i) {
+          const int d = t * PICK_DIGITS + i;
+          if (d < RADIX && p.input_counts[u64(pass) * RADIX + u64(d)] == p.n) atomicOr(&uniform_bits, 1ull << pass);
+        }
       }
+      __syncthreads();
     }
-    // The level's digit counts, and the bucket holding the k_rem-th key.
-    const u64 k_rem = first ? p.k : s.k_rem;
-    u64 count = 0;
-    if (level >= 0 && t < RADIX) count = (first ? p.input_counts : p.level_counts)[u64(level) * RADIX + t];
+    const u64 uniform = first ? u64(uniform_bits) : prev.uniform;
+    const int level = first ? highest_level(uniform, p.passes - 1) : prev.next_level;
+    const u64 k_rem = first ? p.k : prev.k_rem;
+    // The level's digit counts (this thread's run of digits), and the bucket of the k_rem-th key.
+    u64 count[PICK_DIGITS];
+    u64 mine = 0;
+    for (int i = 0; i < PICK_DIGITS; ++i) {
+      const int d = t * PICK_DIGITS + i;
+      count[i] = level >= 0 && d < RADIX ? (first ? p.input_counts : p.level_counts)[u64(level) * RADIX + u64(d)] : 0;
+      mine += count[i];
+    }
     u64 total = 0;
-    const u64 below = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, count, total);
+    u64 below = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, mine, total);
     if (level < 0) {
       if (t == 0) {
         chosen[0] = 0;
         chosen[1] = 0;
-        chosen[2] = 0;  // counted per range below
+        chosen[2] = p.n;  // no level: the first round, every key is in the bucket
       }
-    } else if (t < RADIX && count != 0 && below < k_rem && k_rem <= below + count) {
-      chosen[0] = u64(t);
-      chosen[1] = below;
-      chosen[2] = count;
+    } else {
+      for (int i = 0; i < PICK_DIGITS; ++i) {
+        if (count[i] != 0 && below < k_rem && k_rem <= below + count[i]) {
+          chosen[0] = u64(t * PICK_DIGITS + i);
+          chosen[1] = below;
+          chosen[2] = count[i];
+        }
+        below += count[i];
+      }
     }
     __syncthreads();
     const u32 bucket = u32(chosen[0]);
-    const u64 level_less = chosen[1];
-    const int next = level < 0 ? -1 : highest_level(p, level - 1);
-    // Per range: keys below the bucket and in it, scanned over the ranges (in chunks of the block).
-    u64 less_total = 0, bucket_total = 0;
-    for (u32 base = 0; base < p.ranges; base += PICK_THREADS) {
-      const u32 r = base + u32(t);
-      u64 less = 0, in = 0;
-      if (r < p.ranges) {
-        if (level < 0) {
-          in = p.src_cnt[r];
-        } else {
-          const u32* row = p.range_counts + (u64(r) * p.passes + u64(level)) * RADIX;
-          for (u32 d = 0; d < bucket; ++d) less += row[d];
-          in = row[bucket];
-        }
-      }
-      u64 less_sum = 0, in_sum = 0;
-      const u64 less_before = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, less, less_sum);
-      const u64 in_before = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, in, in_sum);
-      if (r < p.ranges) {
-        p.less_off[r] = (first ? 0 : s.out_base + s.level_less) + less_total + less_before;
-        p.bucket_before[r] = bucket_total + in_before;
-      }
-      less_total += less_sum;
-      bucket_total += in_sum;
+    const u64 level_less = chosen[1], bucket_count = chosen[2];
+    // This block's range: adopt what the last step wrote, then count below and in the bucket.
+    u64 off, cnt;
+    if (first) {
+      off = min_of<u64>(p.n, r * p.span);
+      cnt = min_of<u64>(p.n, off + p.span) - off;
+    } else if (prev.dst != 0) {
+      off = p.bucket_before[r];
+      cnt = p.range_counts[(r * u64(p.passes) + u64(prev.level)) * RADIX + prev.bucket];
+    } else {
+      off = p.src_off[r];
+      cnt = p.src_cnt[r];
     }
-    const u64 out_base = first ? 0 : s.out_base + s.level_less;
-    const u64 rem = k_rem - level_less;
-    const bool take = next < 0 || bucket_total == rem;
-    const u32 src = first ? 0u : (s.dst != 0 ? s.dst : s.src);
-    const u32 dst = take || bucket_total > p.capacity ? 0u : (src == 1u ? 2u : 1u);
-    for (u32 r = u32(t); r < p.ranges; r += PICK_THREADS) {
-      p.bucket_off[r] = (take ? out_base + level_less : 0) + p.bucket_before[r];
+    u64 less = 0;
+    if (level >= 0) {
+      const u32* row = p.range_counts + (r * u64(p.passes) + u64(level)) * RADIX;
+      for (int i = 0; i < PICK_DIGITS; ++i) {
+        const int d = t * PICK_DIGITS + i;
+        if (d < int(bucket)) less += row[d];
+      }
     }
-    __syncthreads();
+    u64 less_total = 0;
+    (void)block_scan<u64, PICK_THREADS>::exclusive_sum(scan, less, less_total);
     if (t == 0) {
-      if (!first && s.dst == 0) {
-        // The source stays: its keys must also match the level just decided.
-        s.check_pass[s.checks] = s.level;
-        s.check_digit[s.checks] = s.bucket;
-        ++s.checks;
-      } else {
-        s.checks = 0;  // a fresh buffer holds only keys that matched every decided digit
-      }
-      s.started = 1;
-      s.k_rem = rem;
-      s.out_base = out_base;
-      s.level_less = level_less;
-      s.bucket_count = bucket_total;
-      s.level = level;
-      s.next_level = take ? -1 : next;
-      s.bucket = bucket;
-      s.src = src;
-      s.dst = dst;
-      s.take = take ? 1u : 0u;
+      p.src_off[r] = off;
+      p.src_cnt[r] = cnt;
+      p.range_less[r] = less_total;
+      p.range_in[r] = level >= 0 ? u64(p.range_counts[(r * u64(p.passes) + u64(level)) * RADIX + bucket]) : cnt;
     }
+    if (r != 0 || t != 0) return;
+    const int next = level < 0 ? -1 : highest_level(uniform, level - 1);
+    const u64 rem = k_rem - level_less;
+    const bool take = next < 0 || bucket_count == rem;
+    const u32 src = first ? 0u : (prev.dst != 0 ? prev.dst : prev.src);
+    u32 checks = 0;
+    if (!first && prev.dst == 0) {
+      // The source stays: its keys must also match the level just decided.
+      for (u32 c = 0; c < prev.checks; ++c) {
+        cur.check_pass[c] = prev.check_pass[c];
+        cur.check_digit[c] = prev.check_digit[c];
+      }
+      cur.check_pass[prev.checks] = prev.level;
+      cur.check_digit[prev.checks] = prev.bucket;
+      checks = prev.checks + 1;
+    }  // else a fresh buffer holds only keys that matched every decided digit
+    cur.checks = checks;
+    cur.uniform = uniform;
+    cur.started = 1;
+    cur.done = 0;
+    cur.k_rem = rem;
+    cur.out_base = first ? 0 : prev.out_base + prev.level_less;
+    cur.level_less = level_less;
+    cur.bucket_count = bucket_count;
+    cur.level = level;
+    cur.next_level = take ? -1 : next;
+    cur.bucket = bucket;
+    cur.src = src;
+    cur.dst = take || bucket_count > p.capacity ? 0u : (src == 1u ? 2u : 1u);
+    cur.take = take ? 1u : 0u;
   }
 
-  /// The highest pass at or below `from` whose digit is not the same for every key, or -1.
-  __device__ static int highest_level(const params_t& p, int from) {
-    for (int pass = from; pass >= 0; --pass) {
-      const u64* row = p.input_counts + u64(pass) * RADIX;
-      bool uniform = false;
-      for (int d = 0; d < RADIX && !uniform; ++d) uniform = row[d] == p.n;
-      if (!uniform) return pass;
-    }
-    return -1;
+  /// The highest pass at or below `from` whose digit is not the same for every key (bit p of
+  /// `uniform` set: the same), or -1.
+  __device__ __forceinline__ static int highest_level(u64 uniform, int from) {
+    int pass = from;
+    while (pass >= 0 && ((uniform >> pass) & 1u) != 0) --pass;
+    return pass;
   }
 
   /// Block `r` moves its range of the current source: keys below the bucket to the candidates,
   /// the bucket's keys to the next buffer (counting their next digit) or, in the last step, its
   /// first k_rem to the candidates; all in input order.
-  __device__ static void step(TempStorage& temp, const params_t& p) {
-    const state_t& s = *static_cast<const state_t*>(p.state);
+  __device__ __forceinline__ static void step(TempStorage& temp, const params_t& p, int round) {
+    const state_t& s = static_cast<const state_t*>(p.state)[round & 1];
     if (s.done != 0) return;  // the same for every block
     histogram_t hist(temp.hist);
     const int level = s.level, next = s.next_level;
@@ -254,9 +271,19 @@ struct top_k_select {
     if (count_next) hist.clear();
     const u64 r = blockIdx.x;
     const u64 off = p.src_off[r], cnt = p.src_cnt[r];
-    u64 less_at = p.less_off[r];
-    u64 bucket_at = p.bucket_off[r];
-    u64 bucket_rank = p.bucket_before[r];  // the bucket's keys of the earlier ranges and tiles
+    // Where this range writes: after the earlier ranges' keys below and in the bucket.
+    u64 less_mine = 0, in_mine = 0;
+    for (u64 q = threadIdx.x; q < r; q += THREADS) {
+      less_mine += p.range_less[q];
+      in_mine += p.range_in[q];
+    }
+    u64 less_before = 0, in_before = 0;
+    (void)block_scan<u64, THREADS>::exclusive_sum(temp.scan, less_mine, less_before);
+    (void)block_scan<u64, THREADS>::exclusive_sum(temp.scan, in_mine, in_before);
+    if (threadIdx.x == 0) p.bucket_before[r] = in_before;  // the next pick's offset of this range
+    u64 less_at = s.out_base + less_before;
+    u64 bucket_at = (take ? s.out_base + s.level_less : 0) + in_before;
+    u64 bucket_rank = in_before;  // the bucket's keys of the earlier ranges and tiles
     const bits_type* keys = src == 0 ? p.keys : p.buf_keys[src - 1];
     const u64* pos = src == 0 ? nullptr : p.buf_pos[src - 1];
     const digit_extractor<Key> digit_of = level >= 0 ? extractor(p, level) : digit_extractor<Key>();
@@ -264,12 +291,12 @@ struct top_k_select {
     const u32 lane = lane_id();
     const int warp = int(threadIdx.x) / warp_threads;
     __syncthreads();
-    for (u64 tile = 0; tile < cnt; tile += TILE) {
-      bits_type key[ROWS];
-      u64 where[ROWS];
-      u32 cls[ROWS];  // 0 neither, 1 below the bucket, 2 in it
+    for (u64 tile = 0; tile < cnt; tile += STEP_TILE) {
+      bits_type key[STEP_ROWS];
+      u64 where[STEP_ROWS];
+      u32 cls[STEP_ROWS];  // 0 neither, 1 below the bucket, 2 in it
 RINGSWEEP_UNROLL
-      for (int row = 0; row < ROWS; ++row) {
+      for (int row = 0; row < STEP_ROWS; ++row) {
         const u64 i = tile + u64(row) * THREADS + threadIdx.x;
         cls[row] = 0;
         if (i < cnt) {
@@ -289,13 +316,13 @@ RINGSWEEP_UNROLL
         cls[row] |= u32(__popc(cls[row] == 1u ? below & lanemask_lt() : in & lanemask_lt())) << 2;
       }
       __syncthreads();
-      const u64 mine = int(threadIdx.x) < ROWS * WARPS ? temp.row_counts[threadIdx.x] : 0;
+      const u64 mine = int(threadIdx.x) < STEP_ROWS * WARPS ? temp.row_counts[threadIdx.x] : 0;
       u64 tile_total = 0;
       const u64 before = block_scan<u64, THREADS>::exclusive_sum(temp.scan, mine, tile_total);
-      if (int(threadIdx.x) < ROWS * WARPS) temp.row_counts[threadIdx.x] = before;
+      if (int(threadIdx.x) < STEP_ROWS * WARPS) temp.row_counts[threadIdx.x] = before;
       __syncthreads();
 RINGSWEEP_UNROLL
-      for (int row = 0; row < ROWS; ++row) {
+      for (int row = 0; row < STEP_ROWS; ++row) {
         const u32 c = cls[row] & 3u;
         if (c == 0) continue;
         const u64 row_before = temp.row_counts[row * WARPS + warp];

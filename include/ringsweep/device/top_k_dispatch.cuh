@@ -88,7 +88,7 @@ struct top_k_dispatch {
       at += align_up(bytes);
       return here;
     };
-    l.state = piece(sizeof(typename select::state_t));
+    l.state = piece(2 * sizeof(typename select::state_t));
     l.input_counts = piece(p * RADIX * 8);
     l.level_counts = piece(p * RADIX * 8);
     l.cleared = at;
@@ -172,8 +172,8 @@ struct top_k_dispatch {
     u64* const ranges = temp_piece<u64>(d_temp, l.ranges_at);
     p.src_off = ranges;
     p.src_cnt = ranges + l.ranges;
-    p.less_off = ranges + 2 * l.ranges;
-    p.bucket_off = ranges + 3 * l.ranges;
+    p.range_less = ranges + 2 * l.ranges;
+    p.range_in = ranges + 3 * l.ranges;
     p.bucket_before = ranges + 4 * l.ranges;
     p.out_keys = temp_piece<bits_type>(d_temp, l.out_keys);
     p.out_pos = temp_piece<u64>(d_temp, l.out_pos);
@@ -188,11 +188,11 @@ struct top_k_dispatch {
     e = launch(top_k_count_kernel<Policy, sort_key>, grid, unsigned(select::THREADS), stream, launch_order::serial, p);
     // One level per round; the device skips the rounds it does not need.
     for (int round = 0; round < max_of(l.passes, 1) && e == cudaSuccess; ++round) {
-      e = launch(top_k_pick_kernel<Policy, sort_key>, 1u, unsigned(select::PICK_THREADS), stream, launch_order::serial,
-                 p);
+      e = launch(top_k_pick_kernel<Policy, sort_key>, grid, unsigned(select::PICK_THREADS), stream,
+                 launch_order::serial, p, round);
       if (e == cudaSuccess) {
         e = launch(top_k_step_kernel<Policy, sort_key>, grid, unsigned(select::THREADS), stream, launch_order::serial,
-                   p);
+                   p, round);
       }
     }
     if (e != cudaSuccess) return e;

@@ -12,9 +12,12 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
+// The count and step kernels name 4 blocks per SM in their launch bounds (at most 128 registers for
+// 128 threads): without a minimum, CUDA 13's ptxas trades spills for occupancy on its own.
+
 /// One block per range: every pass's digit counts of the range (top_k_select::count_input).
 template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS) top_k_count_kernel(top_k_params<Key> params) {
+__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_count_kernel(top_k_params<Key> params) {
   if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = top_k_select<Policy, Key>;
     __shared__ typename agent_t::TempStorage temp;
@@ -24,26 +27,28 @@ __global__ void __launch_bounds__(Policy::HIST_THREADS) top_k_count_kernel(top_k
   }
 }
 
-/// One block of top_k_select::PICK_THREADS threads: the next level's bucket and every range's
-/// offsets (top_k_select::pick).
+/// One block of HIST_THREADS threads per range: round `round`'s level and bucket, and
+/// each range's counts below and in it (top_k_select::pick).
 template <class Policy, class Key>
-__global__ void __launch_bounds__(256) top_k_pick_kernel(top_k_params<Key> params) {
+__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_pick_kernel(top_k_params<Key> params, int round) {
   if constexpr (policy_compiled_here<Policy>()) {
-    top_k_select<Policy, Key>::pick(params);
+    top_k_select<Policy, Key>::pick(params, round);
   } else {
     (void)params;
+    (void)round;
   }
 }
 
 /// One block per range: the level's moves (top_k_select::step).
 template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS) top_k_step_kernel(top_k_params<Key> params) {
+__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_step_kernel(top_k_params<Key> params, int round) {
   if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = top_k_select<Policy, Key>;
     __shared__ typename agent_t::TempStorage temp;
-    agent_t::step(temp, params);
+    agent_t::step(temp, params, round);
   } else {
     (void)params;
+    (void)round;
   }
 }
 
