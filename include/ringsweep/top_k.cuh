@@ -27,7 +27,8 @@
 //     256 + a(state) + 2 a(8 P 256) + a(4 R P 256) + a(40 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
 //         + [pairs, indices: a(8 k)] + [indices without keys_out: a(k K)] + the in/out sort of k keys
 //         (pairs and indices: with 8-byte values), see sort.cuh.
-// The size query returns it exactly.
+// k = n: the stable sort of the whole input runs instead, with its own storage (sort.cuh, argsort
+// for indices). The size query returns it exactly.
 //
 // **Errors.** cudaErrorInvalidValue with nothing written and nothing launched for k > n, a bad bit
 // window or order, null input or output pointers (k > 0), misaligned custom keys, an output

@@ -120,10 +120,31 @@ struct top_k_dispatch {
     return cudaSuccess;
   }
 
+  /// k = n: the stable sort of the whole input is the answer (its own size query when `d_temp`
+  /// is null); pairs and indices through the in/out pair sort and argsort.
+  template <class Key, class Value, top_k_output What>
+  __host__ static cudaError_t sort_all(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
+                                       std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
+                                       cudaStream_t stream) {
+    if constexpr (What == top_k_output::keys) {
+      return form_runner<keys_config, Hooks>::run(in_out_form<Key, null_value>{f.keys_in, f.keys_out, nullptr, nullptr},
+                                                  d_temp, temp_bytes, n, opts, stream, kind.context());
+    } else if constexpr (What == top_k_output::pairs) {
+      using config = sort_config<Policy, sort_key, typename kernel_value<Value>::type>;
+      return form_runner<config, Hooks>::run(in_out_form<Key, Value>{f.keys_in, f.keys_out, f.values_in, f.values_out},
+                                             d_temp, temp_bytes, n, opts, stream, kind.context());
+    } else {
+      using config = sort_config<Policy, sort_key, index_values<Value>>;
+      return form_runner<config, Hooks>::run(argsort_form<Key, Value>{f.keys_in, f.keys_out, f.values_out}, d_temp,
+                                             temp_bytes, n, opts, stream, kind.context());
+    }
+  }
+
   template <class Key, class Value, top_k_output What>
   __host__ static cudaError_t run(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
                                   std::size_t& temp_bytes, std::size_t n, std::size_t k, const sort_options& opts,
                                   cudaStream_t stream) {
+    if (k == n && n != 0 && d_temp == nullptr) return sort_all(kind, f, d_temp, temp_bytes, n, opts, stream);
     layout l;
     cudaError_t e = make_layout(kind, f, n, k, opts, l);
     if (e != cudaSuccess) return e;
@@ -132,6 +153,11 @@ struct top_k_dispatch {
       return cudaSuccess;
     }
     if (k == 0) return cudaSuccess;
+    if (k == n) {
+      // Checked here as below (the sorts check their own buffers too), then the sort alone.
+      if (!kind.aligned(f.keys_in, f.keys_out)) return cudaErrorInvalidValue;
+      return sort_all(kind, f, d_temp, temp_bytes, n, opts, stream);
+    }
     if (temp_bytes < l.bytes) return cudaErrorInvalidValue;
     if (f.keys_in == nullptr || (f.what != top_k_output::indices && f.keys_out == nullptr)) return cudaErrorInvalidValue;
     if (What != top_k_output::keys && f.values_out == nullptr) return cudaErrorInvalidValue;
