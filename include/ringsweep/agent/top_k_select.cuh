@@ -115,9 +115,19 @@ struct top_k_select {
     const u64 r = blockIdx.x;
     const u64 begin = r * p.span;
     const u64 end = min_of<u64>(p.n, begin + p.span);
-    for (u64 i = begin + threadIdx.x; i < end; i += THREADS) {
-      const bits_type key = load_global(p.keys + i);
-      for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key));
+    // A tile's loads first (ROWS per thread in flight), then their digits.
+    for (u64 tile = begin; tile < end; tile += TILE) {
+      bits_type key[ROWS];
+RINGSWEEP_UNROLL
+      for (int row = 0; row < ROWS; ++row) {
+        const u64 i = tile + u64(row) * THREADS + threadIdx.x;
+        if (i < end) key[row] = load_global(p.keys + i);
+      }
+RINGSWEEP_UNROLL
+      for (int row = 0; row < ROWS; ++row) {
+        if (tile + u64(row) * THREADS + threadIdx.x >= end) continue;
+        for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key[row]));
+      }
     }
     __syncthreads();
     const u32* flat = &temp.hist.bins[0][0];
