@@ -1,7 +1,7 @@
 // segmented_top_k: the entry of the segmented top-k overloads. Each segment is sorted by the
 // segmented sort (which sorts tiny segments by a warp, small ones by a block and large ones by
 // onesweep passes, classified on the device) into scratch, and a copy kernel takes the first
-// min(k, size) of each. docs/design.md section 14.
+// min(k, size) of each. docs/design.md section 15.
 #pragma once
 
 #include <cstddef>
