@@ -76,6 +76,9 @@ function(ringsweep_add_test_command)
     # that target, listed with the label `mpi` (scripts/gpu_plan.sh runs it under its own mpirun).
     set(i 0)
     foreach(word IN LISTS arg_COMMAND)
+      if(word MATCHES "^\\$<TARGET_FILE:([^>]+)>$")
+        set(word "${CMAKE_MATCH_1}")  # mpiexec ... $<TARGET_FILE:t> ...: the target t
+      endif()
       if(i GREATER 0 AND TARGET "${word}")
         get_target_property(word_backend "${word}" RINGSWEEP_BACKEND)
         if(word_backend STREQUAL "gpu")
