@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "../detail/config.cuh"
+#include "../detail/count_source.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/sort_hooks.cuh"
 #include "../sort_options.cuh"
@@ -86,6 +88,39 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
   return with_policy<Choice>([&](auto policy, auto hooks) {
     using config = config_of<decltype(policy), Kind, Form>;
     return form_runner<config, decltype(hooks)>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context());
+  });
+}
+
+/// The count of a device_count: where it is and its bound (max_n).
+template <class Count>
+__host__ count_source count_source_of(const device_count<Count>& n) {
+  static_assert(std::is_same<Count, std::int32_t>::value || std::is_same<Count, std::uint32_t>::value ||
+                    std::is_same<Count, std::int64_t>::value || std::is_same<Count, std::uint64_t>::value,
+                "ringsweep: a device count is std::int32_t, std::uint32_t, std::int64_t or std::uint64_t");
+  count_source c;
+  c.ptr = n.d_n;
+  c.bound = n.max_n;
+  c.bytes = u32(sizeof(Count));
+  c.is_signed = std::is_signed<Count>::value;
+  return c;
+}
+
+/// Two-phase forms whose count is on the device (device_count): planned, checked and sized for
+/// `max_n` keys as a sort of that many; the kernels read `*d_n` when they run. A null `d_n` with
+/// `max_n > 0` is invalid (only the size query reads no pointer).
+///
+///     radix_sort<for_device>(builtin_keys<float>{}, in_out(in, out), d_temp, temp_bytes,
+///                            device_count<int>{d_n, max_n}, opts, stream);
+template <class Choice, class Kind, class Form, class Count>
+__host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp, std::size_t& temp_bytes,
+                                const device_count<Count>& count, const sort_options& opts, cudaStream_t stream) {
+  const count_source source = count_source_of(count);
+  const std::size_t n = count.max_n;
+  if (d_temp != nullptr && n != 0 && (count.d_n == nullptr || !form.aligned(kind))) return cudaErrorInvalidValue;
+  return with_policy<Choice>([&](auto policy, auto hooks) {
+    using config = config_of<decltype(policy), Kind, Form>;
+    return form_runner<config, decltype(hooks)>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context(),
+                                                     source);
   });
 }
 
