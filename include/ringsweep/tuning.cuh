@@ -172,6 +172,20 @@ cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Ke
                                  std::size_t num_segments, const Offset* d_begin_offsets,
                                  const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
 
+/// `ringsweep::segmented_sort_keys` over rows of one length with `Policy`.
+///
+///     ringsweep::tuning::segmented_sort_keys<my_policy>(d_temp, bytes, d_in, d_out, rows, row_len);
+template <class Policy, class Key>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                std::size_t num_segments, std::size_t segment_size, sort_options opts = {},
+                                cudaStream_t stream = 0);
+
+/// `ringsweep::segmented_sort_pairs` over rows of one length with `Policy`.
+template <class Policy, class Key, class Value>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                 const Value* d_values_in, Value* d_values_out, std::size_t num_segments,
+                                 std::size_t segment_size, sort_options opts = {}, cudaStream_t stream = 0);
+
 /// The sorts whose count is on the device (sort.cuh's device_count overloads) with `Policy`.
 ///
 ///     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, d_in, d_out, ringsweep::device_count<int>{d_n, cap});

@@ -372,3 +372,100 @@ TEST_CASE("device count: one captured graph sorts each replay's count", "[sort][
   // The single-tile path reads the count too.
   check_replays<tiny, std::uint32_t>(form::db_pairs, tile, {(long long)tile, 1, 0, 100, (long long)tile - 1});
 }
+
+namespace {
+
+/// Sorts `rows` rows of `row_len` keys (pairs when `Value` is not void) with `Policy` (the
+/// device's when void), each row checked against std::stable_sort; nothing may be written past
+/// the rows.
+template <class Policy, class Key, class Value>
+void check_rows(std::size_t rows, std::size_t row_len, const ringsweep::sort_options& opts, std::uint64_t seed) {
+  constexpr bool pairs = !std::is_void<Value>::value;
+  using V = typename std::conditional<pairs, Value, std::uint32_t>::type;
+  const std::size_t n = rows * row_len;
+  INFO(rows << " rows of " << row_len << (pairs ? ", pairs, " : ", keys, ") << ringsweep_test::order_name(opts));
+  const auto keys = ringsweep_test::make_keys<Key>(n, distribution::few_distinct, seed);
+  std::vector<V> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = ringsweep_test::value_of_index<V>(i);
+  device_buffer<Key> kin(keys), kout(n + 1);
+  device_buffer<V> vin(values), vout(n + 1);
+  kout.fill_bytes(0xAB);
+  vout.fill_bytes(0xAB);
+  const auto call = [&](void* temp, std::size_t& bytes) {
+    if constexpr (pairs && std::is_void<Policy>::value) {
+      return ringsweep::segmented_sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), rows,
+                                             row_len, opts);
+    } else if constexpr (pairs) {
+      return ringsweep::tuning::segmented_sort_pairs<Policy>(temp, bytes, kin.data(), kout.data(), vin.data(),
+                                                             vout.data(), rows, row_len, opts);
+    } else if constexpr (std::is_void<Policy>::value) {
+      return ringsweep::segmented_sort_keys(temp, bytes, kin.data(), kout.data(), rows, row_len, opts);
+    } else {
+      return ringsweep::tuning::segmented_sort_keys<Policy>(temp, bytes, kin.data(), kout.data(), rows, row_len, opts);
+    }
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(call(nullptr, bytes));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(call(temp.data(), bytes));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto got = kout.download();
+  const auto got_values = vout.download();
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::vector<Key> row(keys.begin() + r * row_len, keys.begin() + (r + 1) * row_len);
+    const auto order = ringsweep_test::reference_order(row, opts);
+    for (std::size_t j = 0; j < row_len; ++j) {
+      INFO("row " << r << ", position " << j);
+      REQUIRE(ringsweep_test::raw_bits(got[r * row_len + j]) == ringsweep_test::raw_bits(row[order[j]]));
+      if (pairs) REQUIRE(ringsweep_test::same_bytes(got_values[r * row_len + j], values[r * row_len + order[j]]));
+    }
+  }
+  CHECK(is_poison(got[n]));
+  CHECK(is_poison(got_values[n]));
+  CHECK(ringsweep_test::same_keys(kin.download(), keys));
+}
+
+}  // namespace
+
+TEST_CASE("fixed-size rows: every class of row, pairs, descending", "[sort][rows]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto desc = ringsweep_test::sort_options_of(ringsweep::sort_order::descending);
+  // Rows of 1 (copied), of a warp (5, 100), of a block (150, 192), of several tiles (193, 1000,
+  // and 1700: rows that cross portions), and no rows at all or rows of no key.
+  const std::pair<std::size_t, std::size_t> shapes[] = {{50, 1}, {0, 10}, {7, 0}, {300, 5},  {9, 100},  {4, 150},
+                                                        {3, 192}, {5, 193}, {3, 1000}, {2, 1700}, {1, 977}};
+  for (const auto& s : shapes) {
+    check_rows<tiny, std::uint32_t, void>(s.first, s.second, {}, seed + s.second);
+    check_rows<tiny, std::uint32_t, std::uint32_t>(s.first, s.second, desc, seed + s.second + 1);
+  }
+  check_rows<tiny, std::uint64_t, std::uint16_t>(6, 450, ringsweep_test::sort_options_of(ringsweep::sort_order::ascending, 8, 40),
+                                                 seed + 3);
+  // The device's policy through the public API.
+  check_rows<void, float, void>(64, 300, desc, seed + 4);
+  check_rows<void, std::int32_t, std::uint64_t>(3, 10000, {}, seed + 5);
+}
+
+TEST_CASE("fixed-size rows: argument checks", "[sort][rows]") {
+  device_buffer<std::uint32_t> in(std::vector<std::uint32_t>(600, 3u)), out(600);
+  out.fill_bytes(0xAB);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::tuning::segmented_sort_keys<tiny>(nullptr, bytes, in.data(), out.data(), 3, 200));
+  ringsweep_test::device_bytes temp(bytes);
+  std::size_t less = bytes - 1;
+  CHECK(ringsweep::tuning::segmented_sort_keys<tiny>(temp.data(), less, in.data(), out.data(), 3, 200) ==
+        cudaErrorInvalidValue);
+  CHECK(ringsweep::tuning::segmented_sort_keys<tiny, std::uint32_t>(temp.data(), bytes, nullptr, out.data(), 3, 200) ==
+        cudaErrorInvalidValue);
+  CHECK(ringsweep::tuning::segmented_sort_keys<tiny>(temp.data(), bytes, in.data(), in.data() + 1, 3, 200) ==
+        cudaErrorInvalidValue);
+  // rows x length overflows std::size_t; 2^32 rows; n of 2^48 keys
+  std::size_t query = 0;
+  CHECK(ringsweep::segmented_sort_keys<std::uint32_t>(nullptr, query, nullptr, nullptr, std::size_t(1) << 40,
+                                                      std::size_t(1) << 40) == cudaErrorInvalidValue);
+  CHECK(ringsweep::segmented_sort_keys<std::uint32_t>(nullptr, query, nullptr, nullptr, std::size_t(1) << 32, 2) ==
+        cudaErrorInvalidValue);
+  CHECK(ringsweep::segmented_sort_keys<std::uint32_t>(nullptr, query, nullptr, nullptr, 2, std::size_t(1) << 47) ==
+        cudaErrorInvalidValue);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  for (std::uint32_t x : out.download()) REQUIRE(is_poison(x));
+}

@@ -128,16 +128,17 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
 ///
 ///     radix_sort<for_device>(builtin_keys<float>{}, segmented(in_out(in, out), segments, begin, end),
 ///                            d_temp, temp_bytes, n, opts, stream);
-template <class Choice, class Kind, class Form, class Offset, class SegmentCount, class Count>
-__host__ cudaError_t radix_sort(const Kind& kind, const segmented_form<Form, Offset, SegmentCount>& form, void* d_temp,
-                                std::size_t& temp_bytes, Count count, const sort_options& opts, cudaStream_t stream) {
+template <class Choice, class Kind, class Form, class Segments, class SegmentCount, class Count>
+__host__ cudaError_t radix_sort(const Kind& kind, const segmented_form<Form, Segments, SegmentCount>& form,
+                                void* d_temp, std::size_t& temp_bytes, Count count, const sort_options& opts,
+                                cudaStream_t stream) {
   std::size_t n = 0, segments = 0;
   if (!count_as_size(count, n) || !count_as_size(form.segments, segments)) return cudaErrorInvalidValue;
   if (d_temp != nullptr && n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
     using config = config_of<decltype(policy), Kind, Form>;
-    return segmented_runner<config, decltype(hooks)>::run(form.form, segments, form.begin_offsets, form.end_offsets,
-                                                          d_temp, temp_bytes, n, opts, stream, kind.context());
+    return segmented_runner<config, decltype(hooks)>::run(form.form, segments, form.bounds, d_temp, temp_bytes, n,
+                                                          opts, stream, kind.context());
   });
 }
 
@@ -183,9 +184,22 @@ __host__ argsort_form<Key, Index> argsort_of(const Key* keys_in, Key* keys_out, 
 }
 /// A two-phase form sorted segment by segment.
 template <class Form, class Offset, class SegmentCount>
-__host__ segmented_form<Form, Offset, SegmentCount> segmented(const Form& form, SegmentCount segments,
-                                                              const Offset* begin_offsets, const Offset* end_offsets) {
-  return {form, segments, begin_offsets, end_offsets};
+__host__ segmented_form<Form, segment_offsets<Offset>, SegmentCount> segmented(const Form& form, SegmentCount segments,
+                                                                               const Offset* begin_offsets,
+                                                                               const Offset* end_offsets) {
+  return {form, segments, segment_offsets<Offset>{begin_offsets, end_offsets}};
+}
+/// A two-phase form sorted row by row: `rows` rows of `row_keys` keys each, no offset arrays.
+template <class Form>
+__host__ segmented_form<Form, fixed_rows, std::size_t> rows(const Form& form, std::size_t row_count,
+                                                            std::size_t row_keys) {
+  return {form, row_count, fixed_rows{row_keys}};
+}
+/// The keys of `rows` rows of `row_keys`: their product, or (when it overflows) a count every
+/// sort rejects as too large.
+__host__ inline std::size_t rows_keys(std::size_t row_count, std::size_t row_keys) {
+  if (row_keys != 0 && row_count > ~std::size_t(0) / row_keys) return ~std::size_t(0);
+  return row_count * row_keys;
 }
 /// Keys in place, allocating from `resource` (which outlives the call's full expression).
 template <class Key, class Resource>
