@@ -43,7 +43,7 @@ struct double_buffer {
 /// A key count that lives in device memory: `*d_n` is read on the device when the sort runs (each
 /// replay of a captured graph sees its own), `max_n` bounds it and sizes everything the host
 /// decides (temporary storage, grids, buffer checks). `Count`: std::int32_t, std::uint32_t,
-/// std::int64_t or std::uint64_t. A `*d_n` above `max_n` sorts the first `max_n` keys; a negative
+/// std::int64_t or std::uint64_t (any 4- or 8-byte integer type). A `*d_n` above `max_n` sorts the first `max_n` keys; a negative
 /// one sorts nothing.
 ///
 ///     ringsweep::sort_keys(d_temp, bytes, d_in, d_out, ringsweep::device_count<int>{d_num, capacity});

@@ -234,7 +234,7 @@ TEST_CASE("device count: descending, a bit window, 64-bit keys, and the copy pat
   const auto keys = ringsweep_test::make_keys<std::uint64_t>(max_n, distribution::uniform, seed + 1);
   const auto desc = ringsweep_test::sort_options_of(ringsweep::sort_order::descending, 4, 44);
   for (long long count : {0ll, 3ll, (long long)tile, (long long)max_n - 100, (long long)max_n + 1}) {
-    check_counted<tiny, std::uint64_t, std::uint32_t, std::int64_t>(form::pairs, keys, count, desc);
+    check_counted<tiny, std::uint64_t, std::uint32_t, long long>(form::pairs, keys, count, desc);
     check_counted<tiny, std::uint64_t, std::uint32_t, std::uint32_t>(form::db_keys, keys, count, desc);
   }
   // An empty bit window (no digit pass): the in/out forms copy the count's keys, argsort writes

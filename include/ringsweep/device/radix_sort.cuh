@@ -94,9 +94,10 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
 /// The count of a device_count: where it is and its bound (max_n).
 template <class Count>
 __host__ count_source count_source_of(const device_count<Count>& n) {
-  static_assert(std::is_same<Count, std::int32_t>::value || std::is_same<Count, std::uint32_t>::value ||
-                    std::is_same<Count, std::int64_t>::value || std::is_same<Count, std::uint64_t>::value,
-                "ringsweep: a device count is std::int32_t, std::uint32_t, std::int64_t or std::uint64_t");
+  static_assert(std::is_integral<Count>::value && !std::is_same<typename std::remove_cv<Count>::type, bool>::value &&
+                    (sizeof(Count) == 4 || sizeof(Count) == 8),
+                "ringsweep: a device count is a 4- or 8-byte integer (std::int32_t, std::uint32_t, std::int64_t, "
+                "std::uint64_t)");
   count_source c;
   c.ptr = n.d_n;
   c.bound = n.max_n;

@@ -212,12 +212,14 @@ struct sort_dispatch {
   /// How the kernels after the histogram are launched: as programmatic dependents where the policy
   /// asks for it and the onesweep kernel the device runs was built for sm_90 or newer, whose
   /// kernels wait for their predecessor on the device (a body built from older PTX, e.g. JIT-compiled
-  /// compute_80 on an H100, has no such wait, so its launches stay serial).
+  /// compute_80 on an H100, has no such wait, so its launches stay serial). `COUNTED`: asked of
+  /// the counted kernel (built from the same PTX), so a counted sort instantiates no plain one.
+  template <bool COUNTED = false>
   __host__ static cudaError_t later_launches(launch_order& order) {
     order = launch_order::serial;
     if constexpr (Policy::DEPENDENT_LAUNCH) {
       cudaFuncAttributes attr;
-      const cudaError_t e = cudaFuncGetAttributes(&attr, onesweep_kernel<Config, Hooks>);
+      const cudaError_t e = cudaFuncGetAttributes(&attr, pass_kernel_of<COUNTED, false>());
       if (e != cudaSuccess) return e;
       if (attr.ptxVersion >= 90) order = launch_order::dependent;
     }
@@ -238,6 +240,16 @@ struct sort_dispatch {
       (void)n;
     }
     return cudaSuccess;
+  }
+
+  /// The pass kernel: with or without cache hints, counted (device_count) or not.
+  template <bool COUNTED, bool HINTS>
+  __host__ static auto pass_kernel_of() {
+    if constexpr (COUNTED) {
+      return counted_onesweep_kernel<Config, Hooks, HINTS>;
+    } else {
+      return onesweep_kernel<Config, Hooks, HINTS>;
+    }
   }
 
   template <bool COUNTED>
@@ -262,16 +274,16 @@ struct sort_dispatch {
     bool hints = false;
     e = cache_hints(p.n, hints);
     if (e != cudaSuccess) return e;
-    auto* pass_kernel = onesweep_kernel<Config, Hooks, false, COUNTED>;
+    auto* pass_kernel = pass_kernel_of<COUNTED, false>();
     if constexpr (Policy::CACHE_HINTS) {
-      if (hints) pass_kernel = onesweep_kernel<Config, Hooks, true, COUNTED>;
+      if (hints) pass_kernel = pass_kernel_of<COUNTED, true>();
     }
     unsigned resident = 0;
     std::size_t shared_bytes = 0;
     e = onesweep_grid<COUNTED>(pass_kernel, sms, resident, shared_bytes);
     if (e != cudaSuccess) return e;
     launch_order later = launch_order::serial;
-    e = later_launches(later);
+    e = later_launches<COUNTED>(later);
     if (e != cudaSuccess) return e;
     constexpr bool dependent = Policy::DEPENDENT_LAUNCH;
     histogram_params<Key> hp;

@@ -48,11 +48,19 @@ __host__ __device__ constexpr std::size_t onesweep_dynamic_shared_bytes() {
 /// = 2 the blocks that fit on the device at once (at most the tile count). Tiles take their index
 /// from the sort's ticket counter, not from blockIdx (see onesweep_tile). `CACHE_HINTS`: the
 /// instantiation with cache hints, launched for sorts whose data cannot stay in L2 (sort_dispatch).
-/// `COUNTED`: a sort whose count is read on the device (params.count); the host launched max_n.
-template <class Config, class Hooks, bool CACHE_HINTS = false, bool COUNTED = false>
+template <class Config, class Hooks, bool CACHE_HINTS = false>
 __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
     onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
-  onesweep_kernel_body<Config, Hooks, false, CACHE_HINTS, COUNTED>(params);
+  onesweep_kernel_body<Config, Hooks, false, CACHE_HINTS>(params);
+}
+
+/// The same for a sort whose count is read on the device (params.count, sort.cuh's device_count):
+/// the host launched the portions of max_n keys, and the tiles past the count leave (onesweep_tile's
+/// COUNTED).
+template <class Config, class Hooks, bool CACHE_HINTS = false>
+__global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
+    counted_onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
+  onesweep_kernel_body<Config, Hooks, false, CACHE_HINTS, true>(params);
 }
 
 /// The same over the tiles of a segmented sort's large segments: one launch per (pass, portion)
