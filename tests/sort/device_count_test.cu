@@ -227,6 +227,20 @@ TEST_CASE("device count: the persistent pipelined kernel stops at the count", "[
   }
 }
 
+TEST_CASE("device count: tiles that pause at random (one block per tile, and pipelined)", "[sort][device_count]") {
+  // A block that takes a ticket past the real tiles while the last real tile is still moving the
+  // ticket counter, a portion without real tiles beside the previous one's last tiles: pauses at
+  // every synchronisation point of a tile shuffle those orders.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t max_n = 20 * tile + 5;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(max_n, distribution::uniform, seed + 9);
+  for (long long count : {(long long)tile + 1, (long long)portion + 1, 2 * (long long)portion + 1, 3000ll}) {
+    check_counted<ringsweep_test::policy_tiny_faulty, std::uint32_t, std::uint32_t, int>(form::pairs, keys, count, {});
+    check_counted<ringsweep_test::policy_tiny_pipelined_faulty, std::uint32_t, std::uint32_t, int>(form::db_keys, keys,
+                                                                                                  count, {});
+  }
+}
+
 TEST_CASE("device count: descending, a bit window, 64-bit keys, and the copy path of an empty window",
           "[sort][device_count]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
