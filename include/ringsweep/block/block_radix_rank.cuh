@@ -45,10 +45,12 @@ class block_radix_rank {
 
   __device__ __forceinline__ explicit block_radix_rank(TempStorage& temp) : temp_(temp) {}
 
-  /// Zeroes every warp's counters: unrolled 16-byte stores where the block divides them evenly.
+  /// Zeroes every warp's counters (`QUADS`: unrolled 16-byte stores where the block divides them
+  /// evenly; the u64 single-tile sort spilled 4 bytes on sm_90 with them).
+  template <bool QUADS>
   __device__ __forceinline__ void clear_counters() {
     constexpr int WORDS = WARPS * RADIX;
-    if constexpr (WORDS % (4 * THREADS) == 0) {
+    if constexpr (QUADS && WORDS % (4 * THREADS) == 0) {
       uint4* quads = reinterpret_cast<uint4*>(&temp_.counters[0][0]);
 RINGSWEEP_UNROLL
       for (int j = 0; j < WORDS / (4 * THREADS); ++j) quads[j * THREADS + int(threadIdx.x)] = make_uint4(0, 0, 0, 0);
@@ -80,7 +82,7 @@ RINGSWEEP_UNROLL
     const auto digit_or_pad = [&](int k) {
       return lane_first + k * warp_threads < valid ? u32(digit_at(k)) : u32(RADIX - 1);
     };
-    rank_padded(digit_or_pad, valid, u32(RADIX - 1), ranks, counts, starts, on_counts);
+    rank_impl<false>(digit_or_pad, valid, u32(RADIX - 1), ranks, counts, starts, on_counts);
   }
 
   /// The same for a tile padded by its caller: positions past `valid` hold keys whose digit is
@@ -91,9 +93,17 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ void rank_padded(DigitAt&& digit_at, int valid, u32 pad_digit, u32 (&ranks)[ITEMS],
                                               u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
                                               CountsReady&& on_counts) {
+    rank_impl<true>(digit_at, valid, pad_digit, ranks, counts, starts, on_counts);
+  }
+
+ private:
+  template <bool QUADS, class DigitAt, class CountsReady>
+  __device__ __forceinline__ void rank_impl(DigitAt&& digit_at, int valid, u32 pad_digit, u32 (&ranks)[ITEMS],
+                                            u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
+                                            CountsReady&& on_counts) {
     const int warp = int(threadIdx.x) / warp_threads;
     // sass: counts
-    clear_counters();
+    clear_counters<QUADS>();
     __syncthreads();
 
     // Early counts: each warp's digit histogram by shared-memory atomics (independent of one
@@ -148,7 +158,6 @@ RINGSWEEP_UNROLL
     // sass: end
   }
 
- private:
   TempStorage& temp_;
 };
 
