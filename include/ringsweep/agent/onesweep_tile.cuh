@@ -172,6 +172,7 @@ class onesweep_tile {
   template <class Dummy>
   struct counted_storage<true, Dummy> {
     u32 real_keys;
+    int valid;  // one-tile blocks: the tile's keys (acquire)
   };
 
   struct TileStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED>,
@@ -343,6 +344,9 @@ class onesweep_tile {
   __device__ __forceinline__ int valid_keys(u32 u) const {
     if constexpr (SEGMENTED) {
       return temp_.valid;
+    } else if constexpr (COUNTED && !PIPELINED) {
+      (void)u;
+      return temp_.valid;  // as a segmented tile's: one shared word, set by acquire
     } else if constexpr (COUNTED) {
       return int(min_of<u32>(u32(TILE), temp_.real_keys - tile_first(u)));
     } else {
@@ -523,6 +527,9 @@ RINGSWEEP_UNROLL
       temp_.ticket = t;
       temp_.uniform_digit = -1;
       skip_missing_tiles(t);
+      if constexpr (COUNTED && !PIPELINED) {
+        temp_.valid = int(min_of<u32>(u32(TILE), temp_.real_keys - tile_first(t - p_.tile_base)));
+      }
       if constexpr (SEGMENTED) {
         u32 segment = 0;
         u64 origin = 0;
