@@ -33,6 +33,13 @@
 // d_keys_out, or nullptr: no sorted keys wanted) against a sequence kernel writing 0..n-1 plus
 // cub::DeviceRadixSort::SortPairs (keys, indices), both timed; CUB writes the sorted keys in both
 // rows (it has no form without them).
+// Rows  device_count/u32/n:<n>/<host_sync|max_n:n|max_n:2n>  (issue #36) sort n random u32 keys
+// (entropy 1.000, in/out) whose count an earlier kernel left in device memory: host_sync is the
+// pattern a device count forces on CUB and on ringsweep's host-count form (cudaMemcpyAsync of the
+// count to pinned host memory, cudaStreamSynchronize, then sort_keys with that n), timed from
+// before the copy to after the sort; max_n:n and max_n:2n call ringsweep::sort_keys with a
+// device_count whose bound is n or 2n (the grids of 2n keys, the work of n), no synchronisation.
+//   rs_over_host_sync   (device-count rows) host_sync seconds / this row's seconds
 //
 // Timing: CUDA events around the sort call only (UseManualTime; argsort's CUB rows: the sequence
 // kernel and SortPairs); inputs are generated, temporary storage allocated and one warm-up sort run
@@ -759,6 +766,58 @@ void bm_argsort(benchmark::State& state, config cfg) {
   state.SetLabel(name_of(cfg.lib));
 }
 
+/// Seconds per sort of the last host_sync row of each n (see rs_over_host_sync).
+std::map<std::size_t, double> g_host_sync_seconds;
+
+/// Device-count rows: `max_factor` 0 is the host-synchronising pattern, 1 or 2 a device_count
+/// with max_n = max_factor x n.
+void bm_device_count(benchmark::State& state, std::size_t n, int max_factor) {
+  cudaStream_t s = nullptr;
+  BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  const std::size_t cap = max_factor == 0 ? n : n * std::size_t(max_factor);
+  device_buffer keys_in(cap * sizeof(u32)), keys_out(cap * sizeof(u32)), d_n(sizeof(long long));
+  long long* h_n = nullptr;
+  BENCH_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_n), sizeof(long long)));
+  fill(keys_in.as<u32>(), cap, 0x5eed0000u + std::uint64_t(n), 1, s);
+  const long long count = (long long)n;
+  BENCH_CHECK(cudaMemcpyAsync(d_n.p, &count, sizeof(count), cudaMemcpyHostToDevice, s));
+  const ringsweep::device_count<long long> dn{d_n.as<long long>(), cap};
+  std::size_t temp_bytes = 0;
+  if (max_factor == 0) {
+    BENCH_CHECK(ringsweep::sort_keys(nullptr, temp_bytes, keys_in.as<u32>(), keys_out.as<u32>(), n));
+  } else {
+    BENCH_CHECK(ringsweep::sort_keys(nullptr, temp_bytes, keys_in.as<u32>(), keys_out.as<u32>(), dn));
+  }
+  device_buffer temp(temp_bytes);
+  auto sort_once = [&]() -> cudaError_t {
+    if (max_factor != 0) {
+      return ringsweep::sort_keys(temp.p, temp_bytes, keys_in.as<u32>(), keys_out.as<u32>(), dn, {}, s);
+    }
+    cudaError_t e = cudaMemcpyAsync(h_n, d_n.p, sizeof(long long), cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess) return e;
+    return ringsweep::sort_keys(temp.p, temp_bytes, keys_in.as<u32>(), keys_out.as<u32>(), std::size_t(*h_n), {}, s);
+  };
+  BENCH_CHECK(sort_once());
+  BENCH_CHECK(cudaStreamSynchronize(s));
+  const unsigned long long bad = count_inversions(keys_out.as<u32>(), n, s);
+  if (bad != 0) {
+    state.SkipWithError(("device_count output has " + std::to_string(bad) + " inversions").c_str());
+  } else {
+    const double seconds = time_loop(state, s, sort_once);
+    state.counters["n"] = double(n);
+    state.counters["keys_per_s"] = double(n) / seconds;
+    state.counters["temp_bytes_ringsweep"] = double(temp_bytes);
+    if (max_factor == 0) {
+      g_host_sync_seconds[n] = seconds;
+    } else if (g_host_sync_seconds.count(n) != 0) {
+      state.counters["rs_over_host_sync"] = g_host_sync_seconds[n] / seconds;
+    }
+  }
+  BENCH_CHECK(cudaFreeHost(h_n));
+  BENCH_CHECK(cudaStreamDestroy(s));
+}
+
 // ---- registration -------------------------------------------------------------------------------------
 
 std::size_t g_free_bytes = 0;
@@ -894,6 +953,29 @@ void register_argsort() {
   }
 }
 
+/// The device-count rows (issue #36): u32 keys, n = 2^16..2^28, the host-synchronising pattern
+/// first, then device counts bounded by n and by 2n.
+void register_device_count() {
+  for (int lg = g_settings.min_log2; lg <= std::min(28, g_settings.max_log2); ++lg) {
+    const std::size_t n = std::size_t(1) << lg;
+    // Keys in and out of 2n, the scratch of 2n, the L2 flush buffer and slack.
+    const std::size_t need = 6 * n * sizeof(u32) + (std::size_t(256) << 20);
+    if (need > g_free_bytes / 10 * 9) {
+      std::fprintf(stderr, "ringsweep_sort_bench: skipping device_count n=2^%d: needs ~%.1f GiB, %.1f GiB free\n", lg,
+                   need / 1073741824.0, g_free_bytes / 1073741824.0);
+      continue;
+    }
+    for (int factor : {0, 1, 2}) {
+      char name[128];
+      std::snprintf(name, sizeof(name), "device_count/u32/n:%zu/%s", n,
+                    factor == 0 ? "host_sync" : factor == 1 ? "max_n:n" : "max_n:2n");
+      benchmark::RegisterBenchmark(name, [n, factor](benchmark::State& st) { bm_device_count(st, n, factor); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
+  }
+}
+
 /// Removes and applies our own --rs_* flags; the rest goes to Google Benchmark.
 void parse_own_flags(int& argc, char** argv) {
   int out = 1;
@@ -956,6 +1038,7 @@ int main(int argc, char** argv) {
   register_segmented<true>();
   register_argsort<true>();
   register_argsort<false>();
+  register_device_count();
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

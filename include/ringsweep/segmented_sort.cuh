@@ -61,6 +61,31 @@ cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Ke
                                  std::size_t num_segments, const Offset* d_begin_offsets,
                                  const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
 
+/// Rows of one length, no offset arrays (a matrix sorted row by row): `num_segments` rows of
+/// `segment_size` keys each, row i being keys `[i * segment_size, (i + 1) * segment_size)` of
+/// `n = num_segments * segment_size`. Sorted as the segmented sort above with those offsets (the
+/// same classes, temporary storage with S = num_segments, errors, and an `n` whose product
+/// overflows is invalid); nothing is read to find a row. Zero rows or rows of length 0 sort
+/// nothing; rows of length 1 are copied.
+///
+///     // a 1024 x 256 matrix of scores, each row sorted descending
+///     ringsweep::sort_options desc;
+///     desc.order = ringsweep::sort_order::descending;
+///     ringsweep::segmented_sort_keys(nullptr, bytes, d_scores, d_sorted, 1024, 256, desc);   // size query
+///     ringsweep::segmented_sort_keys(d_temp, bytes, d_scores, d_sorted, 1024, 256, desc, stream);
+template <class Key>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                std::size_t num_segments, std::size_t segment_size, sort_options opts = {},
+                                cudaStream_t stream = 0);
+
+/// The (key, value) pairs of each row of one length sorted by key, stably (see above).
+///
+///     ringsweep::segmented_sort_pairs(d_temp, bytes, d_scores, d_scores_out, d_ids, d_ids_out, rows, row_len);
+template <class Key, class Value>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                 const Value* d_values_in, Value* d_values_out, std::size_t num_segments,
+                                 std::size_t segment_size, sort_options opts = {}, cudaStream_t stream = 0);
+
 /// Sorts each segment of custom keys by the fields `decomposer` names (see decomposer.cuh).
 ///
 ///     ringsweep::segmented_sort_keys(d_temp, bytes, d_in, d_out, n, segments, d_begin, d_end, by_cell_depth{});

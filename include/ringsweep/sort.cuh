@@ -113,6 +113,64 @@ template <class Key, class Index>
 cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, std::nullptr_t d_keys_out,
                     Index* d_indices_out, std::size_t n, sort_options opts = {}, cudaStream_t stream = 0);
 
+/// Sorts whose count is on the device (device_count, sort_options.cuh): the in/out, double-buffer
+/// and argsort forms above with `n` read from `*n.d_n` when the sort runs, clamped to
+/// [0, n.max_n]; no host synchronisation, so a frame that learns its count on the device can be
+/// one captured graph, and each replay sorts the count of that moment. Everything the host decides
+/// is decided for `max_n`: `temp_bytes` (that of the same form with n = max_n), the grids and the
+/// buffer checks (each array must hold `max_n` items). The kernels do the work of the count: the
+/// first `*d_n` keys are sorted (`*d_n > max_n`: the first `max_n`; negative: none); positions
+/// from the count on are never written, in the outputs and in both buffers of a double buffer.
+/// A double buffer's selectors are set on the host from `max_n` (and the bit window) alone, so the
+/// result is in `current()` whatever the count. Errors: those of the same form with n = max_n, and
+/// a null `d_n` with `max_n > 0`; your data on an error: as there.
+///
+///     int* d_num;   // written by an earlier kernel on `stream`, at most `capacity`
+///     ringsweep::device_count<int> n{d_num, capacity};
+///     std::size_t bytes = 0;
+///     ringsweep::sort_keys(nullptr, bytes, d_in, d_out, n);        // depends on capacity only
+///     ringsweep::sort_keys(d_temp, bytes, d_in, d_out, n, {}, stream);
+template <class Key, class Count>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                      device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Double-buffer keys with the count on the device (see above).
+///
+///     ringsweep::double_buffer<float> keys(d_a, d_b);
+///     ringsweep::sort_keys(d_temp, bytes, keys, ringsweep::device_count<std::uint32_t>{d_num, capacity});
+template <class Key, class Count>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, device_count<Count> n,
+                      sort_options opts = {}, cudaStream_t stream = 0);
+
+/// In/out pairs with the count on the device (see above).
+///
+///     ringsweep::sort_pairs(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, ringsweep::device_count<int>{d_num, cap});
+template <class Key, class Value, class Count>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                       const Value* d_values_in, Value* d_values_out, device_count<Count> n, sort_options opts = {},
+                       cudaStream_t stream = 0);
+
+/// Double-buffer pairs with the count on the device (see above).
+///
+///     ringsweep::sort_pairs(d_temp, bytes, keys, values, ringsweep::device_count<int>{d_num, cap});
+template <class Key, class Value, class Count>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
+                       device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// argsort with the count on the device (see above): positions below the count are written.
+///
+///     ringsweep::argsort(d_temp, bytes, d_keys, d_keys_out, d_order, ringsweep::device_count<int>{d_num, cap});
+template <class Key, class Index, class Count>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                    Index* d_indices_out, device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// argsort with the count on the device, without the sorted keys.
+///
+///     ringsweep::argsort(d_temp, bytes, d_keys, nullptr, d_order, ringsweep::device_count<int>{d_num, cap});
+template <class Key, class Index, class Count>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, std::nullptr_t d_keys_out,
+                    Index* d_indices_out, device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
+
 /// Sorts `d_keys` in place. Allocates its temporary storage with cudaMallocAsync on `stream` and
 /// frees it with cudaFreeAsync (no host synchronisation). On an error returned before the sort's
 /// first launch (bad arguments, a failed allocation) the keys are untouched.

@@ -172,6 +172,44 @@ cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Ke
                                  std::size_t num_segments, const Offset* d_begin_offsets,
                                  const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
 
+/// `ringsweep::segmented_sort_keys` over rows of one length with `Policy`.
+///
+///     ringsweep::tuning::segmented_sort_keys<my_policy>(d_temp, bytes, d_in, d_out, rows, row_len);
+template <class Policy, class Key>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                std::size_t num_segments, std::size_t segment_size, sort_options opts = {},
+                                cudaStream_t stream = 0);
+
+/// `ringsweep::segmented_sort_pairs` over rows of one length with `Policy`.
+template <class Policy, class Key, class Value>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                 const Value* d_values_in, Value* d_values_out, std::size_t num_segments,
+                                 std::size_t segment_size, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// The sorts whose count is on the device (sort.cuh's device_count overloads) with `Policy`.
+///
+///     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, d_in, d_out, ringsweep::device_count<int>{d_n, cap});
+template <class Policy, class Key, class Count>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                      device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
+/// Double-buffer keys, count on the device, with `Policy`.
+template <class Policy, class Key, class Count>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, device_count<Count> n,
+                      sort_options opts = {}, cudaStream_t stream = 0);
+/// In/out pairs, count on the device, with `Policy`.
+template <class Policy, class Key, class Value, class Count>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                       const Value* d_values_in, Value* d_values_out, device_count<Count> n, sort_options opts = {},
+                       cudaStream_t stream = 0);
+/// Double-buffer pairs, count on the device, with `Policy`.
+template <class Policy, class Key, class Value, class Count>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
+                       device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
+/// argsort, count on the device, with `Policy` (`d_keys_out` may be null).
+template <class Policy, class Key, class Index, class Count>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                    Index* d_indices_out, device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
+
 /// `ringsweep::sort_keys_host` with `Policy` (each chunk's device sort).
 ///
 ///     ringsweep::tuning::sort_keys_host<my_policy>(h_keys, n, {}, cfg);

@@ -5,6 +5,7 @@
 
 #include "../block/block_histogram.cuh"
 #include "../detail/config.cuh"
+#include "../detail/count_source.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/digit_window.cuh"
 #include "../detail/intrinsics.cuh"
@@ -25,6 +26,7 @@ struct histogram_params : key_context<Key> {
   int end_bit;
   bool descending;
   u32* unsorted;    // zeroed; set when a key is out of order for the sort (sorted-input detection)
+  count_source count;  // a count on the device (then `n` is its bound), or none
 };
 
 /// A persistent block: walks tiles `blockIdx.x, blockIdx.x + gridDim.x, ...`, counting each key's
@@ -68,24 +70,25 @@ class histogram_tile {
     }
     __syncthreads();
     const int passes = digit_window::passes(p_.begin_bit, p_.end_bit, Policy::RADIX_BITS);
+    const std::size_t n = std::size_t(p_.count.resolve(p_.n));
     // Keys before the first VEC-aligned address are counted one by one (block 0, fewer than VEC);
     // full tiles after them are read with vector loads, the ragged last tile one key at a time.
     constexpr std::size_t VEC_BYTES = std::size_t(VEC) * sizeof(bits_type);
     const std::size_t misaligned =
         std::size_t(reinterpret_cast<std::uintptr_t>(p_.keys) % VEC_BYTES) / sizeof(bits_type);
-    const std::size_t head = min_of<std::size_t>(p_.n, misaligned == 0 ? 0 : std::size_t(VEC) - misaligned);
+    const std::size_t head = min_of<std::size_t>(n, misaligned == 0 ? 0 : std::size_t(VEC) - misaligned);
     if (blockIdx.x == 0 && threadIdx.x < head) {
       bits_type key[1] = {p_.keys[threadIdx.x]};
       count<true>(key, 1, passes);
       // The head's keys against their successors (the last one's is the body's first key).
       if constexpr (CHECK_ORDER) {
-        if (threadIdx.x + 1 < p_.n && window(key[0]) > window(image(peek_global(p_.keys + threadIdx.x + 1)))) {
+        if (threadIdx.x + 1 < n && window(key[0]) > window(image(peek_global(p_.keys + threadIdx.x + 1)))) {
           store_relaxed(p_.unsorted, 1u);
         }
       }
     }
     const bits_type* body = p_.keys + head;
-    const std::size_t m = p_.n - head;
+    const std::size_t m = n - head;
     [[maybe_unused]] bool checking = CHECK_ORDER;  // until this block finds a key out of order
     for (std::size_t first = std::size_t(blockIdx.x) * TILE; first < m; first += std::size_t(gridDim.x) * TILE) {
       bits_type keys[ITEMS];

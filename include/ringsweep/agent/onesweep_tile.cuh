@@ -7,6 +7,7 @@
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_scatter.cuh"
 #include "../detail/config.cuh"
+#include "../detail/count_source.cuh"
 #include "../detail/sort_hooks.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
@@ -47,6 +48,9 @@ struct onesweep_params {
   const u64* segment_bins;
   u64 segment_bins_stride;
   u64 segment_first_tile;        // the large tile of the launch's first ticket
+  // Counted sorts only (onesweep_tile's COUNTED): the sort's key count in device memory; the
+  // portion's real keys are it minus `first_key`, clamped to [0, keys].
+  count_source count;
 };
 
 /// The per-block worker of the onesweep kernel. A tile goes through four phases, each a
@@ -78,10 +82,18 @@ struct onesweep_params {
 /// decides) keys and values load and store evict-first, the status words and digit offsets
 /// evict-last (load_store.cuh, intrinsics.cuh); but a pairs tile of one digit stores plainly (its
 /// 2 x ITEMS striped stores through inline PTX spilled the sm_90 4-byte pairs kernel 8 bytes).
+///
+/// With `COUNTED` (a sort whose n is read on the device, sort.cuh's device_count) the host
+/// launched the portions of max_n keys; the portion's real keys are the count read at the start
+/// (pass_runs) minus its first key, clamped to [0, keys], and only its real tiles exist: as in the
+/// segmented case, a one-tile block past the last real tile leaves before taking a ticket, a
+/// persistent block stops at the first ticket past it, the last real tile moves the ticket past
+/// the missing ones, and a portion with no real tile acts as a skipped launch.
 template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks, bool INDEX_VALUES = false,
-          bool SEGMENTED = false, bool CACHE_HINTS = false>
+          bool SEGMENTED = false, bool CACHE_HINTS = false, bool COUNTED = false>
 class onesweep_tile {
   static_assert(!(SEGMENTED && INDEX_VALUES), "segmented sorts do not make their values");
+  static_assert(!(SEGMENTED && COUNTED), "segmented sorts take their sizes from the segments");
 
  public:
   using Config = sort_config<Policy, Key, typename std::conditional<HAS_VALUES, ValueRaw, null_value>::type>;
@@ -154,7 +166,17 @@ class onesweep_tile {
     u32 next_ticket;
   };
 
-  struct TileStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED> {
+  /// Counted sorts: the portion's real keys.
+  template <bool, class = void>
+  struct counted_storage {};
+  template <class Dummy>
+  struct counted_storage<true, Dummy> {
+    u32 real_keys;
+    int valid;  // one-tile blocks: the tile's keys (acquire)
+  };
+
+  struct TileStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED>,
+                       counted_storage<COUNTED> {
     union {
       typename rank_t::TempStorage rank;
       bits_type keys[TILE];
@@ -221,11 +243,19 @@ class onesweep_tile {
   /// that ran would (the next launch's `tile_base` and tail set stay valid) and every block exits.
   __device__ __forceinline__ bool pass_runs() {
     const u32 r = *p_.route;
-    if constexpr (SEGMENTED) {
+    if constexpr (SEGMENTED || COUNTED) {
       // Blocks past the launch's last real tile leave before taking a ticket, so the real tiles
-      // take the first ones; the last real tile moves the ticket past the rest (acquire).
-      const u32 real = real_tiles();
-      if (pass_route::runs(r) && blockIdx.x >= real) {
+      // take the first ones; the last real tile moves the ticket past the rest (acquire). A
+      // persistent block stays while one real tile exists and stops at its first ticket past them.
+      u32 real = 0;
+      if constexpr (COUNTED) {
+        const u32 keys = counted_keys();
+        if (threadIdx.x == 0) temp_.real_keys = keys;  // read after the first barrier, as the route
+        real = ceil_div(keys, u32(TILE));
+      } else {
+        real = real_tiles();
+      }
+      if (pass_route::runs(r) && (PIPELINED ? real == 0 : blockIdx.x >= real)) {
         if (blockIdx.x == 0 && threadIdx.x == 0) {  // no real tile: as a skipped launch
           *p_.ticket = p_.tile_base + p_.tickets;
           tail().clear_next();
@@ -274,10 +304,38 @@ class onesweep_tile {
       return keys_in() + (tile_first(u) + seg_first());
     }
   }
-  /// Segmented: tiles of this launch that exist (the host launches a bound).
+  /// Segmented: tiles of this launch that exist (the host launches a bound). Counted: those of
+  /// the real keys (temp_.real_keys, set by pass_runs).
   __device__ __forceinline__ u32 real_tiles() const {
-    const u64 total = large_tiles(*p_.segment_word);
-    return total > p_.segment_first_tile ? u32(min_of<u64>(total - p_.segment_first_tile, p_.tiles)) : 0u;
+    if constexpr (COUNTED) {
+      return ceil_div(temp_.real_keys, u32(TILE));
+    } else {
+      const u64 total = large_tiles(*p_.segment_word);
+      return total > p_.segment_first_tile ? u32(min_of<u64>(total - p_.segment_first_tile, p_.tiles)) : 0u;
+    }
+  }
+  /// Counted: the portion's keys that exist, from the sort's count in device memory.
+  __device__ __forceinline__ u32 counted_keys() const {
+    const u64 n = p_.count.resolve(0);
+    return n > u64(p_.first_key) ? u32(min_of<u64>(n - u64(p_.first_key), p_.keys)) : 0u;
+  }
+  /// The launch's tiles a persistent block takes: all, or (counted) the real ones.
+  __device__ __forceinline__ u32 launch_tiles() const {
+    if constexpr (COUNTED) {
+      return real_tiles();
+    } else {
+      return p_.tiles;
+    }
+  }
+  /// Segmented and counted: the launch's last real tile (ticket `t`) moves the ticket past the
+  /// tiles that do not exist, so that the launch ends with the ticket the host counted on.
+  __device__ __forceinline__ void skip_missing_tiles(u32 t) const {
+    if constexpr (SEGMENTED || COUNTED) {
+      const u32 real = real_tiles();
+      if (t - p_.tile_base == real - 1 && real < p_.tiles) atomicAdd(p_.ticket, p_.tiles - real);
+    } else {
+      (void)t;
+    }
   }
 
   // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used, so
@@ -286,6 +344,11 @@ class onesweep_tile {
   __device__ __forceinline__ int valid_keys(u32 u) const {
     if constexpr (SEGMENTED) {
       return temp_.valid;
+    } else if constexpr (COUNTED && !PIPELINED) {
+      (void)u;
+      return temp_.valid;  // as a segmented tile's: one shared word, set by acquire
+    } else if constexpr (COUNTED) {
+      return int(min_of<u32>(u32(TILE), temp_.real_keys - tile_first(u)));
     } else {
       return int(min_of<u32>(u32(TILE), p_.keys - tile_first(u)));
     }
@@ -352,7 +415,7 @@ RINGSWEEP_UNROLL
     }
     __syncthreads();  // also orders pass_runs' route before its first use
     u32 u = temp_.next_ticket - p_.tile_base;
-    if (u >= p_.tiles) return;
+    if (u >= launch_tiles()) return;
     start_keys(u);
     if constexpr (bulk()) __syncthreads();  // the keys' parity
     for (;;) {
@@ -405,13 +468,16 @@ RINGSWEEP_UNROLL
   }
 
   /// Pipelined: whether the ticket taken early has a tile (whose keys are then on their way).
-  __device__ __forceinline__ bool next_in_flight() const { return temp_.next_ticket - p_.tile_base < p_.tiles; }
+  __device__ __forceinline__ bool next_in_flight() const {
+    return temp_.next_ticket - p_.tile_base < launch_tiles();
+  }
 
   /// Thread 0: takes a ticket (the launch's first of its tile clears the next launch's tail words).
   __device__ __forceinline__ u32 take_ticket() const {
     const u32 t = atomicAdd(p_.ticket, 1u);
     Hooks::pause(t, 0);
     if (t == p_.tile_base) tail().clear_next();  // the previous launch is done with those words
+    if constexpr (COUNTED) skip_missing_tiles(t);
     return t;
   }
 
@@ -460,9 +526,11 @@ RINGSWEEP_UNROLL
       if (t == p_.tile_base) tail().clear_next();  // the previous launch is done with those words
       temp_.ticket = t;
       temp_.uniform_digit = -1;
+      skip_missing_tiles(t);
+      if constexpr (COUNTED && !PIPELINED) {
+        temp_.valid = int(min_of<u32>(u32(TILE), temp_.real_keys - tile_first(t - p_.tile_base)));
+      }
       if constexpr (SEGMENTED) {
-        const u32 real = real_tiles();
-        if (t - p_.tile_base == real - 1 && real < p_.tiles) atomicAdd(p_.ticket, p_.tiles - real);
         u32 segment = 0;
         u64 origin = 0;
         int valid = 0;

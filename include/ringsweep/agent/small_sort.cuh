@@ -4,6 +4,7 @@
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_scatter.cuh"
 #include "../detail/config.cuh"
+#include "../detail/count_source.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
@@ -21,6 +22,7 @@ struct small_sort_params : key_context<Key> {
   const ValueRaw* values_in;  // null: keys only
   ValueRaw* values_out;
   int keys;                   // at most one tile
+  count_source count;         // a count on the device (then `keys` is its bound), or none
   int begin_bit;
   int end_bit;
   bool descending;
@@ -59,7 +61,7 @@ class small_sort {
       : temp_(temp), p_(p) {}
 
   __device__ __forceinline__ void process() {
-    const int valid = p_.keys;
+    const int valid = int(p_.count.resolve(u64(p_.keys)));
     const u32 lane = lane_id();
     const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
     bits_type keys[ITEMS];

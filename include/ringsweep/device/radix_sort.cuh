@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "../detail/config.cuh"
+#include "../detail/count_source.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/sort_hooks.cuh"
 #include "../sort_options.cuh"
@@ -89,20 +91,55 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
   });
 }
 
+/// The count of a device_count: where it is and its bound (max_n).
+template <class Count>
+__host__ count_source count_source_of(const device_count<Count>& n) {
+  static_assert(std::is_integral<Count>::value && !std::is_same<typename std::remove_cv<Count>::type, bool>::value &&
+                    (sizeof(Count) == 4 || sizeof(Count) == 8),
+                "ringsweep: a device count is a 4- or 8-byte integer (std::int32_t, std::uint32_t, std::int64_t, "
+                "std::uint64_t)");
+  count_source c;
+  c.ptr = n.d_n;
+  c.bound = n.max_n;
+  c.bytes = u32(sizeof(Count));
+  c.is_signed = std::is_signed<Count>::value;
+  return c;
+}
+
+/// Two-phase forms whose count is on the device (device_count): planned, checked and sized for
+/// `max_n` keys as a sort of that many; the kernels read `*d_n` when they run. A null `d_n` with
+/// `max_n > 0` is invalid (only the size query reads no pointer).
+///
+///     radix_sort<for_device>(builtin_keys<float>{}, in_out(in, out), d_temp, temp_bytes,
+///                            device_count<int>{d_n, max_n}, opts, stream);
+template <class Choice, class Kind, class Form, class Count>
+__host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp, std::size_t& temp_bytes,
+                                const device_count<Count>& count, const sort_options& opts, cudaStream_t stream) {
+  const count_source source = count_source_of(count);
+  const std::size_t n = count.max_n;
+  if (d_temp != nullptr && n != 0 && (count.d_n == nullptr || !form.aligned(kind))) return cudaErrorInvalidValue;
+  return with_policy<Choice>([&](auto policy, auto hooks) {
+    using config = config_of<decltype(policy), Kind, Form>;
+    return form_runner<config, decltype(hooks)>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context(),
+                                                     source);
+  });
+}
+
 /// Segmented forms: as the two-phase forms, each segment sorted on its own (segmented_forms.cuh).
 ///
 ///     radix_sort<for_device>(builtin_keys<float>{}, segmented(in_out(in, out), segments, begin, end),
 ///                            d_temp, temp_bytes, n, opts, stream);
-template <class Choice, class Kind, class Form, class Offset, class SegmentCount, class Count>
-__host__ cudaError_t radix_sort(const Kind& kind, const segmented_form<Form, Offset, SegmentCount>& form, void* d_temp,
-                                std::size_t& temp_bytes, Count count, const sort_options& opts, cudaStream_t stream) {
+template <class Choice, class Kind, class Form, class Segments, class SegmentCount, class Count>
+__host__ cudaError_t radix_sort(const Kind& kind, const segmented_form<Form, Segments, SegmentCount>& form,
+                                void* d_temp, std::size_t& temp_bytes, Count count, const sort_options& opts,
+                                cudaStream_t stream) {
   std::size_t n = 0, segments = 0;
   if (!count_as_size(count, n) || !count_as_size(form.segments, segments)) return cudaErrorInvalidValue;
   if (d_temp != nullptr && n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
     using config = config_of<decltype(policy), Kind, Form>;
-    return segmented_runner<config, decltype(hooks)>::run(form.form, segments, form.begin_offsets, form.end_offsets,
-                                                          d_temp, temp_bytes, n, opts, stream, kind.context());
+    return segmented_runner<config, decltype(hooks)>::run(form.form, segments, form.bounds, d_temp, temp_bytes, n,
+                                                          opts, stream, kind.context());
   });
 }
 
@@ -148,9 +185,22 @@ __host__ argsort_form<Key, Index> argsort_of(const Key* keys_in, Key* keys_out, 
 }
 /// A two-phase form sorted segment by segment.
 template <class Form, class Offset, class SegmentCount>
-__host__ segmented_form<Form, Offset, SegmentCount> segmented(const Form& form, SegmentCount segments,
-                                                              const Offset* begin_offsets, const Offset* end_offsets) {
-  return {form, segments, begin_offsets, end_offsets};
+__host__ segmented_form<Form, segment_offsets<Offset>, SegmentCount> segmented(const Form& form, SegmentCount segments,
+                                                                               const Offset* begin_offsets,
+                                                                               const Offset* end_offsets) {
+  return {form, segments, segment_offsets<Offset>{begin_offsets, end_offsets}};
+}
+/// A two-phase form sorted row by row: `rows` rows of `row_keys` keys each, no offset arrays.
+template <class Form>
+__host__ segmented_form<Form, fixed_rows, std::size_t> rows(const Form& form, std::size_t row_count,
+                                                            std::size_t row_keys) {
+  return {form, row_count, fixed_rows{row_keys}};
+}
+/// The keys of `rows` rows of `row_keys`: their product, or (when it overflows) a count every
+/// sort rejects as too large.
+__host__ inline std::size_t rows_keys(std::size_t row_count, std::size_t row_keys) {
+  if (row_keys != 0 && row_count > ~std::size_t(0) / row_keys) return ~std::size_t(0);
+  return row_count * row_keys;
 }
 /// Keys in place, allocating from `resource` (which outlives the call's full expression).
 template <class Key, class Resource>

@@ -50,7 +50,7 @@ struct segmented_plan {
 ///
 ///     using dispatch = segmented_dispatch<sort_config<policy_sm90, float, null_value>, no_hooks>;
 ///     segmented_plan<float> p;
-///     if (dispatch::make_plan(n, segments, opts, true, p) == cudaSuccess) dispatch::run(p, d_temp, b, begin, end, stream);
+///     if (dispatch::make_plan(n, segments, opts, true, p) == cudaSuccess) dispatch::run(p, d_temp, b, segment_offsets<int>{begin, end}, stream);
 template <class Config, class Hooks>
 struct segmented_dispatch {
   using Policy = typename Config::policy;
@@ -115,9 +115,9 @@ struct segmented_dispatch {
   }
 
   /// Runs a planned sort (n > 0, segments > 0); `temp` is the caller's temporary storage.
-  template <class Offset>
-  __host__ static cudaError_t run(const segmented_plan<Key>& p, void* temp, const buffers& b,
-                                  const Offset* begin_offsets, const Offset* end_offsets, cudaStream_t stream) {
+  template <class Segments>
+  __host__ static cudaError_t run(const segmented_plan<Key>& p, void* temp, const buffers& b, const Segments& segments,
+                                  cudaStream_t stream) {
     const segmented_layout& l = p.layout;
     char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
     u32* counters = reinterpret_cast<u32*>(base + l.counters);
@@ -137,9 +137,8 @@ struct segmented_dispatch {
     if (e != cudaSuccess) return e;
     const std::size_t wide = std::size_t(max_of(1, sms));
 
-    segment_classify_params<Offset, bits_type, value_raw_t> cp;
-    cp.begin_offsets = begin_offsets;
-    cp.end_offsets = end_offsets;
+    segment_classify_params<Segments, bits_type, value_raw_t> cp;
+    cp.segments = segments;
     cp.num_segments = p.segments;
     cp.n = p.sort.n;
     cp.tiny_keys = u32(TINY);
@@ -151,7 +150,7 @@ struct segmented_dispatch {
     cp.keys_out = b.keys_final;
     cp.values_in = HAS_VALUES ? b.values_in : nullptr;
     cp.values_out = HAS_VALUES ? b.values_final : nullptr;
-    e = launch(segment_classify_kernel<Offset, bits_type, value_raw_t>,
+    e = launch(segment_classify_kernel<Segments, bits_type, value_raw_t>,
                grid_of(ceil_div<std::size_t>(p.segments, segment_classify_threads), wide * 8),
                unsigned(segment_classify_threads), stream, launch_order::serial, cp);
     if (e != cudaSuccess) return e;

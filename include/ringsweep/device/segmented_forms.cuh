@@ -12,19 +12,17 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// A form (in_out_form or double_buffer_form) sorted segment by segment: segment i is
-/// `[begin_offsets[i], end_offsets[i])`. `Offset` is any integer type; `SegmentCount` the type of
-/// the caller's segment count (CUB's is signed).
-template <class Form, class Offset, class SegmentCount>
+/// A form (in_out_form or double_buffer_form) sorted segment by segment: `Segments` says where
+/// each is, segment_offsets (segment i is `[begin_offsets[i], end_offsets[i])`, any integer
+/// `Offset`) or fixed_rows (rows of one length, no arrays); `SegmentCount` is the type of the
+/// caller's segment count (CUB's is signed).
+template <class Form, class Segments, class SegmentCount>
 struct segmented_form {
-  static_assert(std::is_integral<Offset>::value && !std::is_same<typename std::remove_cv<Offset>::type, bool>::value,
-                "ringsweep: segment offsets must be an integer type other than bool");
   using key_type = typename Form::key_type;
   using value_type = typename Form::value_type;
   Form form;
   SegmentCount segments;
-  const Offset* begin_offsets;
-  const Offset* end_offsets;
+  Segments bounds;
 
   template <class Kind>
   __host__ bool aligned(const Kind& kind) const {
@@ -44,10 +42,10 @@ struct segmented_runner {
   /// The plan; a size query (`d_temp` null: only `temp_bytes` is written, no pointer is read) is
   /// answered here (`answered`), and so is a sort with nothing to do (`answered`, after the
   /// checks of its pointers).
-  __host__ static cudaError_t plan(std::size_t n, std::size_t segments, const void* begin_offsets,
-                                   const void* end_offsets, const sort_options& opts, bool in_out, void* d_temp,
-                                   std::size_t& temp_bytes, const key_context<K>& context, segmented_plan<K>& p,
-                                   bool& answered) {
+  template <class Segments>
+  __host__ static cudaError_t plan(std::size_t n, std::size_t segments, const Segments& bounds,
+                                   const sort_options& opts, bool in_out, void* d_temp, std::size_t& temp_bytes,
+                                   const key_context<K>& context, segmented_plan<K>& p, bool& answered) {
     const cudaError_t e = dispatch::make_plan(n, segments, opts, in_out, p);
     if (e != cudaSuccess) return e;
     p.sort.context = context;
@@ -56,21 +54,20 @@ struct segmented_runner {
       temp_bytes = p.layout.bytes;
       return cudaSuccess;
     }
-    if (segments != 0 && (begin_offsets == nullptr || end_offsets == nullptr)) return cudaErrorInvalidValue;
+    if (!bounds.given(segments)) return cudaErrorInvalidValue;
     if (temp_bytes < p.layout.bytes) return cudaErrorInvalidValue;
     answered = n == 0 || segments == 0;
     return cudaSuccess;
   }
 
   /// In/out: keys outside every segment are not written; the inputs never are.
-  template <class Key, class Value, class Offset>
-  __host__ static cudaError_t run(const in_out_form<Key, Value>& f, std::size_t segments, const Offset* begin_offsets,
-                                  const Offset* end_offsets, void* d_temp, std::size_t& temp_bytes, std::size_t n,
-                                  const sort_options& opts, cudaStream_t stream, const key_context<K>& context) {
+  template <class Key, class Value, class Segments>
+  __host__ static cudaError_t run(const in_out_form<Key, Value>& f, std::size_t segments, const Segments& bounds,
+                                  void* d_temp, std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
+                                  cudaStream_t stream, const key_context<K>& context) {
     segmented_plan<K> p;
     bool answered = false;
-    cudaError_t e =
-        plan(n, segments, begin_offsets, end_offsets, opts, true, d_temp, temp_bytes, context, p, answered);
+    cudaError_t e = plan(n, segments, bounds, opts, true, d_temp, temp_bytes, context, p, answered);
     if (e != cudaSuccess || answered) return e;
     const buffer_pair key_pair{f.keys_in, f.keys_out, 0, n * sizeof(Key)};
     const buffer_pair value_pair{f.values_in, f.values_out, 0, n * sizeof(Value)};
@@ -78,21 +75,20 @@ struct segmented_runner {
     if (e != cudaSuccess) return e;
     return dispatch::run(p, d_temp,
                          in_out_buffers<bits_type, value_raw_t>(f, d_temp, p.layout.keys_alt, p.layout.values_alt),
-                         begin_offsets, end_offsets, stream);
+                         bounds, stream);
   }
 
   /// Double buffers: the segments are sorted into the alternate buffers, whose keys outside every
   /// segment are not written, and the selectors flip on success (n and segments nonzero). The
   /// current buffers' keys inside the large segments are overwritten.
-  template <class Key, class Value, class KeyBuffers, class ValueBuffers, class Offset>
+  template <class Key, class Value, class KeyBuffers, class ValueBuffers, class Segments>
   __host__ static cudaError_t run(const double_buffer_form<Key, Value, KeyBuffers, ValueBuffers>& f,
-                                  std::size_t segments, const Offset* begin_offsets, const Offset* end_offsets,
-                                  void* d_temp, std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
-                                  cudaStream_t stream, const key_context<K>& context) {
+                                  std::size_t segments, const Segments& bounds, void* d_temp, std::size_t& temp_bytes,
+                                  std::size_t n, const sort_options& opts, cudaStream_t stream,
+                                  const key_context<K>& context) {
     segmented_plan<K> p;
     bool answered = false;
-    cudaError_t e =
-        plan(n, segments, begin_offsets, end_offsets, opts, false, d_temp, temp_bytes, context, p, answered);
+    cudaError_t e = plan(n, segments, bounds, opts, false, d_temp, temp_bytes, context, p, answered);
     if (e != cudaSuccess || answered) return e;
     const buffer_pair key_pair{f.keys->d_buffers[0], f.keys->d_buffers[1], f.keys->selector, n * sizeof(Key)};
     buffer_pair value_pair;
@@ -114,7 +110,7 @@ struct segmented_runner {
       b.values_final = reinterpret_cast<value_raw_t*>(f.values->d_buffers[f.values->selector ^ 1]);
       b.values_other = reinterpret_cast<value_raw_t*>(f.values->d_buffers[f.values->selector]);
     }
-    e = dispatch::run(p, d_temp, b, begin_offsets, end_offsets, stream);
+    e = dispatch::run(p, d_temp, b, bounds, stream);
     if (e != cudaSuccess) return e;
     f.keys->selector ^= 1;
     if constexpr (HAS_VALUES) f.values->selector ^= 1;

@@ -50,6 +50,50 @@ cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in,
   return ringsweep::argsort(d_temp, temp_bytes, d_keys_in, static_cast<Key*>(nullptr), d_indices_out, n, opts, stream);
 }
 
+template <class Key, class Count>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                      device_count<Count> n, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<Key>{}, detail::in_out(d_keys_in, d_keys_out),
+                                                d_temp, temp_bytes, n, opts, stream);
+}
+
+template <class Key, class Count>
+cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, device_count<Count> n,
+                      sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<Key>{}, detail::buffers<Key>(keys), d_temp,
+                                                temp_bytes, n, opts, stream);
+}
+
+template <class Key, class Value, class Count>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                       const Value* d_values_in, Value* d_values_out, device_count<Count> n, sort_options opts,
+                       cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<Key>{},
+                                                detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out),
+                                                d_temp, temp_bytes, n, opts, stream);
+}
+
+template <class Key, class Value, class Count>
+cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, double_buffer<Value>& values,
+                       device_count<Count> n, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<Key>{}, detail::buffers<Key, Value>(keys, values),
+                                                d_temp, temp_bytes, n, opts, stream);
+}
+
+template <class Key, class Index, class Count>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                    Index* d_indices_out, device_count<Count> n, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<detail::for_device>(detail::builtin_keys<Key>{},
+                                                detail::argsort_of(d_keys_in, d_keys_out, d_indices_out), d_temp,
+                                                temp_bytes, n, opts, stream);
+}
+
+template <class Key, class Index, class Count>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, std::nullptr_t, Index* d_indices_out,
+                    device_count<Count> n, sort_options opts, cudaStream_t stream) {
+  return ringsweep::argsort(d_temp, temp_bytes, d_keys_in, static_cast<Key*>(nullptr), d_indices_out, n, opts, stream);
+}
+
 template <class Key>
 cudaError_t sort_keys(Key* d_keys, std::size_t n, sort_options opts, cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(detail::builtin_keys<Key>{},

@@ -14,6 +14,7 @@
 #include "../kernels/small_sort_kernel.cuh"
 #include "../agent/sort_config.cuh"
 #include "../detail/config.cuh"
+#include "../detail/count_source.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/temp_layout.cuh"
 #include "launch.cuh"
@@ -88,10 +89,26 @@ struct sort_dispatch {
 
   /// Runs a planned sort; `temp` is the caller's temporary storage (not yet aligned).
   __host__ static cudaError_t run(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {
+    return run_with<false>(p, temp, b, stream, count_source{});
+  }
+
+  /// Runs a sort planned for `p.n` = max_n keys whose real count every kernel reads from `count`
+  /// (clamped to [0, max_n]) when it runs: the host enqueues the launches of max_n, and the kernels
+  /// do the work of the count (the counted onesweep kernel's missing tiles leave at once).
+  __host__ static cudaError_t run(const plan& p, void* temp, const buffers& b, cudaStream_t stream,
+                                  const count_source& count) {
+    return run_with<true>(p, temp, b, stream, count);
+  }
+
+ private:
+  template <bool COUNTED>
+  __host__ static cudaError_t run_with(const plan& p, void* temp, const buffers& b, cudaStream_t stream,
+                                       const count_source& count) {
     switch (p.path) {
       case sort_path::nothing:
         return cudaSuccess;
       case sort_path::copy: {
+        if constexpr (COUNTED) return run_counted_copy(p, b, stream, count);
         cudaError_t e =
             cudaMemcpyAsync(b.keys_final, b.keys_in, p.n * sizeof(bits_type), cudaMemcpyDeviceToDevice, stream);
         if constexpr (Config::INDEX_VALUES) {
@@ -107,15 +124,35 @@ struct sort_dispatch {
         return e;
       }
       case sort_path::single_tile:
-        return run_single_tile(p, b, stream);
+        return run_single_tile(p, b, stream, count);
       case sort_path::onesweep:
-        return run_onesweep(p, temp, b, stream);
+        return run_onesweep<COUNTED>(p, temp, b, stream, count);
     }
     return cudaErrorInvalidValue;
   }
 
- private:
-  __host__ static cudaError_t run_single_tile(const plan& p, const buffers& b, cudaStream_t stream) {
+  /// The copy path (no digit pass) of a counted sort: the final copy from the input, of the count.
+  __host__ static cudaError_t run_counted_copy(const plan& p, const buffers& b, cudaStream_t stream,
+                                               const count_source& count) {
+    route_copy_params<bits_type, value_raw_t> cp;
+    cp.route = nullptr;  // copy the input
+    bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
+    value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
+    for (int i = 0; i < 3; ++i) {
+      cp.keys[i] = keys_buf[i];
+      cp.values[i] = HAS_VALUES ? values_buf[i] : nullptr;
+    }
+    cp.n = p.n;
+    cp.count = count;
+    const std::size_t copy_bytes = p.n * (sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0));
+    const std::size_t grid = min_of<std::size_t>(ceil_div<std::size_t>(copy_bytes, route_copy_threads * 64), 4096);
+    return launch(route_copy_kernel<bits_type, value_raw_t, HAS_VALUES, false, Config::INDEX_VALUES>,
+                  unsigned(max_of<std::size_t>(grid, 1)), unsigned(route_copy_threads), stream, launch_order::serial,
+                  cp);
+  }
+
+  __host__ static cudaError_t run_single_tile(const plan& p, const buffers& b, cudaStream_t stream,
+                                              const count_source& count) {
     small_sort_params<Key, value_raw_t> params;
     static_cast<key_context<Key>&>(params) = p.context;
     params.keys_in = b.keys_in;
@@ -123,6 +160,7 @@ struct sort_dispatch {
     params.values_in = b.values_in;
     params.values_out = b.values_final;
     params.keys = int(p.n);
+    params.count = count;
     params.begin_bit = p.begin_bit;
     params.end_bit = p.end_bit;
     params.descending = p.descending;
@@ -152,12 +190,12 @@ struct sort_dispatch {
   /// The onesweep launches' grid bound and dynamic shared memory: with PIPELINE_STAGES = 2 the
   /// shape's blocks per SM (`blocks_per_sm`, fewer where fewer fit) on every SM (`grid`), each
   /// with the pipelined tile's storage; otherwise no bound (0: one block per tile) and no dynamic
-  /// shared memory. `kernel`: the pass kernel this sort launches.
-  template <class Kernel>
+  /// shared memory. `kernel`: the pass kernel this sort launches (`COUNTED`: the counted one).
+  template <bool COUNTED, class Kernel>
   __host__ static cudaError_t onesweep_grid(Kernel* kernel, int sms, unsigned& grid, std::size_t& shared_bytes) {
     (void)kernel;
     grid = 0;
-    shared_bytes = onesweep_dynamic_shared_bytes<Config, Hooks>();
+    shared_bytes = onesweep_dynamic_shared_bytes<Config, Hooks, COUNTED>();
     if constexpr (Config::PIPELINED) {
       cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes));
       int blocks_per_sm = 0;
@@ -174,12 +212,14 @@ struct sort_dispatch {
   /// How the kernels after the histogram are launched: as programmatic dependents where the policy
   /// asks for it and the onesweep kernel the device runs was built for sm_90 or newer, whose
   /// kernels wait for their predecessor on the device (a body built from older PTX, e.g. JIT-compiled
-  /// compute_80 on an H100, has no such wait, so its launches stay serial).
+  /// compute_80 on an H100, has no such wait, so its launches stay serial). `COUNTED`: asked of
+  /// the counted kernel (built from the same PTX), so a counted sort instantiates no plain one.
+  template <bool COUNTED = false>
   __host__ static cudaError_t later_launches(launch_order& order) {
     order = launch_order::serial;
     if constexpr (Policy::DEPENDENT_LAUNCH) {
       cudaFuncAttributes attr;
-      const cudaError_t e = cudaFuncGetAttributes(&attr, onesweep_kernel<Config, Hooks>);
+      const cudaError_t e = cudaFuncGetAttributes(&attr, pass_kernel_of<COUNTED, false>());
       if (e != cudaSuccess) return e;
       if (attr.ptxVersion >= 90) order = launch_order::dependent;
     }
@@ -202,7 +242,19 @@ struct sort_dispatch {
     return cudaSuccess;
   }
 
-  __host__ static cudaError_t run_onesweep(const plan& p, void* temp, const buffers& b, cudaStream_t stream) {
+  /// The pass kernel: with or without cache hints, counted (device_count) or not.
+  template <bool COUNTED, bool HINTS>
+  __host__ static auto pass_kernel_of() {
+    if constexpr (COUNTED) {
+      return counted_onesweep_kernel<Config, Hooks, HINTS>;
+    } else {
+      return onesweep_kernel<Config, Hooks, HINTS>;
+    }
+  }
+
+  template <bool COUNTED>
+  __host__ static cudaError_t run_onesweep(const plan& p, void* temp, const buffers& b, cudaStream_t stream,
+                                           const count_source& count) {
     char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
     const temp_layout& l = p.layout;
     u64* status = reinterpret_cast<u64*>(base + l.status);
@@ -219,13 +271,13 @@ struct sort_dispatch {
     bool hints = false;
     e = cache_hints(p.n, hints);
     if (e != cudaSuccess) return e;
-    auto* pass_kernel = onesweep_kernel<Config, Hooks, false>;
+    auto* pass_kernel = pass_kernel_of<COUNTED, false>();
     if constexpr (Policy::CACHE_HINTS) {
-      if (hints) pass_kernel = onesweep_kernel<Config, Hooks, true>;
+      if (hints) pass_kernel = pass_kernel_of<COUNTED, true>();
     }
     unsigned resident = 0;
     std::size_t shared_bytes = 0;
-    e = onesweep_grid(pass_kernel, sms, resident, shared_bytes);
+    e = onesweep_grid<COUNTED>(pass_kernel, sms, resident, shared_bytes);
     if (e != cudaSuccess) return e;
     const std::size_t tiles = ceil_div<std::size_t>(p.n, TILE);
     const std::size_t portions = ceil_div<std::size_t>(tiles, Policy::PORTION_TILES);
@@ -245,7 +297,7 @@ struct sort_dispatch {
       if (e != cudaSuccess) return e;
     }
     launch_order later = launch_order::serial;
-    e = later_launches(later);
+    e = later_launches<COUNTED>(later);
     if (e != cudaSuccess) return e;
     constexpr bool dependent = Policy::DEPENDENT_LAUNCH;
     histogram_params<Key> hp;
@@ -257,6 +309,7 @@ struct sort_dispatch {
     hp.end_bit = p.end_bit;
     hp.descending = p.descending;
     hp.unsorted = counters + Config::COUNTER_UNSORTED;
+    hp.count = count;
     e = launch(histogram_kernel<Policy, Key>, grid, unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
     if (e != cudaSuccess) return e;
     bins_scan_params sp;
@@ -276,6 +329,7 @@ struct sort_dispatch {
     u32 launch_index = 0;
     for (int pass = 0; pass < p.passes; ++pass) {
       onesweep_params<Key, value_raw_t> op = pass_params<Config, Hooks>(b, routes, status, counters, p, pass);
+      op.count = count;
       for (std::size_t portion = 0; portion < portions; ++portion) {
         const std::size_t first_tile = portion * Policy::PORTION_TILES;
         const std::size_t first_key = first_tile * TILE;
@@ -306,6 +360,7 @@ struct sort_dispatch {
       cp.values[i] = HAS_VALUES ? values_buf[i] : nullptr;
     }
     cp.n = p.n;
+    cp.count = count;
     const std::size_t copy_bytes = p.n * (sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0));
     const std::size_t copy_grid = min_of<std::size_t>(ceil_div<std::size_t>(copy_bytes, route_copy_threads * 64),
                                                        std::size_t(max_of(1, sms)) * 8);

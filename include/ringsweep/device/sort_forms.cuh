@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "../detail/count_source.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/temp_layout.cuh"
 #include "sort_dispatch.cuh"
@@ -150,6 +151,17 @@ struct form_runner {
   using value_raw_t = typename Config::value_raw_t;
   static constexpr bool HAS_VALUES = Config::HAS_VALUES;
 
+  /// Runs the plan's launches; `count`: the host's count (`p.n`), or a count on the device of
+  /// which `p.n` is the bound (sort_dispatch::run).
+  __host__ static cudaError_t launch_plan(const sort_plan<K>& p, void* d_temp, const typename dispatch::buffers& b,
+                                          cudaStream_t stream, host_count) {
+    return dispatch::run(p, d_temp, b, stream);
+  }
+  __host__ static cudaError_t launch_plan(const sort_plan<K>& p, void* d_temp, const typename dispatch::buffers& b,
+                                          cudaStream_t stream, const count_source& count) {
+    return dispatch::run(p, d_temp, b, stream, count);
+  }
+
   /// The plan of a two-phase form; a size query (`d_temp` null) is answered here (`answered`).
   __host__ static cudaError_t plan_two_phase(std::size_t n, const sort_options& opts, bool in_out, void* d_temp,
                                              std::size_t& temp_bytes, const key_context<K>& context, sort_plan<K>& p,
@@ -164,10 +176,12 @@ struct form_runner {
     return cudaSuccess;
   }
 
-  template <class Key, class Value>
+  /// The two-phase runners take `n`, or with a count_source (`Count`) the bound max_n of a count
+  /// the kernels read on the device.
+  template <class Key, class Value, class Count = host_count>
   __host__ static cudaError_t run(const in_out_form<Key, Value>& f, void* d_temp, std::size_t& temp_bytes,
                                   std::size_t n, const sort_options& opts, cudaStream_t stream,
-                                  const key_context<K>& context) {
+                                  const key_context<K>& context, const Count& count = {}) {
     sort_plan<K> p;
     bool answered = false;
     cudaError_t e = plan_two_phase(n, opts, true, d_temp, temp_bytes, context, p, answered);
@@ -176,16 +190,17 @@ struct form_runner {
     const buffer_pair value_pair{f.values_in, f.values_out, 0, n * sizeof(Value)};
     e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
     if (e != cudaSuccess) return e;
-    return dispatch::run(
-        p, d_temp, in_out_buffers<bits_type, value_raw_t>(f, d_temp, p.layout.keys_alt, p.layout.values_alt), stream);
+    return launch_plan(p, d_temp,
+                       in_out_buffers<bits_type, value_raw_t>(f, d_temp, p.layout.keys_alt, p.layout.values_alt),
+                       stream, count);
   }
 
   /// Argsort: the in/out form whose values are made, not read; without `keys_out` the sorted keys
   /// go to scratch after the plan's pieces (`a(n * sizeof(Key))` more bytes).
-  template <class Key, class Index>
+  template <class Key, class Index, class Count = host_count>
   __host__ static cudaError_t run(const argsort_form<Key, Index>& f, void* d_temp, std::size_t& temp_bytes,
                                   std::size_t n, const sort_options& opts, cudaStream_t stream,
-                                  const key_context<K>& context) {
+                                  const key_context<K>& context, const Count& count = {}) {
     // Every position, up to n - 1, must be an Index.
     if (n != 0 && n - 1 > std::size_t(std::numeric_limits<Index>::max())) return cudaErrorInvalidValue;
     sort_plan<K> p;
@@ -215,16 +230,16 @@ struct form_runner {
     b.values_in = nullptr;  // made by the kernels
     b.values_final = reinterpret_cast<value_raw_t*>(f.indices);
     b.values_other = p.layout.values_alt != 0 ? temp_piece<value_raw_t>(d_temp, p.layout.values_alt) : nullptr;
-    return dispatch::run(p, d_temp, b, stream);
+    return launch_plan(p, d_temp, b, stream, count);
   }
 
   /// The result lands in the buffer the pass count (skipped passes included) names, and the
   /// selectors say which; the device copies it there when the executed passes leave it in the
   /// other buffer.
-  template <class Key, class Value, class KeyBuffers, class ValueBuffers>
+  template <class Key, class Value, class KeyBuffers, class ValueBuffers, class Count = host_count>
   __host__ static cudaError_t run(const double_buffer_form<Key, Value, KeyBuffers, ValueBuffers>& f, void* d_temp,
                                   std::size_t& temp_bytes, std::size_t n, const sort_options& opts, cudaStream_t stream,
-                                  const key_context<K>& context) {
+                                  const key_context<K>& context, const Count& count = {}) {
     sort_plan<K> p;
     bool answered = false;
     cudaError_t e = plan_two_phase(n, opts, false, d_temp, temp_bytes, context, p, answered);
@@ -257,7 +272,7 @@ struct form_runner {
       b.values_final = reinterpret_cast<value_raw_t*>(flip ? value_alternate : value_current);
       b.values_other = reinterpret_cast<value_raw_t*>(flip ? value_current : value_alternate);
     }
-    e = dispatch::run(p, d_temp, b, stream);
+    e = launch_plan(p, d_temp, b, stream, count);
     if (e != cudaSuccess) return e;
     if (flip) {
       f.keys->selector ^= 1;

@@ -160,6 +160,64 @@ cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, 
 }
 
 template <class Policy, class Key>
+cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                        std::size_t num_segments, std::size_t segment_size, sort_options opts,
+                                        cudaStream_t stream) {
+  return detail::radix_sort<Policy>(
+      detail::builtin_keys<Key>{}, detail::rows(detail::in_out(d_keys_in, d_keys_out), num_segments, segment_size),
+      d_temp, temp_bytes, detail::rows_keys(num_segments, segment_size), opts, stream);
+}
+
+template <class Policy, class Key, class Value>
+cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                         const Value* d_values_in, Value* d_values_out, std::size_t num_segments,
+                                         std::size_t segment_size, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<Policy>(
+      detail::builtin_keys<Key>{},
+      detail::rows(detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), num_segments, segment_size),
+      d_temp, temp_bytes, detail::rows_keys(num_segments, segment_size), opts, stream);
+}
+
+template <class Policy, class Key, class Count>
+cudaError_t tuning::sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                              device_count<Count> n, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<Policy>(detail::builtin_keys<Key>{}, detail::in_out(d_keys_in, d_keys_out), d_temp,
+                                    temp_bytes, n, opts, stream);
+}
+
+template <class Policy, class Key, class Count>
+cudaError_t tuning::sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, device_count<Count> n,
+                              sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<Policy>(detail::builtin_keys<Key>{}, detail::buffers<Key>(keys), d_temp, temp_bytes, n,
+                                    opts, stream);
+}
+
+template <class Policy, class Key, class Value, class Count>
+cudaError_t tuning::sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                               const Value* d_values_in, Value* d_values_out, device_count<Count> n,
+                               sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<Policy>(detail::builtin_keys<Key>{},
+                                    detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), d_temp,
+                                    temp_bytes, n, opts, stream);
+}
+
+template <class Policy, class Key, class Value, class Count>
+cudaError_t tuning::sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
+                               double_buffer<Value>& values, device_count<Count> n, sort_options opts,
+                               cudaStream_t stream) {
+  return detail::radix_sort<Policy>(detail::builtin_keys<Key>{}, detail::buffers<Key, Value>(keys, values), d_temp,
+                                    temp_bytes, n, opts, stream);
+}
+
+template <class Policy, class Key, class Index, class Count>
+cudaError_t tuning::argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                            Index* d_indices_out, device_count<Count> n, sort_options opts, cudaStream_t stream) {
+  return detail::radix_sort<Policy>(detail::builtin_keys<Key>{},
+                                    detail::argsort_of(d_keys_in, d_keys_out, d_indices_out), d_temp, temp_bytes, n,
+                                    opts, stream);
+}
+
+template <class Policy, class Key>
 cudaError_t tuning::sort_keys_host(Key* h_keys, std::size_t n, sort_options opts, host_sort_config cfg) {
   return detail::host_sort<Policy, detail::builtin_keys<Key>, detail::null_value>(detail::builtin_keys<Key>{}, h_keys,
                                                                                   nullptr, n, opts, cfg)

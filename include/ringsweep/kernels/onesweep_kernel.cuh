@@ -12,8 +12,8 @@ RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// The body of both onesweep kernels: one tile (see onesweep_tile), with cache hints where
-/// `CACHE_HINTS`.
-template <class Config, class Hooks, bool SEGMENTED, bool CACHE_HINTS = false>
+/// `CACHE_HINTS`, of a sort whose count is on the device where `COUNTED`.
+template <class Config, class Hooks, bool SEGMENTED, bool CACHE_HINTS = false, bool COUNTED = false>
 __device__ __forceinline__ void onesweep_kernel_body(
     const onesweep_params<typename Config::key_type, typename Config::value_raw_t>& params) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
@@ -23,7 +23,7 @@ __device__ __forceinline__ void onesweep_kernel_body(
       grid_dependents_launch();
     }
     using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
-                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, SEGMENTED, CACHE_HINTS>;
+                                  Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, SEGMENTED, CACHE_HINTS, COUNTED>;
     if constexpr (agent_t::PIPELINED) {
       agent_t(dynamic_shared<typename agent_t::TempStorage>(), params).process();
     } else {
@@ -36,11 +36,11 @@ __device__ __forceinline__ void onesweep_kernel_body(
 }
 
 /// Dynamic shared memory of a onesweep launch: the pipelined tile's storage, else none (the same
-/// with and without cache hints).
-template <class Config, class Hooks>
+/// with and without cache hints; `COUNTED`: of the counted kernel).
+template <class Config, class Hooks, bool COUNTED = false>
 __host__ __device__ constexpr std::size_t onesweep_dynamic_shared_bytes() {
   using agent_t = onesweep_tile<typename Config::policy, typename Config::key_type, typename Config::value_raw_t,
-                                Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, false>;
+                                Config::HAS_VALUES, Hooks, Config::INDEX_VALUES, false, false, COUNTED>;
   return agent_t::PIPELINED ? sizeof(typename agent_t::TempStorage) : 0;
 }
 
@@ -52,6 +52,15 @@ template <class Config, class Hooks, bool CACHE_HINTS = false>
 __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
     onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
   onesweep_kernel_body<Config, Hooks, false, CACHE_HINTS>(params);
+}
+
+/// The same for a sort whose count is read on the device (params.count, sort.cuh's device_count):
+/// the host launched the portions of max_n keys, and the tiles past the count leave (onesweep_tile's
+/// COUNTED).
+template <class Config, class Hooks, bool CACHE_HINTS = false>
+__global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
+    counted_onesweep_kernel(onesweep_params<typename Config::key_type, typename Config::value_raw_t> params) {
+  onesweep_kernel_body<Config, Hooks, false, CACHE_HINTS, true>(params);
 }
 
 /// The same over the tiles of a segmented sort's large segments: one launch per (pass, portion)

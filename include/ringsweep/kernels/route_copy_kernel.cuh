@@ -7,6 +7,7 @@
 
 #include "../agent/pass_route.cuh"
 #include "../detail/config.cuh"
+#include "../detail/count_source.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 
@@ -16,10 +17,11 @@ namespace detail {
 /// Arguments of the final copy: the route word and the sort's buffers (indexed by pass_buffer).
 template <class Bits, class ValueRaw>
 struct route_copy_params {
-  const u32* route;          // the sort's route word 0
+  const u32* route;          // the sort's route word 0; null: copy the input (a counted sort's copy path)
   Bits* keys[3];             // input, final, other
   ValueRaw* values[3];       // the same for values (null: keys only)
   std::size_t n;
+  count_source count;        // a count on the device (then `n` is its bound), or none
 };
 
 constexpr int route_copy_threads = 256;
@@ -75,22 +77,23 @@ __global__ void __launch_bounds__(route_copy_threads) index_fill_kernel(ValueRaw
 template <class Bits, class ValueRaw, bool HAS_VALUES, bool DEPENDENT, bool INDEX_VALUES = false>
 __global__ void __launch_bounds__(route_copy_threads) route_copy_kernel(route_copy_params<Bits, ValueRaw> params) {
   if constexpr (DEPENDENT) grid_dependency_wait();
-  const u32 r = *params.route;
+  const u32 r = params.route != nullptr ? *params.route : pass_route::make(buffer_in, buffer_final);
   if (!pass_route::runs(r)) return;
   const u32 src = pass_route::src(r);
+  const std::size_t n = std::size_t(params.count.resolve(params.n));
   const auto bytes_of = [](const void* p) { return reinterpret_cast<const unsigned char*>(p); };
   copy_bytes(bytes_of(src == buffer_in ? params.keys[0] : src == buffer_final ? params.keys[1] : params.keys[2]),
-             reinterpret_cast<unsigned char*>(params.keys[1]), params.n * sizeof(Bits));
+             reinterpret_cast<unsigned char*>(params.keys[1]), n * sizeof(Bits));
   if constexpr (INDEX_VALUES) {
     if (src == buffer_in) {
-      write_indices(params.values[1], params.n);
+      write_indices(params.values[1], n);
       return;
     }
   }
   if constexpr (HAS_VALUES) {
     copy_bytes(
         bytes_of(src == buffer_in ? params.values[0] : src == buffer_final ? params.values[1] : params.values[2]),
-        reinterpret_cast<unsigned char*>(params.values[1]), params.n * sizeof(ValueRaw));
+        reinterpret_cast<unsigned char*>(params.values[1]), n * sizeof(ValueRaw));
   }
 }
 

@@ -2,6 +2,7 @@
 // the device, so that the host never reads an offset.
 #pragma once
 
+#include <cstddef>
 #include <type_traits>
 
 #include "../agent/segment_lists.cuh"
@@ -13,11 +14,49 @@ namespace detail {
 
 constexpr int segment_classify_threads = 256;
 
-/// Arguments of the classification.
-template <class Offset, class Bits, class ValueRaw>
-struct segment_classify_params {
+/// The segments of a sort given as the caller's offset arrays: segment s is
+/// `[begin_offsets[s], end_offsets[s])`.
+template <class Offset>
+struct segment_offsets {
+  static_assert(std::is_integral<Offset>::value && !std::is_same<typename std::remove_cv<Offset>::type, bool>::value,
+                "ringsweep: segment offsets must be an integer type other than bool");
   const Offset* begin_offsets;
   const Offset* end_offsets;
+
+  /// Whether the arrays are there for `segments` segments (the host's check).
+  __host__ bool given(std::size_t segments) const {
+    return segments == 0 || (begin_offsets != nullptr && end_offsets != nullptr);
+  }
+  /// Segment `s` as `[begin, end)`: false when it is empty or does not lie within `[0, n)`.
+  __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
+    const Offset b = load_global(begin_offsets + s);
+    const Offset e = load_global(end_offsets + s);
+    if (!(b < e)) return false;
+    if constexpr (std::is_signed<Offset>::value) {
+      if (b < 0) return false;
+    }
+    begin = u64(b);
+    end = u64(e);
+    return end <= n;
+  }
+};
+
+/// Rows of one length, no offset arrays: segment s is `[s * size, (s + 1) * size)`.
+struct fixed_rows {
+  u64 size;
+
+  __host__ bool given(std::size_t) const { return true; }
+  __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
+    begin = s * size;
+    end = begin + size;
+    return size != 0 && end <= n;
+  }
+};
+
+/// Arguments of the classification; `Segments`: segment_offsets or fixed_rows.
+template <class Segments, class Bits, class ValueRaw>
+struct segment_classify_params {
+  Segments segments;
   u64 num_segments;
   u64 n;
   u32 tiny_keys;            // at most this many keys: one warp
@@ -36,19 +75,13 @@ struct segment_classify_params {
 /// it does not lie within `[0, n)`: nothing outside the input is read or written. Overlapping
 /// segments (undefined) could make more large segments or tiles than the host's bounds: those
 /// are dropped, so that nothing outside the temporary storage is written either.
-template <class Offset, class Bits, class ValueRaw>
+template <class Segments, class Bits, class ValueRaw>
 __global__ void __launch_bounds__(segment_classify_threads)
-    segment_classify_kernel(segment_classify_params<Offset, Bits, ValueRaw> p) {
+    segment_classify_kernel(segment_classify_params<Segments, Bits, ValueRaw> p) {
   const u64 stride = u64(gridDim.x) * segment_classify_threads;
   for (u64 s = u64(blockIdx.x) * segment_classify_threads + threadIdx.x; s < p.num_segments; s += stride) {
-    const Offset b = load_global(p.begin_offsets + s);
-    const Offset e = load_global(p.end_offsets + s);
-    if (!(b < e)) continue;
-    if constexpr (std::is_signed<Offset>::value) {
-      if (b < 0) continue;
-    }
-    const u64 begin = u64(b), end = u64(e);
-    if (end > p.n) continue;
+    u64 begin = 0, end = 0;
+    if (!p.segments.bounds(s, p.n, begin, end)) continue;
     const u64 size = end - begin;
     if (size == 1) {
       store_global(p.keys_out + begin, load_global(p.keys_in + begin));
