@@ -95,6 +95,21 @@ cudaError_t segmented_decomposed() {
                                         1, offsets, offsets, Decomposer{});
 }
 
+/// Sorts whose count is on the device: their own onesweep kernel (counted_onesweep_kernel), the
+/// counted single-tile sort, histogram and copies. The 4-byte widths are the tight ones (their
+/// plain twins use 80 of 80 registers on sm_90; a counted pairs kernel spilled 4 bytes once).
+template <class Key, class Value>
+cudaError_t counted() {
+  std::size_t bytes = 0;
+  const ringsweep::device_count<int> n{nullptr, 1};
+  if constexpr (std::is_void<Value>::value) {
+    return ringsweep::sort_keys(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr), n);
+  } else {
+    return ringsweep::sort_pairs(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr),
+                                 static_cast<const Value*>(nullptr), static_cast<Value*>(nullptr), n);
+  }
+}
+
 /// The distributed sort's splitter search: its kernel, instantiated directly (distributed.cuh
 /// includes <mpi.h>, which this target does not have).
 template <class SortKey>
@@ -165,6 +180,18 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : segmented<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : segmented<std::uint64_t, v16>();
   e = e != cudaSuccess ? e : segmented_decomposed<fi_key, fi_decomposer>();
+  e = e != cudaSuccess ? e : counted<std::uint32_t, void>();
+  e = e != cudaSuccess ? e : counted<std::uint64_t, void>();
+  e = e != cudaSuccess ? e : counted<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : counted<std::uint64_t, std::uint32_t>();
+  {
+    std::size_t bytes = 0;
+    e = e != cudaSuccess ? e
+                         : ringsweep::argsort(nullptr, bytes, static_cast<const std::uint32_t*>(nullptr),
+                                              static_cast<std::uint32_t*>(nullptr),
+                                              static_cast<std::uint32_t*>(nullptr),
+                                              ringsweep::device_count<int>{nullptr, 1});
+  }
   e = e != cudaSuccess ? e : boundary_probe<std::uint8_t>();
   e = e != cudaSuccess ? e : boundary_probe<std::uint32_t>();
   e = e != cudaSuccess ? e : boundary_probe<std::uint64_t>();

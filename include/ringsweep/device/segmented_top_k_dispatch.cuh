@@ -38,8 +38,9 @@ struct segmented_top_k_dispatch {
     constexpr bool VALUES = What != top_k_output::keys;
     // The sort's storage (a size query: checks the window, n and the segment count).
     std::size_t sort_bytes = 0;
-    cudaError_t e = runner::run(in_out_form<Key, V>{nullptr, nullptr, nullptr, nullptr}, segments, begin_offsets,
-                                end_offsets, nullptr, sort_bytes, n, opts, stream, kind.context());
+    const segment_offsets<Offset> bounds{begin_offsets, end_offsets};
+    cudaError_t e = runner::run(in_out_form<Key, V>{nullptr, nullptr, nullptr, nullptr}, segments, bounds, nullptr,
+                                sort_bytes, n, opts, stream, kind.context());
     if (e != cudaSuccess) return e;
     if (segments != 0 && k > (~std::size_t(0) >> 1) / segments) return cudaErrorInvalidValue;
     const std::size_t keys_at = align_up(sort_bytes);
@@ -85,8 +86,8 @@ struct segmented_top_k_dispatch {
       values_in = iota;
     }
     void* const sort_temp = temp_piece<char>(d_temp, 0);
-    e = runner::run(in_out_form<Key, V>{f.keys_in, keys_sorted, values_in, values_sorted}, segments, begin_offsets,
-                    end_offsets, sort_temp, sort_bytes, n, opts, stream, kind.context());
+    e = runner::run(in_out_form<Key, V>{f.keys_in, keys_sorted, values_in, values_sorted}, segments, bounds,
+                    sort_temp, sort_bytes, n, opts, stream, kind.context());
     if (e != cudaSuccess) return e;
     using raw = value_raw<V>;
     top_k_segment_copy_params<Offset, bits_type, raw> c;
