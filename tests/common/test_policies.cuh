@@ -40,6 +40,14 @@ struct policy_tiny_radix5 : ringsweep::policy_defaults {
   }
 };
 
+/// policy_tiny with a histogram block of 32 threads x 16 keys: 512-key histogram tiles read in
+/// 16-byte vectors (u8 keys 16 per vector, u32 keys 4), so an input 1 to VEC - 1 keys past a
+/// 16-byte boundary has a head of up to 15 keys counted one by one before the vector body.
+struct policy_tiny_hist16 : policy_tiny {
+  static constexpr int HIST_THREADS = 32;
+  static constexpr int HIST_ITEMS = 16;
+};
+
 /// policy_tiny with 6 items per thread (384-key tiles) and vector loads of items up to 8 bytes:
 /// 4-byte items load one 4-item vector plus 2 striped items per lane, 1-byte items too, 8-byte
 /// items three 2-item vectors (16-byte items are loaded striped in any case).
