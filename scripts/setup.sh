@@ -37,8 +37,27 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# nvdisasm for the instruction budget test (sass_budget: SASS of the spill gate's cubins). CUDA 13's
+# toolkit here ships none; PyPI's nvidia-cuda-nvdisasm does. Only with nvcc (no nvcc: no cubins), and
+# never fatal: without it the test is skipped.
+nvdisasm_setup() {
+  [[ ${what} == all ]] || return 0
+  command -v nvcc >/dev/null 2>&1 || return 0
+  command -v nvdisasm >/dev/null 2>&1 && return 0
+  [[ -x "$(dirname "$(readlink -f "$(command -v nvcc)")")/nvdisasm" ]] && return 0
+  command -v python3 >/dev/null 2>&1 || return 0
+  if python3 -c 'import nvidia, os, sys; sys.exit(0 if any(os.path.exists(os.path.join(p, "cu13", "bin", "nvdisasm")) for p in nvidia.__path__) else 1)' 2>/dev/null; then
+    return 0
+  fi
+  echo "setup: installing nvdisasm (pip: nvidia-cuda-nvdisasm)"
+  python3 -m pip install -q nvidia-cuda-nvdisasm >/dev/null 2>&1 ||
+    python3 -m pip install -q --break-system-packages nvidia-cuda-nvdisasm >/dev/null 2>&1 ||
+    echo "setup: could not install nvidia-cuda-nvdisasm; the sass_budget test will be skipped" >&2
+}
+
 if ((${#missing[@]} == 0)); then
   echo "setup: all needed packages are installed"
+  nvdisasm_setup
   exit 0
 fi
 
@@ -56,3 +75,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: installed ${missing[*]}"
+nvdisasm_setup

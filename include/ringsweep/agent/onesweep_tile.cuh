@@ -439,6 +439,7 @@ RINGSWEEP_UNROLL
   /// warp-striped and, while they are in flight, waits until the tile's status slot may be
   /// written. The wait is thread 0's; the ranking's barriers order it before every publish.
   __device__ __forceinline__ u32 acquire(bits_type (&keys)[ITEMS]) {
+    // sass: load
     if (threadIdx.x == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
       Hooks::pause(t, 0);
@@ -467,6 +468,7 @@ RINGSWEEP_UNROLL
     load_segment(keys_segment(u), warp(), lane_id(), valid_keys(u) - int(seg_first()), keys);
     if (threadIdx.x == 0) tail().wait_slot_free(u);
     return u;
+    // sass: end
   }
 
   /// Phase 2: ranks the tile's keys; as soon as the digit counts are known they are published for
@@ -486,6 +488,7 @@ RINGSWEEP_UNROLL
       }
     };
     rank_t(temp_.u.rank).rank_by(digit_at, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
+      // sass: publish
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
         const int d = rank_t::first_digit() + i;
@@ -495,6 +498,7 @@ RINGSWEEP_UNROLL
         }
       }
       stamp(&tile_trace::counts);
+      // sass: end
     });
 
     // Keys only: the keys go to shared memory at their ranks before the look-back, as in CUB, so
@@ -502,8 +506,10 @@ RINGSWEEP_UNROLL
     // SM, this is what avoids spills). Pairs keep them until after it: moved here, they tip
     // u8/u8 pairs into spills on sm_90.
     if constexpr (!HAS_VALUES) {
+      // sass: exchange
       __syncthreads();  // every thread is done with the ranking's shared memory (a union with keys)
       scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+      // sass: end
     }
   }
 
@@ -512,6 +518,7 @@ RINGSWEEP_UNROLL
   /// status buffer (an atomic add, never a wait: see tail_iterator).
   __device__ __forceinline__ void look_back(u32 u, const u32 (&counts)[DPT], const u32 (&starts)[DPT],
                                             const u64 (&bins)[DPT]) {
+    // sass: lookback
     stamp(&tile_trace::lookback_start);
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
@@ -546,6 +553,7 @@ RINGSWEEP_UNROLL
       tail().retire(u);
     }
     stamp(&tile_trace::retired);
+    // sass: end
   }
 
   /// Phase 4: keys (and then values) to their global places: one run when the whole tile has one
@@ -554,6 +562,7 @@ RINGSWEEP_UNROLL
     const u32 lane = lane_id();
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
+      // sass: cold
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
       const offset_t base = temp_.digit_base[uniform];
       if constexpr (HAS_VALUES) {
@@ -566,29 +575,38 @@ RINGSWEEP_UNROLL
             temp_.u.keys, valid, [&](int, int i, bits_type) { return keys_out() + (base + u64(i)); });
       }
       return;
+      // sass: end
     }
 
     if constexpr (HAS_VALUES) {
+      // sass: exchange
       scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
       __syncthreads();
+      // sass: end
     }
 
     // The digit of block-striped item k rides in the high bits of ranks[k] (the ranks are
     // below 2^16) for the values' trip: no second array of ITEMS registers.
+    // sass: keys_scatter
     scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
       const u32 d = digit_of()(key);
       if constexpr (HAS_VALUES) ranks[k] = (ranks[k] & scatter_t::rank_mask) | (d << 16);
       return keys_out() + (temp_.digit_base[d] + offset_t(i));
     });
+    // sass: end
     if constexpr (HAS_VALUES) {
+      // sass: values_load
       ValueRaw values[ITEMS];
       load_values(u, lane, valid, values);
+      // sass: values_exchange
       if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
       scatter_t::to_shared(temp_.u.values, values, ranks, valid);
       __syncthreads();
+      // sass: values_scatter
       scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
         return values_out() + (temp_.digit_base[ranks[k] >> 16] + offset_t(i));
       });
+      // sass: end
     }
   }
 

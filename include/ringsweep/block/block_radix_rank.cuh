@@ -62,6 +62,7 @@ class block_radix_rank {
                                           u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
                                           CountsReady&& on_counts) {
     const int warp = int(threadIdx.x) / warp_threads;
+    // sass: counts
     u32* flat = &temp_.counters[0][0];
     for (int i = int(threadIdx.x); i < WARPS * RADIX; i += THREADS) flat[i] = 0;
     __syncthreads();
@@ -101,8 +102,10 @@ RINGSWEEP_UNROLL
         sum += running;
       }
     }
+    // sass: end
     on_counts(counts);
 
+    // sass: rank
     u32 total;
     u32 start = block_scan<u32, THREADS>::exclusive_sum(temp_.scan, sum, total);
 RINGSWEEP_UNROLL
@@ -120,6 +123,7 @@ RINGSWEEP_UNROLL
     // The counters now hold each warp's first tile rank per digit: the warp ranking advances
     // them item by item. Padding positions get ranks too (past the real keys); callers skip them.
     warp_multisplit<ITEMS, RADIX_BITS>::rank(temp_.counters[warp], digit_or_pad, ranks);
+    // sass: end
   }
 
  private:
