@@ -660,7 +660,7 @@ def render_markdown(args, cfg, cccl, goals, res_rows, res_note, ptxas_log, temp_
     L.append("Generated %s by `python3 bench/report/report.py --build <build>%s` (or `cmake --build <build> --target "
              "ringsweep_report`), ringsweep at %s%s. Nothing here ran on a GPU: registers and shared memory "
              "come from ptxas, temporary storage from size queries and CUB's layout, traffic from the CPU SIMT "
-             "backend. Timings need a GPU: `ringsweep_sort_bench` (bench/sort_bench.cu); those measured so far are in bench/results/gpu/."
+             "backend. Timings need a GPU: `ringsweep_sort_bench` (bench/sort_bench.cu); those measured so far are in bench/results/gpu/. SASS instructions per key by phase, beside CUB: [instructions.md](instructions.md) (`bench/report/sass_phases.py --report`)."
              % (datetime.date.today().isoformat(), " --quick" if args.quick else "", git_describe(src),
                 ", CCCL %s (CCCL_VERSION %d)" % (cccl_str(cccl), cccl) if cccl else ""))
     L.append("")

@@ -423,6 +423,30 @@ TEST_CASE("decomposer: a one-field struct sorts as its built-in key", "[sort][de
   }
 }
 
+// The pad key of a partial onesweep tile (issue #35): every digit of every pass, either direction,
+// is the pass's largest, for one-field, multi-field, mixed-width and 96-bit (straddling) images.
+template <class Key, class Dec>
+void check_pad_digits(int image_bits) {
+  using ex = ringsweep::detail::digit_extractor<ringsweep::detail::decomposed_key<Key, Dec>>;
+  for (bool descending : {false, true}) {
+    for (int width : {1, 5, 8}) {
+      for (int shift = 0; shift + width <= image_bits; ++shift) {
+        const ex d(Dec{}, descending, shift, width);
+        INFO("descending " << descending << ", shift " << shift << ", width " << width);
+        REQUIRE(d(d.pad) == d.mask);
+      }
+    }
+  }
+}
+
+TEST_CASE("decomposer: the pad key's digit is the largest in every pass and direction", "[sort][decomposer][pad]") {
+  check_pad_digits<uu_key, uu_dec>(64);
+  check_pad_digits<fi_key, fi_dec>(96);
+  check_pad_digits<mixed_key, mixed_dec>(56);
+  check_pad_digits<d_key, d_dec>(64);
+  check_pad_digits<packed_key, packed_dec>(96);
+}
+
 TEST_CASE("decomposer: public overloads with the shipped policy", "[sort][decomposer]") {
   const std::size_t n = 9000;  // more than one shipped tile: the onesweep path
   const auto keys = make_keys<uu_key>(n, ringsweep_test::catch_seed());

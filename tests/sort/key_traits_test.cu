@@ -116,3 +116,26 @@ TEST_CASE("digit extraction: windows, descending, narrow digits", "[key_traits]"
     REQUIRE(d(0x80000000u) == d(0x00000000u));
   }
 }
+
+// The pad key a partial onesweep tile is filled with (issue #35): in every pass, of every width and
+// direction, its digit is the pass's largest, so it ranks after every real key; and a float pad
+// is a NaN no real -0.0/+0.0 is mistaken for.
+TEMPLATE_TEST_CASE("digit extraction: the pad key's digit is the largest in every pass and direction",
+                   "[key_traits][pad]", std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
+                   std::int32_t, std::uint64_t, std::int64_t, float, double, __half, __nv_bfloat16) {
+  using ringsweep::detail::digit_extractor;
+  using bits = typename ringsweep::key_traits<TestType>::bits_type;
+  const int width_bits = int(8 * sizeof(bits));
+  for (bool descending : {false, true}) {
+    for (int width = 1; width <= 8; ++width) {
+      for (int shift = 0; shift + width <= width_bits; ++shift) {
+        const digit_extractor<TestType> d(descending, shift, width);
+        INFO("descending " << descending << ", shift " << shift << ", width " << width);
+        REQUIRE(d(d.pad) == d.mask);
+        // and no real key's digit is above it: the largest and smallest keys of the order
+        REQUIRE(d(bits(0)) <= d.mask);
+        REQUIRE(d(bits(~bits(0))) <= d.mask);
+      }
+    }
+  }
+}

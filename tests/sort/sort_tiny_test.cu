@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -262,5 +263,72 @@ TEST_CASE("narrow-radix policy (5-bit digits, fewer digits than threads)", "[sor
       ringsweep_test::check_sort_keys<r5>(ringsweep_test::make_keys<std::int8_t>(n, distribution::uniform, seed + n),
                                      with_order(o));
     }
+  }
+}
+
+// Issue #35: a partial tile is padded at load with the key whose every digit is the pass's largest
+// (no bounds check per key in counting, ranking and the exchange). Sizes one key past a tile and a
+// portion, one short of a tile and of a portion; windows whose last pass is narrow (its largest
+// digit below RADIX - 1); keys that are themselves the pad's bits (the largest key of the order:
+// all ones ascending, all zeros descending) sort as ordinary keys.
+TEMPLATE_TEST_CASE("tiny policy: partial tiles padded at load, at every residue that matters", "[sort][tiny][pad]",
+                   std::uint32_t, float, std::uint64_t, std::uint8_t) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  using bits = typename ringsweep::key_traits<TestType>::bits_type;
+  const std::size_t t = std::size_t(tile), portion = 8 * t;
+  const int width = int(8 * sizeof(TestType));
+  for (std::size_t n : {std::size_t(1), t - 1, t + 1, portion - 1, portion + 1, 2 * portion + t - 1}) {
+    for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+      auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      // a third of the keys carry the pad's bits of either direction
+      for (std::size_t i = 0; i < n; i += 3) {
+        const bits b = (i / 3) % 2 == 0 ? bits(~bits(0)) : bits(0);
+        std::memcpy(static_cast<void*>(&keys[i]), &b, sizeof(b));
+      }
+      ringsweep_test::check_sort_keys<tiny>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, with_order(o));
+      for (int end : {3, width - 5, width - 1}) {  // last passes of 3, 3 or 5, and 7 bits
+        if (end < 1) continue;
+        ringsweep::sort_options opts = with_order(o);
+        opts.end_bit = end;
+        ringsweep_test::check_sort_pairs<tiny, TestType, std::uint32_t>(keys, opts);
+      }
+    }
+  }
+}
+
+namespace {
+/// The tiny shape with a 64-slot status ring, so that a small sort's tickets reach only some slots.
+struct policy_tiny_slots64 : ringsweep_test::policy_tiny {
+  static constexpr int STATUS_SLOTS = 64;
+};
+}  // namespace
+
+// Issue #35: a sort zeroes only the status slots its tickets reach. A first sort in the same temporary
+// storage leaves, in slots 0..47, published words of tickets 0..47, which the second sort's tiles
+// of the same tickets would take for their own if any of its slots (0..19) were not zeroed.
+TEST_CASE("tiny policy: a sort after a larger one in the same temporary storage zeroes every slot it uses",
+          "[sort][tiny][pad]") {
+  using p64 = policy_tiny_slots64;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t t = std::size_t(tile), big = 12 * t;  // 4 passes x 12 tiles = 48 tickets
+  for (std::size_t small : {5 * t, 3 * t + 7, t + 1}) {
+    const auto big_keys = ringsweep_test::make_keys<std::uint32_t>(big, distribution::uniform, seed);
+    const auto small_keys = ringsweep_test::make_keys<std::uint32_t>(small, distribution::uniform, seed + small);
+    ringsweep_test::device_buffer<std::uint32_t> bin(big_keys), bout(big), sin(small_keys), sout(small);
+    std::size_t bytes = 0, small_bytes = 0;
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<p64>(nullptr, bytes, bin.data(), bout.data(), big));
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<p64>(nullptr, small_bytes, sin.data(), sout.data(), small));
+    REQUIRE(small_bytes <= bytes);
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<p64>(temp.data(), bytes, bin.data(), bout.data(), big));
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<p64>(temp.data(), small_bytes, sin.data(), sout.data(), small));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    auto expect = small_keys;
+    std::stable_sort(expect.begin(), expect.end());
+    REQUIRE(sout.download() == expect);
+    auto expect_big = big_keys;
+    std::stable_sort(expect_big.begin(), expect_big.end());
+    REQUIRE(bout.download() == expect_big);
   }
 }

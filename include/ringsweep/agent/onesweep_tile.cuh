@@ -154,17 +154,34 @@ class onesweep_tile {
     u32 next_ticket;
   };
 
-  struct TempStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED> {
+  struct TileStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED> {
     union {
       typename rank_t::TempStorage rank;
       bits_type keys[TILE];
       ValueRaw values[HAS_VALUES ? TILE : 1];
     } u;
-    offset_t digit_base[RADIX];  // global index of tile rank 0 if it had this digit
+    // Per digit: where tile rank 0 would go if it had this digit, in the pass's key output (after
+    // the look-back; pairs: in the values output once the keys have left). A pointer, so that a
+    // key's address is one multiply-add of its 32-bit rank.
+    bits_type* digit_out[RADIX];
     u32 ticket;
     int uniform_digit;      // the digit of every key of the tile, or -1
     u32 route;              // the pass's route word (see pass_runs)
   };
+
+  /// Pairs: the digits' runs in the values output get a table of their own where static shared
+  /// memory has room for it (filled with the keys' table, before the exchange); otherwise each
+  /// digit owner rewrites the keys' table in place once the keys have left, which costs registers
+  /// while the values are held (u32 pairs on sm_90 spilled with it).
+  static constexpr bool VALUE_TABLE =
+      HAS_VALUES && !PIPELINED && sizeof(TileStorage) + RADIX * sizeof(void*) <= 48 * 1024;
+  template <bool, class = void>
+  struct value_table_storage {};
+  template <class Dummy>
+  struct value_table_storage<true, Dummy> {
+    ValueRaw* value_out[RADIX];
+  };
+  struct TempStorage : TileStorage, value_table_storage<VALUE_TABLE> {};
 
   __device__ __forceinline__ onesweep_tile(TempStorage& temp, const onesweep_params<Key, ValueRaw>& p)
       : temp_(temp), p_(p) {}
@@ -353,7 +370,7 @@ RINGSWEEP_UNROLL
       stamp(&tile_trace::ticket);
       const int valid = valid_keys(u);
       bits_type keys[ITEMS];
-      read_stage(temp_.in.keys, valid, keys);
+      read_stage(temp_.in.keys, valid, keys, digit_of().pad);  // padded as acquire pads
       if constexpr (HAS_VALUES) start_values(u, valid);
       __syncthreads();  // the keys' stage is free; next_ticket is set
       if (next_in_flight()) start_keys(temp_.next_ticket - p_.tile_base);
@@ -426,12 +443,12 @@ RINGSWEEP_UNROLL
 
   /// Pipelined: this warp's items of the staged tile, warp-striped as load_warp_striped gives them.
   template <class T>
-  __device__ __forceinline__ static void read_stage(const T* stage, int valid, T (&items)[ITEMS]) {
+  __device__ __forceinline__ static void read_stage(const T* stage, int valid, T (&items)[ITEMS], const T& fill = T{}) {
     const int first = int(seg_first()) + int(lane_id());
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = first + k * warp_threads;
-      items[k] = i < valid ? stage[i] : T{};
+      items[k] = i < valid ? stage[i] : fill;
     }
   }
 
@@ -465,7 +482,8 @@ RINGSWEEP_UNROLL
     __syncthreads();
     stamp(&tile_trace::ticket);
     const u32 u = temp_.ticket - p_.tile_base;
-    load_segment(keys_segment(u), warp(), lane_id(), valid_keys(u) - int(seg_first()), keys);
+    // A partial tile is padded with the key whose every digit is the pass's largest (phase 2).
+    load_segment(keys_segment(u), warp(), lane_id(), valid_keys(u) - int(seg_first()), keys, digit_of().pad);
     if (threadIdx.x == 0) tail().wait_slot_free(u);
     return u;
     // sass: end
@@ -487,7 +505,8 @@ RINGSWEEP_UNROLL
         return digit_of()(keys[k]);
       }
     };
-    rank_t(temp_.u.rank).rank_by(digit_at, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
+    // The tile is padded (acquire): no bounds check per key.
+    rank_t(temp_.u.rank).rank_padded(digit_at, valid, digit_of().mask, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
       // sass: publish
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
@@ -508,7 +527,7 @@ RINGSWEEP_UNROLL
     if constexpr (!HAS_VALUES) {
       // sass: exchange
       __syncthreads();  // every thread is done with the ranking's shared memory (a union with keys)
-      scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+      scatter_t::template to_shared<true>(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       // sass: end
     }
   }
@@ -535,7 +554,12 @@ RINGSWEEP_UNROLL
         const u32 inclusive = exclusive + counts[i];
         lookback().publish_inclusive(u, d, inclusive);
         const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : bin_of(d);
-        temp_.digit_base[d] = offset_t(bin + exclusive - starts[i]);
+        const std::int64_t base = std::int64_t(bin + exclusive) - std::int64_t(starts[i]);
+        if constexpr (HAS_VALUES) {
+          reinterpret_cast<std::int64_t*>(temp_.digit_out)[d] = base;  // a pointer by the exchange (scatter)
+        } else {
+          temp_.digit_out[d] = keys_out() + base;
+        }
         if (p_.bins_out != nullptr && u == p_.tiles - 1) {
           if constexpr (SEGMENTED) {
             p_.bins_out[d] = p_.bins_in[d] + inclusive;
@@ -545,7 +569,7 @@ RINGSWEEP_UNROLL
         }
       }
     }
-    __syncthreads();  // look-back reads done; digit_base complete (keys only: keys in shared)
+    __syncthreads();  // look-back reads done; digit_out complete (keys only: keys in shared)
     stamp(&tile_trace::lookback_end);
     // A launch whose tiles all fit the ring's free window never waits for a slot: nothing to retire.
     if (threadIdx.x == 0 && p_.tiles > tail_t::FREE_TILES) {
@@ -564,15 +588,16 @@ RINGSWEEP_UNROLL
     if (uniform >= 0) {
       // sass: cold
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
-      const offset_t base = temp_.digit_base[uniform];
       if constexpr (HAS_VALUES) {
+        const std::int64_t base = reinterpret_cast<const std::int64_t*>(temp_.digit_out)[uniform];
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
         load_values(u, lane, valid, values);
         store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), values);
       } else {
-        scatter_t::template shared_to_global<CACHE_HINTS>(
-            temp_.u.keys, valid, [&](int, int i, bits_type) { return keys_out() + (base + u64(i)); });
+        bits_type* const run = temp_.digit_out[uniform];
+        scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid,
+                                                          [&](int, int i, bits_type) { return run + u32(i); });
       }
       return;
       // sass: end
@@ -580,33 +605,104 @@ RINGSWEEP_UNROLL
 
     if constexpr (HAS_VALUES) {
       // sass: exchange
-      scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
+      runs_from_bases();
+      scatter_t::template to_shared<true>(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       __syncthreads();
       // sass: end
     }
 
-    // The digit of block-striped item k rides in the high bits of ranks[k] (the ranks are
-    // below 2^16) for the values' trip: no second array of ITEMS registers.
-    // sass: keys_scatter
-    scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, [&](int k, int i, bits_type key) {
-      const u32 d = digit_of()(key);
-      if constexpr (HAS_VALUES) ranks[k] = (ranks[k] & scatter_t::rank_mask) | (d << 16);
-      return keys_out() + (temp_.digit_base[d] + offset_t(i));
-    });
-    // sass: end
     if constexpr (HAS_VALUES) {
-      // sass: values_load
-      ValueRaw values[ITEMS];
-      load_values(u, lane, valid, values);
-      // sass: values_exchange
-      if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
-      scatter_t::to_shared(temp_.u.values, values, ranks, valid);
-      __syncthreads();
-      // sass: values_scatter
-      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, valid, [&](int k, int i, const ValueRaw&) {
-        return values_out() + (temp_.digit_base[ranks[k] >> 16] + offset_t(i));
-      });
-      // sass: end
+      // One guarded copy for whole and partial tiles: a whole tile's own unguarded copy (keys
+      // loop only, or keys and values) spilled u32 pairs on sm_90 (8 to 84 bytes).
+      scatter_pairs<false>(u, valid, ranks);
+    } else {
+      // sass: keys_scatter
+      if (valid == TILE) {
+        scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, key_address(ranks));
+      } else {
+        // sass: cold
+        scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
+        // sass: end
+      }
+    }
+  }
+
+  /// The address of block-striped key k, rank i, in the pass output: its digit's run plus its
+  /// rank. Pairs: the digit rides in the high bits of ranks[k] (the ranks are below 2^16) for the
+  /// values' trip, so no second array of ITEMS registers holds it.
+  __device__ __forceinline__ auto key_address(u32 (&ranks)[ITEMS]) const {
+    return [&](int k, int i, bits_type key) {
+      const u32 d = digit_of()(key);
+      if constexpr (HAS_VALUES) ranks[k] |= d << 16;
+      return temp_.digit_out[d] + u32(i);
+    };
+  }
+
+  /// Pairs, keys in shared memory in rank order: keys, then values, to their runs (`FULL`: a whole
+  /// tile, no bounds checks; `valid` is then TILE).
+  template <bool FULL>
+  __device__ __forceinline__ void scatter_pairs(u32 u, int valid, u32 (&ranks)[ITEMS]) {
+    // sass: keys_scatter
+    if constexpr (FULL) {
+      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, key_address(ranks));
+    } else {
+      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
+    }
+    // sass: values_load
+    ValueRaw values[ITEMS];
+    load_values(u, lane_id(), valid, values);
+    // sass: values_exchange
+    if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
+    if constexpr (!VALUE_TABLE) values_runs();
+    scatter_t::to_shared(temp_.u.values, values, ranks);  // the padding's values land past `valid`
+    __syncthreads();
+    // sass: values_scatter
+    ValueRaw* const* const runs = value_runs_table();
+    const auto address = [&](int k, int i, const ValueRaw&) { return runs[ranks[k] >> 16] + u32(i); };
+    if (FULL || valid == TILE) {
+      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, address);
+    } else {
+      // sass: cold
+      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, valid, address);
+    }
+    // sass: end
+  }
+
+  /// Pairs: each digit owner turns its digits' bases (indices, from the look-back) into pointers
+  /// into the key output; read by other threads only after the exchange's barrier.
+  __device__ __forceinline__ void runs_from_bases() {
+    bits_type* const keys = keys_out();
+RINGSWEEP_UNROLL
+    for (int i = 0; i < DPT; ++i) {
+      const int d = rank_t::first_digit() + i;
+      if (d < RADIX) {
+        const std::int64_t base = reinterpret_cast<const std::int64_t*>(temp_.digit_out)[d];
+        temp_.digit_out[d] = keys + base;
+        if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
+      }
+    }
+  }
+
+  __device__ __forceinline__ ValueRaw* const* value_runs_table() const {
+    if constexpr (VALUE_TABLE) {
+      return temp_.value_out;
+    } else {
+      return reinterpret_cast<ValueRaw* const*>(temp_.digit_out);
+    }
+  }
+
+  /// Pairs, once every thread's keys have left: each digit owner turns its digits' key runs into
+  /// the same runs of the values output (the table is read again only after the next barrier).
+  __device__ __forceinline__ void values_runs() {
+    bits_type* const keys = keys_out();
+    ValueRaw* const values = values_out();
+RINGSWEEP_UNROLL
+    for (int i = 0; i < DPT; ++i) {
+      const int d = rank_t::first_digit() + i;
+      if (d < RADIX) {
+        ValueRaw* const run = values + (temp_.digit_out[d] - keys);
+        reinterpret_cast<ValueRaw**>(temp_.digit_out)[d] = run;
+      }
     }
   }
 
@@ -642,7 +738,8 @@ RINGSWEEP_UNROLL
   /// This warp's items of its segment, warp-striped: through vector loads where the policy asks
   /// for them and the segment is whole and aligned, else one striped load per item.
   template <class T>
-  __device__ __forceinline__ void load_segment(const T* seg, int warp, u32 lane, int valid, T (&items)[ITEMS]) {
+  __device__ __forceinline__ void load_segment(const T* seg, int warp, u32 lane, int valid, T (&items)[ITEMS],
+                                               const T& fill = T{}) {
     if constexpr (STAGED && vector_loaded<T>()) {
       using load_t = warp_vector_load<T, ITEMS>;
       if (valid >= scatter_t::SEGMENT && load_t::aligned(seg)) {
@@ -651,7 +748,7 @@ RINGSWEEP_UNROLL
         return;
       }
     }
-    load_warp_striped<CACHE_HINTS>(seg, lane, valid, items);
+    load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
   }
 
   TempStorage& temp_;

@@ -39,11 +39,26 @@ class block_radix_rank {
   static_assert(THREADS * ITEMS <= (1 << 16), "tile ranks travel in 16 bits");
 
   struct TempStorage {
-    u32 counters[WARPS][RADIX];
+    alignas(16) u32 counters[WARPS][RADIX];  // cleared 16 bytes at a time
     typename block_scan<u32, THREADS>::TempStorage scan;
   };
 
   __device__ __forceinline__ explicit block_radix_rank(TempStorage& temp) : temp_(temp) {}
+
+  /// Zeroes every warp's counters (`QUADS`: unrolled 16-byte stores where the block divides them
+  /// evenly; the u64 single-tile sort spilled 4 bytes on sm_90 with them).
+  template <bool QUADS>
+  __device__ __forceinline__ void clear_counters() {
+    constexpr int WORDS = WARPS * RADIX;
+    if constexpr (QUADS && WORDS % (4 * THREADS) == 0) {
+      uint4* quads = reinterpret_cast<uint4*>(&temp_.counters[0][0]);
+RINGSWEEP_UNROLL
+      for (int j = 0; j < WORDS / (4 * THREADS); ++j) quads[j * THREADS + int(threadIdx.x)] = make_uint4(0, 0, 0, 0);
+    } else {
+      u32* flat = &temp_.counters[0][0];
+      for (int i = int(threadIdx.x); i < WORDS; i += THREADS) flat[i] = 0;
+    }
+  }
 
   /// The first digit owned by this thread (owners are the threads whose first digit is < RADIX).
   __device__ __forceinline__ static int first_digit() { return int(threadIdx.x) * DIGITS_PER_THREAD; }
@@ -61,24 +76,41 @@ class block_radix_rank {
   __device__ __forceinline__ void rank_by(DigitAt&& digit_at, int valid, u32 (&ranks)[ITEMS],
                                           u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
                                           CountsReady&& on_counts) {
-    const int warp = int(threadIdx.x) / warp_threads;
-    // sass: counts
-    u32* flat = &temp_.counters[0][0];
-    for (int i = int(threadIdx.x); i < WARPS * RADIX; i += THREADS) flat[i] = 0;
-    __syncthreads();
-
     // Positions past `valid` rank as the largest digit: after every real key of that digit, so
     // no real rank moves; that digit's count is corrected below.
-    const int lane_first = warp * SEGMENT + int(lane_id());
+    const int lane_first = int(threadIdx.x) / warp_threads * SEGMENT + int(lane_id());
     const auto digit_or_pad = [&](int k) {
       return lane_first + k * warp_threads < valid ? u32(digit_at(k)) : u32(RADIX - 1);
     };
+    rank_impl<false>(digit_or_pad, valid, u32(RADIX - 1), ranks, counts, starts, on_counts);
+  }
+
+  /// The same for a tile padded by its caller: positions past `valid` hold keys whose digit is
+  /// `pad_digit`, the largest digit of the pass (a narrow last pass's largest is below RADIX - 1),
+  /// so they rank after every real key and no bounds check runs per key; their count is taken off
+  /// `pad_digit`'s before `on_counts`.
+  template <class DigitAt, class CountsReady>
+  __device__ __forceinline__ void rank_padded(DigitAt&& digit_at, int valid, u32 pad_digit, u32 (&ranks)[ITEMS],
+                                              u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
+                                              CountsReady&& on_counts) {
+    rank_impl<true>(digit_at, valid, pad_digit, ranks, counts, starts, on_counts);
+  }
+
+ private:
+  template <bool QUADS, class DigitAt, class CountsReady>
+  __device__ __forceinline__ void rank_impl(DigitAt&& digit_at, int valid, u32 pad_digit, u32 (&ranks)[ITEMS],
+                                            u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
+                                            CountsReady&& on_counts) {
+    const int warp = int(threadIdx.x) / warp_threads;
+    // sass: counts
+    clear_counters<QUADS>();
+    __syncthreads();
 
     // Early counts: each warp's digit histogram by shared-memory atomics (independent of one
     // another, unlike the ranking below), so the tile's counts are known, and published by
     // `on_counts`, before the slower ranking.
 RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) atomicAdd(&temp_.counters[warp][digit_or_pad(k)], 1u);
+    for (int k = 0; k < ITEMS; ++k) atomicAdd(&temp_.counters[warp][digit_at(k)], 1u);
     __syncthreads();
 
     // Per digit: turn the warps' counts into exclusive offsets across warps (warp order is tile
@@ -97,7 +129,7 @@ RINGSWEEP_UNROLL
           temp_.counters[w][d] = running;
           running += c;
         }
-        if (d == RADIX - 1) running -= u32(THREADS * ITEMS - valid);  // the padding counted here
+        if (u32(d) == pad_digit) running -= u32(THREADS * ITEMS - valid);  // the padding counted here
         counts[i] = running;
         sum += running;
       }
@@ -122,11 +154,10 @@ RINGSWEEP_UNROLL
 
     // The counters now hold each warp's first tile rank per digit: the warp ranking advances
     // them item by item. Padding positions get ranks too (past the real keys); callers skip them.
-    warp_multisplit<ITEMS, RADIX_BITS>::rank(temp_.counters[warp], digit_or_pad, ranks);
+    warp_multisplit<ITEMS, RADIX_BITS>::rank(temp_.counters[warp], digit_at, ranks);
     // sass: end
   }
 
- private:
   TempStorage& temp_;
 };
 

@@ -41,6 +41,15 @@ RINGSWEEP_UNROLL
     }
   }
 
+  /// `buf[ranks[k]] = items[k]` for every item: a padded tile, whose padding ranks past the real
+  /// items (block_radix_rank::rank_padded), writes it harmlessly into the tile's unused tail.
+  /// `RANKS_ONLY`: the ranks carry nothing in their high bits (no mask).
+  template <bool RANKS_ONLY = false, class T>
+  __device__ __forceinline__ static void to_shared(T* buf, const T (&items)[ITEMS], const u32 (&ranks)[ITEMS]) {
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) buf[RANKS_ONLY ? ranks[k] : ranks[k] & rank_mask] = items[k];
+  }
+
   /// The inverse gather within the block: `items[k] = buf[position(k)]` for valid positions.
   template <class T>
   __device__ __forceinline__ static void from_shared_warp_striped(const T* buf, T (&items)[ITEMS], int valid) {
@@ -48,6 +57,17 @@ RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int p = position(k);
       if (p < valid) items[k] = buf[p];
+    }
+  }
+
+  /// Stores every rank `i` of a whole tile to `address(k, i, buf[i])`: no bounds check.
+  template <bool STREAM = false, class T, class Address>
+  __device__ __forceinline__ static void shared_to_global(const T* buf, Address&& address) {
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) {
+      const int i = k * THREADS + int(threadIdx.x);
+      const T v = buf[i];
+      store_global<STREAM>(address(k, i, v), v);
     }
   }
 

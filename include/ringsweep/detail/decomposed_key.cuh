@@ -209,6 +209,33 @@ struct decomposition {
     (add_field<I>(t, lo, hi), ...);
   }
 
+  /// The raw bits of a key whose every field's image is all ones (all zeros with `descending`):
+  /// its concatenated image, complemented for a descending sort, is all ones.
+  __host__ __device__ static bits_type pad(const Decomposer& decomposer, bool descending) {
+    bits_type raw;
+    memset(static_cast<void*>(&raw), 0, sizeof(raw));
+    Key key;
+    memcpy(static_cast<void*>(&key), static_cast<const void*>(&raw), sizeof(Key));
+    Decomposer d = decomposer;
+    auto t = d(key);
+    set_pad_fields(t, descending, std::make_integer_sequence<int, fields::count>{});
+    memcpy(static_cast<void*>(&raw), static_cast<const void*>(&key), sizeof(Key));
+    return raw;
+  }
+  template <class Tuple, int... I>
+  __host__ __device__ static void set_pad_fields(Tuple& t, bool descending, std::integer_sequence<int, I...>) {
+    (set_pad_field<I>(t, descending), ...);
+  }
+  template <int I, class Tuple>
+  __host__ __device__ static void set_pad_field(Tuple& t, bool descending) {
+    using F = typename fields::template field<I>;
+    if constexpr (is_sortable_field<F>::value) {
+      using tr = key_traits<F>;
+      using fb = typename tr::bits_type;
+      get<I>(t) = tr::from_bits(tr::from_ordered(descending ? fb(0) : fb(~fb(0))));
+    }
+  }
+
   /// The concatenated image of a key given by its raw bits: low 64 bits in `lo`, the rest in `hi`.
   __host__ __device__ static void image(const Decomposer& decomposer, const bits_type& raw, u64& lo, u64& hi) {
     Key key;
@@ -266,10 +293,15 @@ struct digit_extractor<decomposed_key<Key, Decomposer>> {
   int shift = 0;
   u32 mask = 0;
   decomposer_holder<Decomposer> holder;
+  bits_type pad{};  // the key whose every digit is `mask`, in either direction: it pads a partial tile
 
   digit_extractor() = default;
   __host__ __device__ digit_extractor(const Decomposer& d, bool descending, int shift_, int width)
-      : flip(descending ? ~u64(0) : u64(0)), shift(shift_), mask((1u << width) - 1u), holder(d) {}
+      : flip(descending ? ~u64(0) : u64(0)),
+        shift(shift_),
+        mask((1u << width) - 1u),
+        holder(d),
+        pad(decomposition::pad(d, descending)) {}
 
   __host__ __device__ bits_type image(const bits_type& raw) const {
     u64 lo, hi;

@@ -23,12 +23,16 @@ struct digit_extractor {
   bits_type flip = 0;  // the complement of a descending sort, with the integer image folded in
   int shift = 0;
   u32 mask = 0;
+  u32 digit_flip = 0;  // flip's bits of this digit: (x ^ flip) >> shift & mask == (x >> shift ^ digit_flip) & mask
+  bits_type pad = 0;   // the key whose every digit is `mask`, in either direction: it pads a partial tile
 
   digit_extractor() = default;
   __host__ __device__ digit_extractor(bool descending, int shift_, int width)
       : flip(bits_type((descending ? bits_type(~bits_type(0)) : bits_type(0)) ^ traits::image_xor)),
         shift(shift_),
-        mask((1u << width) - 1u) {}
+        mask((1u << width) - 1u),
+        digit_flip(u32(flip >> shift_) & ((1u << width) - 1u)),
+        pad(traits::from_ordered(descending ? bits_type(0) : bits_type(~bits_type(0)))) {}
 
   /// The key's ordered image XOR the descending complement: the bits the digits are read from.
   __host__ __device__ bits_type image(bits_type raw) const {
@@ -39,11 +43,13 @@ struct digit_extractor {
     }
   }
 
+  /// The digit: a shift and one three-input logic operation ((x ^ digit_flip) & mask) for integer
+  /// keys, whatever the direction; float keys take their ordered image first.
   __host__ __device__ u32 operator()(bits_type raw) const {
-    if constexpr (traits::image_is_xor && sizeof(bits_type) < 4) {
-      return ((u32(raw) ^ u32(flip)) >> shift) & mask;  // narrow keys: whole-register operations
+    if constexpr (traits::image_is_xor) {
+      return (u32(raw >> shift) ^ digit_flip) & mask;
     } else {
-      return u32(image(raw) >> shift) & mask;
+      return (u32(traits::to_ordered(raw) >> shift) ^ digit_flip) & mask;
     }
   }
 };

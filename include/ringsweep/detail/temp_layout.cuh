@@ -22,28 +22,30 @@ struct temp_layout {
   std::size_t counts = 0;    // passes x RADIX digit counts, scanned in place into bins
   std::size_t pingpong = 0;  // passes x 2 x RADIX bins of the next portion
   std::size_t counters = 0;  // ticket, bins-scan count, tail iterator's words (from word 32), routes
-  std::size_t cleared = 0;   // bytes from the base zeroed by the sort's one memset
+  std::size_t cleared = 0;   // bytes from the base zeroed by the sort's one memset (at most; see status_used)
   std::size_t keys_alt = 0;  // in/out forms: scratch keys
   std::size_t values_alt = 0;
   std::size_t bytes = temp_alignment;
 
-  /// The layout of a onesweep sort of `passes` passes: a status ring of `status_bytes`, digit
-  /// counts and next-portion bins of `radix` 8-byte words per pass, `counter_words` 32-bit
-  /// counters, then scratch arrays of `scratch_keys` and `scratch_values` bytes (0: none).
+  /// The layout of a onesweep sort of `passes` passes: digit counts and next-portion bins of
+  /// `radix` 8-byte words per pass, `counter_words` 32-bit counters, a status ring of
+  /// `status_bytes` (last of the zeroed pieces, so that a sort using only the ring's first slots
+  /// zeroes only those: `cleared_for`), then scratch arrays of `scratch_keys` and
+  /// `scratch_values` bytes (0: none).
   ///
   ///     temp_layout l = temp_layout::onesweep(ring_bytes, 4, 256, 80, n * 4, 0);
   __host__ static temp_layout onesweep(std::size_t status_bytes, int passes, int radix, int counter_words,
                                        std::size_t scratch_keys, std::size_t scratch_values) {
     temp_layout l;
     std::size_t at = 0;
-    l.status = at;
-    at += align_up(status_bytes);
     l.counts = at;
     at += align_up(std::size_t(passes) * std::size_t(radix) * 8);
     l.pingpong = at;
     at += align_up(std::size_t(passes) * 2 * std::size_t(radix) * 8);
     l.counters = at;
     at += align_up(std::size_t(counter_words) * 4);
+    l.status = at;
+    at += align_up(status_bytes);
     l.cleared = at;
     if (scratch_keys != 0) {
       l.keys_alt = at;
@@ -57,6 +59,12 @@ struct temp_layout {
     return l;
   }
 };
+
+/// Bytes from the base a onesweep sort zeroes when it uses only the first `status_used` bytes of
+/// the status ring (the pieces before the ring, then that much of it).
+__host__ inline std::size_t cleared_for(const temp_layout& l, std::size_t status_used) {
+  return l.status + status_used < l.cleared ? l.status + status_used : l.cleared;
+}
 
 /// Piece `offset` of the caller's temporary storage `temp` (aligned first, as the layout assumes).
 ///

@@ -211,12 +211,9 @@ struct sort_dispatch {
     u32* counters = reinterpret_cast<u32*>(base + l.counters);
     u32* routes = counters + Config::COUNTER_ROUTES;
 
-    cudaError_t e = cudaMemsetAsync(base, 0, l.cleared, stream);
-    if (e != cudaSuccess) return e;
-
     unsigned grid = 0;
     int sms = 0;
-    e = histogram_grid(p.n, grid, sms);
+    cudaError_t e = histogram_grid(p.n, grid, sms);
     if (e != cudaSuccess) return e;
     // The pass kernel: one instantiation with cache hints, one without, chosen here per sort.
     bool hints = false;
@@ -230,6 +227,23 @@ struct sort_dispatch {
     std::size_t shared_bytes = 0;
     e = onesweep_grid(pass_kernel, sms, resident, shared_bytes);
     if (e != cudaSuccess) return e;
+    const std::size_t tiles = ceil_div<std::size_t>(p.n, TILE);
+    const std::size_t portions = ceil_div<std::size_t>(tiles, Policy::PORTION_TILES);
+    // Only the status slots the sort's tickets reach are zeroed (a small sort's few, not the
+    // ring's 2 MiB): tickets run on across passes, each launch's tiles plus, persistent, one per
+    // block.
+    {
+      std::size_t tickets = 0;
+      for (std::size_t portion = 0; portion < portions; ++portion) {
+        const std::size_t t = min_of<std::size_t>(Policy::PORTION_TILES, tiles - portion * Policy::PORTION_TILES);
+        tickets += t + (resident != 0 ? min_of<std::size_t>(resident, t) : 0);
+      }
+      tickets *= std::size_t(p.passes);
+      const std::size_t slots = min_of<std::size_t>(tickets, std::size_t(Policy::STATUS_SLOTS));
+      const std::size_t used = slots * (Config::status_ring::bytes / std::size_t(Policy::STATUS_SLOTS));
+      e = cudaMemsetAsync(base, 0, cleared_for(l, used), stream);
+      if (e != cudaSuccess) return e;
+    }
     launch_order later = launch_order::serial;
     e = later_launches(later);
     if (e != cudaSuccess) return e;
@@ -258,8 +272,6 @@ struct sort_dispatch {
     // skipped. Buffers by pass_buffer index: input, final, other.
     bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
     value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
-    const std::size_t tiles = ceil_div<std::size_t>(p.n, TILE);
-    const std::size_t portions = ceil_div<std::size_t>(tiles, Policy::PORTION_TILES);
     u32 tile_base = 0;
     u32 launch_index = 0;
     for (int pass = 0; pass < p.passes; ++pass) {
