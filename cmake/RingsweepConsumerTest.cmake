@@ -24,7 +24,7 @@
 # RINGSWEEP_BINARY_DIR, README, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CUDA_COMPILER,
 # CUDA_HOST_COMPILER, CUDA_ARCHITECTURES (one architecture keeps the nvcc build short), LAUNCHER
 # (e.g. ccache; may be empty), CONFIG (the configuration of ringsweep's build, for the install;
-# may be empty).
+# may be empty), WITH_MPI (ringsweep was built with ringsweep::mpi).
 
 cmake_minimum_required(VERSION 3.25)
 
@@ -159,6 +159,15 @@ if(NOT cuda STREQUAL "OFF")
   endif()
 endif()
 
+# One shape, find_package from C++, also builds and runs (as a single rank) the distributed sort's
+# program when the installed package has ringsweep::mpi: the exported target and its MPI dependency.
+set(with_mpi OFF)
+if(MODE STREQUAL "find_package" AND SHAPE STREQUAL "cxx" AND EXISTS "${PREFIX}/include/ringsweep/distributed.cuh"
+   AND WITH_MPI)
+  set(with_mpi ON)
+endif()
+list(APPEND configure_args "-DCONSUMER_MPI=${with_mpi}")
+
 file(REMOVE_RECURSE "${CONSUMER_BINARY_DIR}")
 run_step("${CMAKE_COMMAND}" ${configure_args})
 run_step("${CMAKE_COMMAND}" --build "${CONSUMER_BINARY_DIR}" --config "${config}")
@@ -182,6 +191,10 @@ execute_process(COMMAND "${kernels_program}" COMMAND_ECHO STDOUT RESULT_VARIABLE
 message("${out}")
 if(NOT rc EQUAL 0 OR NOT out MATCHES "my_kernels: ok")
   message(FATAL_ERROR "consumer: my_kernels_cpu failed (${rc})")
+endif()
+if(with_mpi)
+  built_program(mpi_program sort_distributed_cpu)
+  run_step("${mpi_program}")
 endif()
 if(NOT cuda STREQUAL "OFF")
   built_program(gpu_program sort_floats)

@@ -31,7 +31,9 @@
 #     an example, a cmake -P script, a Python report. When COMMAND names a target built by
 #     ringsweep_add_simt_executable or ringsweep_add_gpu_executable, the test gets that backend's
 #     label (`simt` or `gpu`), and a `gpu` test is skipped on exit code 77 and listed in the GPU
-#     test list. PROPERTIES go to set_tests_properties as they are.
+#     test list. A COMMAND that starts with a launcher (`mpirun -np 2 <target> ...`) is a `gpu` test
+#     of the first `gpu` target named in it, listed with the label `mpi` and the arguments after
+#     the target. PROPERTIES go to set_tests_properties as they are.
 #
 #   ringsweep_add_compile_fail_test(NAME <test> SOURCE <file.cu> EXPECT <regex>
 #                                   [DEFINES <NAME=value>...] [LABELS <label>...])
@@ -66,8 +68,29 @@ function(ringsweep_add_test_command)
   endif()
   list(GET arg_COMMAND 0 program)
   set(backend "")
+  set(program_index 0)
   if(TARGET ${program})
     get_target_property(backend ${program} RINGSWEEP_BACKEND)
+  else()
+    # A launcher before the program (mpirun -np 2 <gpu target> ...): the test is a `gpu` test of
+    # that target, listed with the label `mpi` (scripts/gpu_plan.sh runs it under its own mpirun).
+    set(i 0)
+    foreach(word IN LISTS arg_COMMAND)
+      if(word MATCHES "^\\$<TARGET_FILE:([^>]+)>$")
+        set(word "${CMAKE_MATCH_1}")  # mpiexec ... $<TARGET_FILE:t> ...: the target t
+      endif()
+      if(i GREATER 0 AND TARGET "${word}")
+        get_target_property(word_backend "${word}" RINGSWEEP_BACKEND)
+        if(word_backend STREQUAL "gpu")
+          set(backend gpu)
+          set(program ${word})
+          set(program_index ${i})
+          list(APPEND arg_LABELS mpi)
+          break()
+        endif()
+      endif()
+      math(EXPR i "${i} + 1")
+    endforeach()
   endif()
   set(labels ${arg_LABELS})
   set(env ${arg_ENV})
@@ -92,7 +115,9 @@ function(ringsweep_add_test_command)
   if(backend STREQUAL "gpu")
     set_tests_properties(${arg_NAME} PROPERTIES SKIP_RETURN_CODE 77)
     set(args ${arg_COMMAND})
-    list(REMOVE_AT args 0)
+    foreach(i RANGE ${program_index})
+      list(REMOVE_AT args 0)
+    endforeach()
     list(JOIN args " " args)
     list(JOIN labels "," label_text)
     set_property(GLOBAL APPEND PROPERTY RINGSWEEP_GPU_TEST_LINES

@@ -4,6 +4,10 @@
 # elsewhere (nvcc needs no GPU), leaving logs and JSON in an output folder.
 #
 #   scripts/gpu_session.sh stage               # here: build the GPU binaries into .gpu/
+#   scripts/gpu_session.sh plan OUT 1          # there: issue #34's call 1 (correctness), 330 s
+#   scripts/gpu_session.sh plan OUT 2          # there: issue #34's call 2 (speed), 330 s
+#                                              # (scripts/gpu_plan.sh; the calls: docs/gpu_plan.md;
+#                                              # RS_DRY_RUN=1: commands and budgets, nothing run)
 #   scripts/gpu_session.sh run OUT [FILTER]    # there: every part below, then benchmarks matching FILTER
 #   scripts/gpu_session.sh sanitize OUT        # there: the compute-sanitizer part alone
 #   scripts/gpu_session.sh stress OUT          # there: the stress part alone
@@ -18,11 +22,14 @@
 # tests (every test nvcc builds: the library's, the SIMT backend's own simt_*_gpu, the examples,
 # large_n_test, graph_capture_test; the stress test runs as its own part), so the list is never
 # typed by hand. These nvcc builds are what CI (no GPU) leaves out: there they prove nothing the
-# spill gate, tests/abi and smoke_gpu do not. It builds those and the benchmarks, then the sort
+# spill gate, tests/abi and smoke_gpu do not. It builds those and the benchmarks (every
+# ringsweep_*bench* target, found by name, and ringsweep_tune), then the sort
 # tests once more from compute_80 PTX only (build-gpu80/: the driver JIT-compiles it for the GPU
 # and the dispatcher must pick policy_sm80), strips them and packs everything into .gpu/
-# (ignored by git) with the Google Benchmark shared library, to be carried to a lent GPU machine
-# (64 MiB at most), which has no Catch2 or Google Benchmark of its own.
+# (ignored by git) with the Google Benchmark shared library (and Open MPI's runtime when a program
+# links libmpi, in .gpu/mpi) and build_info.txt (commit, nvcc, CCCL), to be carried to a lent GPU
+# machine (64 MiB at most with the working tree; stage prints both sizes), which has no Catch2 or
+# Google Benchmark of its own.
 #
 # `run` fits one 10-minute call: the parts run in this order, each within its own budget, and the
 # benchmark gets what is left of RS_TOTAL_S (default 570 s):
@@ -80,45 +87,126 @@ if [[ "${mode}" == stage ]]; then
   set -e
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DRINGSWEEP_GPU_PROGRAMS=ON \
+  # sm_90 machine code only (90-real): the PTX a plain `90` adds would double the carry, and an H100
+  # or H200 runs the machine code (the compute_80 PTX builds below test the JIT path). The CUDA
+  # runtime as a shared library, carried once: linked statically it is 680 KB in each of some 55
+  # programs.
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
+    -DCMAKE_CUDA_RUNTIME_LIBRARY=Shared -DRINGSWEEP_GPU_PROGRAMS=ON \
     "${launcher[@]}" >/dev/null
   # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test: from the
   # list CMake writes as it registers the tests (name, target, labels, arguments; RingsweepTesting.cmake).
   awk -F'\t' -v OFS='\t' '$3 !~ /(^|,)stress(,|$)/ {print $1, $2, $4}' build-gpu/gpu_tests.tsv >build-gpu/gpu_run.tsv
-  mapfile -t test_targets < <(cut -f2 build-gpu/gpu_run.tsv | sort -u)
-  targets=("${test_targets[@]}" stress_test_gpu ringsweep_sort_bench ringsweep_host_sort_bench ringsweep_tune)
-  cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
-  # ringsweep_tune's pipelined variants must compile without spills (ptxas -Werror, sm_80 and sm_90).
-  cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target ringsweep_tune_spill_check_sm80 \
-    ringsweep_tune_spill_check_sm90
-  cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
-    -DRINGSWEEP_GPU_PROGRAMS=ON -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF \
-    "${launcher[@]}" >/dev/null
-  cmake --build build-gpu80 -j "${RINGSWEEP_JOBS:-2}" --target "${ptx80_targets[@]}"
+  mapfile -t test_targets < <(cut -f2 build-gpu/gpu_tests.tsv | sort -u)
+  # Every benchmark program nvcc builds (ringsweep_*bench*, not the SIMT builds), found by name so
+  # that a new one (top-k, distributed) joins the pack without an edit here, and the tune program.
+  mapfile -t bench_targets < <(ninja -C build-gpu -t targets all 2>/dev/null |
+    sed -nE 's/^(ringsweep_[A-Za-z0-9_]*bench[A-Za-z0-9_]*): phony$/\1/p' | grep -v '_simt$' | sort -u)
+  targets=("${test_targets[@]}" "${bench_targets[@]}" ringsweep_tune)
+  echo "stage: ${#test_targets[@]} test programs, benchmarks: ${bench_targets[*]} ringsweep_tune"
+  # RS_STAGE_PACK_ONLY=1: pack what build-gpu and build-gpu80 hold, building nothing (to check the
+  # packing, or to re-pack after building some targets by hand).
+  if [[ "${RS_STAGE_PACK_ONLY:-0}" != 1 ]]; then
+    cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
+    # ringsweep_tune's pipelined variants must compile without spills (ptxas -Werror, sm_80 and sm_90).
+    cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target ringsweep_tune_spill_check_sm80 \
+      ringsweep_tune_spill_check_sm90
+    cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
+      -DCMAKE_CUDA_RUNTIME_LIBRARY=Shared \
+      -DRINGSWEEP_GPU_PROGRAMS=ON -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF \
+      "${launcher[@]}" >/dev/null
+    cmake --build build-gpu80 -j "${RINGSWEEP_JOBS:-2}" --target "${ptx80_targets[@]}"
+  fi
   rm -rf .gpu && mkdir -p .gpu/pack/bin .gpu/pack/bin80 .gpu/pack/lib
   for t in "${targets[@]}"; do
     find build-gpu -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin/ \;
   done
   for t in "${ptx80_targets[@]}"; do
-    find build-gpu80 -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin80/ \;
+    if [[ -d build-gpu80 ]]; then find build-gpu80 -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin80/ \;; fi
   done
-  cp build-gpu/gpu_run.tsv .gpu/pack/gpu_tests.tsv
-  lib=$(ldd .gpu/pack/bin/ringsweep_sort_bench | awk '/libbenchmark/ {print $3}')
-  [[ -n "${lib}" ]] && cp "${lib}" .gpu/pack/lib/
+  cp build-gpu/gpu_run.tsv .gpu/pack/gpu_run.tsv         # for `run` (name, program, arguments)
+  cp build-gpu/gpu_tests.tsv .gpu/pack/gpu_tests.tsv     # for `plan` (name, program, labels, arguments)
+  # Shared libraries the GPU machine lacks: Google Benchmark's, the CUDA runtime this build used,
+  # and MPI's (below).
+  for b in .gpu/pack/bin/* .gpu/pack/bin80/*; do
+    [[ -f "${b}" ]] || continue
+    ldd "${b}" 2>/dev/null | awk '/libbenchmark|libcudart/ {print $3}' || true
+  done | sort -u | while read -r lib; do if [[ -f "${lib}" ]]; then cp -L "${lib}" .gpu/pack/lib/; fi; done
+  # A program linked with MPI (the distributed sort) runs there under mpirun, which the GPU
+  # machine may lack (docs/gpu_plan.md): carry this machine's Open MPI when it has one, laid out
+  # as one relocatable prefix (OPAL_PREFIX=.gpu/mpi; the plan sets it when it uses this copy).
+  mpi_lib=$(for b in .gpu/pack/bin/*; do ldd "${b}" 2>/dev/null | awk '/libmpi[._]/ {print $3}' || true; done |
+    sort -u | head -n 1) || true
+  if [[ -n "${mpi_lib}" ]] && command -v mpirun >/dev/null; then
+    scripts/gpu_session.sh stage-mpi .gpu/pack/mpi "${mpi_lib}" || echo "stage: Open MPI not carried (see above)" >&2
+  fi
+  {
+    echo "commit: $(git rev-parse HEAD)$(git diff --quiet HEAD -- include bench tests examples simt 2>/dev/null || echo ' (+ uncommitted changes)')"
+    echo "branch: $(git rev-parse --abbrev-ref HEAD)"
+    echo "nvcc: $(nvcc --version | grep -E 'release' | sed 's/.*release //')"
+    echo "cccl: $(grep -rhE '^#define CCCL_VERSION [0-9]+' "$(dirname "$(command -v nvcc)")/../include" 2>/dev/null | head -n 1 | awk '{print $3}')"
+    echo "host compiler: $(c++ --version | head -n 1)"
+    echo "staged: $(date -u +%FT%TZ) on $(uname -n)"
+  } >.gpu/pack/build_info.txt
   strip .gpu/pack/bin/* .gpu/pack/bin80/* 2>/dev/null || true  # host symbols only; fatbins stay
-  tar -C .gpu/pack -czf .gpu/pack.tar.gz . && rm -rf .gpu/pack
-  du -sh .gpu
+  du -h -d 1 .gpu/pack | sort -h
+  tar -C .gpu/pack -czf .gpu/pack.tar.gz .
+  bytes=$(du -sb .gpu/pack.tar.gz | cut -f1)
+  if ((bytes > 48 * 1024 * 1024)); then  # xz packs fatbins tighter (a few seconds more to unpack there)
+    tar -C .gpu/pack -cf - . | xz -9e -T "${RINGSWEEP_JOBS:-2}" >.gpu/pack.tar.xz && rm -f .gpu/pack.tar.gz
+  fi
+  echo "largest programs:"
+  ls -S -l .gpu/pack/bin | head -n 6 | awk 'NR > 1 {printf "  %6.1f MiB  %s\n", $5 / 1048576, $9}' || true
+  rm -rf .gpu/pack
   bytes=$(du -sb .gpu | cut -f1)
-  if ((bytes > 62 * 1024 * 1024)); then
-    echo "gpu_session: .gpu is ${bytes} bytes, over what the device tool carries (64 MiB)" >&2
+  # What travels with it: the tracked files and the untracked ones git does not ignore.
+  tree=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 -r du -cb 2>/dev/null |
+    awk '$2 == "total" {t += $1} END {print t + 0}') || true
+  echo "stage: .gpu is $((bytes / 1048576)) MiB ($((bytes / 1024)) KiB, $(wc -l <build-gpu/gpu_tests.tsv) tests listed)," \
+    "the working tree $((tree / 1048576)) MiB: $(((bytes + tree) / 1048576)) of the 64 MiB the device tool carries"
+  if ((bytes + tree > 62 * 1024 * 1024)); then
+    echo "gpu_session: .gpu and the working tree are $((bytes + tree)) bytes, over what the device tool carries (64 MiB)" >&2
     exit 1
   fi
   exit 0
 fi
 
+# stage-mpi DIR LIBMPI (called by stage): the Open MPI runtime this machine runs (Debian/Ubuntu
+# packages: the one holding LIBMPI, openmpi-bin, openmpi-common, PMIx), every file at its own path
+# under DIR (DIR/usr/bin/orterun, ...), plus every library they load but the C runtime's, so that
+# OPAL_PREFIX=DIR/usr relocates it on a machine without MPI (gpu_plan.sh's find_mpi sets it).
+if [[ "${mode}" == stage-mpi ]]; then
+  set -e
+  dir="$2"
+  mkdir -p "${dir}"
+  own=$(dpkg -S "$(readlink -f "$3")" 2>/dev/null | cut -d: -f1 | head -n 1)
+  for p in ${own} openmpi-bin openmpi-common libopenmpi3 libopenmpi3t64 libpmix2 libpmix2t64; do
+    dpkg -L "${p}" 2>/dev/null || true
+  done | sort -u | grep -vE '^/usr/share/(doc|man|lintian)/|^/usr/lib/x86_64-linux-gnu/openmpi/include' |
+    while read -r f; do
+      if [[ -L "${f}" || -f "${f}" ]]; then cp --parents -P "${f}" "${dir}/"; fi
+    done
+  if [[ -e "${dir}/usr/bin/orterun" ]]; then ln -sf orterun "${dir}/usr/bin/mpirun"; fi
+  libs="${dir}/usr/lib/x86_64-linux-gnu"
+  mkdir -p "${libs}"
+  find "${dir}" -type f -print0 | xargs -0 file -L 2>/dev/null | awk -F: '/ELF/ {print $1}' | xargs -r ldd 2>/dev/null |
+    awk '$3 ~ /^\// {print $3}' | sort -u |
+    grep -vE '/(libc|libm|libdl|librt|libpthread|libgcc_s|libstdc\+\+|libcuda|ld-linux[^/]*)\.so' |
+    while read -r lib; do
+      if [[ ! -e "${dir}${lib}" && ! -e "${libs}/$(basename "${lib}")" ]]; then cp -L "${lib}" "${libs}/"; fi
+    done
+  du -sh "${dir}"
+  exit 0
+fi
+
+if [[ "${mode}" == plan ]]; then
+  shift
+  exec scripts/gpu_plan.sh "$@"
+fi
+
 if [[ "${mode}" != run && "${mode}" != sanitize && "${mode}" != stress && "${mode}" != tune && "${mode}" != speed &&
   "${mode}" != segmented && "${mode}" != host ]] || [[ $# -lt 2 ]]; then
-  echo "usage: $0 stage | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT | segmented OUT" \
+  echo "usage: $0 stage | plan OUT 1|2 | run OUT [BENCH_FILTER] | sanitize OUT | stress OUT | tune OUT | speed OUT | segmented OUT" \
     "| host OUT [LOG2...]" >&2
   exit 2
 fi
@@ -128,6 +216,9 @@ mkdir -p "${out}"
 t0=$(date +%s)
 if [[ -f .gpu/pack.tar.gz && ! -d .gpu/bin ]]; then
   tar -C .gpu -xzf .gpu/pack.tar.gz
+elif [[ -f .gpu/pack.tar.xz && ! -d .gpu/bin ]]; then
+  tar -C .gpu -xJf .gpu/pack.tar.xz 2>/dev/null ||
+    python3 -c "import tarfile; tarfile.open('.gpu/pack.tar.xz').extractall('.gpu')"  # no xz program there
 fi
 export LD_LIBRARY_PATH="${PWD}/.gpu/lib:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "${out}/gpu.txt"
@@ -152,7 +243,7 @@ run_tests() {
   while IFS=$'\t' read -r name exe args; do
     # shellcheck disable=SC2086  # the arguments are ctest's, split as ctest would
     timed "${name}" "${out}/tests.log" "${RS_TEST_TIMEOUT:-150}" ".gpu/bin/${exe}" ${args}
-  done <.gpu/gpu_tests.tsv
+  done <.gpu/gpu_run.tsv
 }
 
 run_stress() {

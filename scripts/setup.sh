@@ -18,7 +18,7 @@ what="${1:-all}"
 packages=(cmake ninja-build g++ libboost-context-dev)
 case "${what}" in
   demo) ;;
-  all) packages+=(catch2 libbenchmark-dev python3 ccache) ;;
+  all) packages+=(catch2 libbenchmark-dev python3 ccache libopenmpi-dev openmpi-bin) ;;
   *)
     echo "setup: unknown set '${what}' (all or demo)" >&2
     exit 2

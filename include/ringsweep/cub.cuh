@@ -39,6 +39,7 @@
 
 #include "device/double_buffer_layout.cuh"
 #include "sort.cuh"
+#include "top_k.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 
@@ -192,7 +193,34 @@ struct DeviceRadixSort {
                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
 };
 
+/// CUB's DeviceTopK (CCCL 3.2) over ringsweep's top-k (top_k.cuh), pointer forms, CUB's argument
+/// order, with a stream where CUB takes an execution environment. Stronger than CUB's: the k keys
+/// come out sorted (Max: largest first; Min: smallest first) and deterministic (among equal keys
+/// the earliest positions, in input order), so any use of CUB's unsorted, non-deterministic
+/// result is served. As CUB, `k` is capped to `num_items`; a negative count or k returns
+/// cudaErrorInvalidValue. Temporary storage and errors: as top_k_keys / top_k_pairs.
+///
+///     std::size_t bytes = 0;
+///     ringsweep::DeviceTopK::MaxPairs(nullptr, bytes, d_scores, d_top, d_ids, d_top_ids, n, 10, stream);
+struct DeviceTopK {
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumOutItemsT>
+  static cudaError_t MaxPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                              KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                              NumOutItemsT k, cudaStream_t stream = 0);
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumOutItemsT>
+  static cudaError_t MinPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                              KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                              NumOutItemsT k, cudaStream_t stream = 0);
+  template <typename KeyT, typename NumItemsT, typename NumOutItemsT>
+  static cudaError_t MaxKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                             KeyT* d_keys_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = 0);
+  template <typename KeyT, typename NumItemsT, typename NumOutItemsT>
+  static cudaError_t MinKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                             KeyT* d_keys_out, NumItemsT num_items, NumOutItemsT k, cudaStream_t stream = 0);
+};
+
 RINGSWEEP_NAMESPACE_END
 
 #include "device/cub.inl"
+#include "device/cub_top_k.inl"
 #include "cub_segmented.cuh"

@@ -201,6 +201,8 @@ struct policy_defaults {
   static constexpr int PIPELINE_STAGES = 1;
   static constexpr bool PIPELINE_BULK_COPY = false;
   static constexpr bool CONTRACT_N_BELOW_2_32 = false;
+  // top-k (top_k.cuh): a candidate buffer holds max(n / 64, TOP_K_MIN_CAPACITY) keys, at most n.
+  static constexpr int TOP_K_MIN_CAPACITY = 65536;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
     return onesweep_shape::fit(t, 384, 16, 16, 384 * 16 * 4);

@@ -9,4 +9,5 @@
 #include "policy.cuh"
 #include "sort.cuh"
 #include "sort_options.cuh"
+#include "top_k.cuh"
 #include "tuning.cuh"

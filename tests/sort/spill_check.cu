@@ -1,6 +1,7 @@
 // Build-time check: instantiates every kernel the public API can launch for the common key and
 // value types, so that ptxas (run with -warn-spills -warn-lmem-usage -Werror by
 // tests/sort/CMakeLists.txt) fails the build if any of them spills registers or uses local memory.
+#include <ringsweep/kernels/boundary_probe_kernel.cuh>  // the distributed sort's (distributed.cuh needs MPI)
 #include <ringsweep/ringsweep.cuh>
 
 #include <cuda/std/tuple>
@@ -94,6 +95,31 @@ cudaError_t segmented_decomposed() {
                                         1, offsets, offsets, Decomposer{});
 }
 
+/// The distributed sort's splitter search: its kernel, instantiated directly (distributed.cuh
+/// includes <mpi.h>, which this target does not have).
+template <class SortKey>
+cudaError_t boundary_probe() {
+  return cudaFuncGetAttributes(nullptr, ringsweep::detail::boundary_probe_kernel<SortKey>) == cudaSuccess
+             ? cudaSuccess
+             : cudaSuccess;
+}
+
+/// Top-k: the select's count, pick and step kernels, the sorts of the candidates (keys only, and
+/// with 8-byte positions), the gathers; segmented top-k's position fill and copy.
+template <class Key, class Index>
+cudaError_t top_k() {
+  std::size_t bytes = 0;
+  const Key* in = nullptr;
+  Key* out = nullptr;
+  cudaError_t e = ringsweep::top_k_keys(nullptr, bytes, in, out, 1, 1);
+  e = e != cudaSuccess ? e : ringsweep::top_k_indices(nullptr, bytes, in, out, static_cast<Index*>(nullptr), 1, 1);
+  const int* offsets = nullptr;
+  e = e != cudaSuccess ? e
+                       : ringsweep::segmented_top_k_indices(nullptr, bytes, in, out, static_cast<Index*>(nullptr), 1, 1,
+                                                            offsets, offsets, 1);
+  return e;
+}
+
 }  // namespace
 
 cudaError_t ringsweep_spill_check() {
@@ -139,5 +165,21 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : segmented<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : segmented<std::uint64_t, v16>();
   e = e != cudaSuccess ? e : segmented_decomposed<fi_key, fi_decomposer>();
+  e = e != cudaSuccess ? e : boundary_probe<std::uint8_t>();
+  e = e != cudaSuccess ? e : boundary_probe<std::uint32_t>();
+  e = e != cudaSuccess ? e : boundary_probe<std::uint64_t>();
+  e = e != cudaSuccess ? e : boundary_probe<float>();
+  e = e != cudaSuccess ? e : boundary_probe<ringsweep::detail::decomposed_key<fi_key, fi_decomposer>>();
+  e = e != cudaSuccess ? e : top_k<std::uint32_t, std::int32_t>();
+  e = e != cudaSuccess ? e : top_k<float, std::int64_t>();
+  e = e != cudaSuccess ? e : top_k<std::uint64_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : top_k<__half, std::uint32_t>();
+  {
+    std::size_t bytes = 0;
+    e = e != cudaSuccess ? e
+                         : ringsweep::top_k_pairs(nullptr, bytes, static_cast<const fi_key*>(nullptr),
+                                                  static_cast<fi_key*>(nullptr), static_cast<const v16*>(nullptr),
+                                                  static_cast<v16*>(nullptr), 1, 1, fi_decomposer{});
+  }
   return e;
 }

@@ -1,0 +1,379 @@
+// top_k_select: the radix select behind top_k_keys / top_k_pairs / top_k_indices. One block per
+// *range* (a contiguous run of the input, the same run at every level) counts digits, one block
+// picks the bucket that holds the k-th key, and the ranges then move their keys, in input order,
+// to where the pick said. docs/design.md section 15 walks through it.
+#pragma once
+
+#include <cstddef>
+
+#include "../block/block_histogram.cuh"
+#include "../block/block_scan.cuh"
+#include "../detail/config.cuh"
+#include "../detail/digit_window.cuh"
+#include "../detail/intrinsics.cuh"
+#include "../detail/load_store.cuh"
+#include "../key_traits.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// Where the select stands between its launches (in the temporary storage, zeroed by the memset;
+/// two of them: round r's pick reads the state of round r - 1 and writes its own, `r & 1`).
+/// A *level* is one digit pass, taken from the most significant down; passes in which every key
+/// of the input has the same digit (seen by the first histogram) are no levels at all.
+template <int MAX_PASSES>
+struct top_k_state {
+  u64 k_rem;         // keys still to take from the current level's bucket
+  u64 out_base;      // candidates written by the levels before the current one
+  u64 level_less;    // keys of the current level below its bucket
+  u64 bucket_count;  // keys of the current level in its bucket
+  int level;         // the pass the current step splits by; -1: none (every key is in the bucket)
+  int next_level;    // the pass the current step counts for the next level; -1: none
+  u32 bucket;        // the current level's bucket
+  u32 src;           // what the current step reads: 0 the input, 1 or 2 a candidate buffer
+  u32 dst;           // where its bucket's keys go: 0 nowhere (kept in the source), 1 or 2 a buffer
+  u32 take;          // 1: the bucket's first k_rem keys are the last candidates (the last step)
+  u32 started;       // the first pick has run
+  u32 done;          // the last step has run: later picks and steps do nothing
+  u32 checks;        // passes whose digit a source key must match (decided since it was written)
+  u64 uniform;       // bit p: every key of the input has the same digit in pass p (no level)
+  int check_pass[MAX_PASSES];
+  u32 check_digit[MAX_PASSES];
+};
+
+/// Arguments of every select kernel of one call.
+template <class Key>
+struct top_k_params : key_context<Key> {
+  using bits_type = typename key_traits<Key>::bits_type;
+  const bits_type* keys;   // the input
+  u64 n;
+  u64 k;
+  u64 span;                // keys per range (the last range may hold fewer)
+  u32 ranges;
+  u64 capacity;            // keys a candidate buffer holds
+  int begin_bit;
+  int end_bit;
+  int passes;
+  bool descending;
+  void* state;             // two top_k_state, by round parity
+  u64* input_counts;       // passes x RADIX: digit counts of the whole input (zeroed)
+  u64* level_counts;       // passes x RADIX: a level's digit counts among its bucket's keys (zeroed)
+  u32* range_counts;       // ranges x passes x RADIX: each range's counts
+  u64* src_off;            // per range: where its keys start in the current source, and how many
+  u64* src_cnt;
+  u64* range_less;         // per range: its keys below the current level's bucket
+  u64* range_in;           // per range: its keys in the bucket
+  u64* bucket_before;      // per range: bucket keys of the earlier ranges (the step's, for the next pick)
+  bits_type* out_keys;     // k candidates: the keys of the top k, grouped by level, in input order
+  u64* out_pos;            // and their input positions
+  bits_type* buf_keys[2];  // candidate buffers 1 and 2
+  u64* buf_pos[2];
+};
+
+/// The select's block work for `Policy` and `Key`: blocks of `HIST_THREADS` threads walking tiles
+/// of `HIST_THREADS x HIST_ITEMS` keys, row by row (a row: one key per thread, consecutive).
+template <class Policy, class Key>
+struct top_k_select {
+  using traits = key_traits<Key>;
+  using bits_type = typename traits::bits_type;
+  using params_t = top_k_params<Key>;
+  static constexpr int THREADS = Policy::HIST_THREADS;
+  static constexpr int ROWS = Policy::HIST_ITEMS;
+  static constexpr int TILE = THREADS * ROWS;  // the ranges' unit
+  /// Rows of a step's tile: at most 8, which keeps a thread's keys and positions in registers.
+  static constexpr int STEP_ROWS = ROWS < 8 ? ROWS : 8;
+  static constexpr int STEP_TILE = THREADS * STEP_ROWS;
+  static constexpr int WARPS = THREADS / warp_threads;
+  static constexpr int RADIX_BITS = Policy::RADIX_BITS;
+  static constexpr int RADIX = 1 << RADIX_BITS;
+  static constexpr int MAX_PASSES = ceil_div(int(traits::bits), RADIX_BITS) > 0 ? ceil_div(int(traits::bits), RADIX_BITS) : 1;
+  using state_t = top_k_state<MAX_PASSES>;
+  static_assert(MAX_PASSES <= 64, "top-k: at most 64 digit passes (a 64-bit mask of uniform passes)");
+  using histogram_t = block_histogram<THREADS, MAX_PASSES, RADIX_BITS>;
+  static_assert(THREADS % warp_threads == 0, "top-k: HIST_THREADS must be whole warps");
+  static_assert(STEP_ROWS * WARPS <= THREADS, "top-k: rows x warps must not exceed HIST_THREADS");
+  /// Threads of the pick kernel, and the digits each of them reads.
+  static constexpr int PICK_THREADS = THREADS;
+  static constexpr int PICK_DIGITS = (RADIX + THREADS - 1) / THREADS;
+
+  struct TempStorage {
+    typename histogram_t::TempStorage hist;
+    u64 row_counts[STEP_ROWS * WARPS];  // per (row, warp): keys below the bucket << 32 | keys in it
+    typename block_scan<u64, THREADS>::TempStorage scan;
+  };
+
+  __device__ __forceinline__ static digit_extractor<Key> extractor(const params_t& p, int pass) {
+    return p.extractor(p.descending, digit_window::of_pass(p.begin_bit, p.end_bit, RADIX_BITS, pass));
+  }
+
+  /// Block `r` counts the digits of every pass over its range of the input, into its rows of
+  /// `range_counts` and into `input_counts`.
+  __device__ __forceinline__ static void count_input(TempStorage& temp, const params_t& p) {
+    histogram_t hist(temp.hist);
+    hist.clear();
+    __syncthreads();
+    const u64 r = blockIdx.x;
+    const u64 begin = r * p.span;
+    const u64 end = min_of<u64>(p.n, begin + p.span);
+    // A tile's loads first (ROWS per thread in flight), then their digits.
+    for (u64 tile = begin; tile < end; tile += TILE) {
+      bits_type key[ROWS];
+RINGSWEEP_UNROLL
+      for (int row = 0; row < ROWS; ++row) {
+        const u64 i = tile + u64(row) * THREADS + threadIdx.x;
+        if (i < end) key[row] = load_global(p.keys + i);
+      }
+RINGSWEEP_UNROLL
+      for (int row = 0; row < ROWS; ++row) {
+        if (tile + u64(row) * THREADS + threadIdx.x >= end) continue;
+        for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key[row]));
+      }
+    }
+    __syncthreads();
+    const u32* flat = &temp.hist.bins[0][0];
+    u32* rows = p.range_counts + r * u64(p.passes) * RADIX;
+    for (int i = int(threadIdx.x); i < p.passes * RADIX; i += THREADS) {
+      rows[i] = flat[i];
+      if (flat[i] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.input_counts + i), (unsigned long long)flat[i]);
+    }
+  }
+
+  /// Round `round`'s decision, by every block (the state by block 0): the level, the bucket of
+  /// the k_rem-th key from the level's global counts, and the block's range's counts below and in
+  /// the bucket (see design.md 14). `PICK_THREADS` threads.
+  __device__ __forceinline__ static void pick(const params_t& p, int round) {
+    const state_t& prev = static_cast<const state_t*>(p.state)[(round + 1) & 1];
+    state_t& cur = static_cast<state_t*>(p.state)[round & 1];
+    __shared__ typename block_scan<u64, PICK_THREADS>::TempStorage scan;
+    __shared__ u64 chosen[3];  // bucket, keys below it, keys in it
+    __shared__ unsigned long long uniform_bits;
+    const int t = int(threadIdx.x);
+    const u64 r = blockIdx.x;
+    const bool first = prev.started == 0;
+    if (prev.done != 0 || (!first && prev.take != 0)) {
+      if (r == 0 && t == 0) cur.done = 1;  // the select ended; this round and every later one exit
+      return;
+    }
+    // Passes whose digit is the same for every key of the input: no level at all.
+    if (first) {
+      if (t == 0) uniform_bits = 0;
+      __syncthreads();
+      for (int pass = 0; pass < p.passes; ++pass) {
+        for (int i = 0; i < PICK_DIGITS; ++i) {
+          const int d = t * PICK_DIGITS + i;
+          if (d < RADIX && p.input_counts[u64(pass) * RADIX + u64(d)] == p.n) atomicOr(&uniform_bits, 1ull << pass);
+        }
+      }
+      __syncthreads();
+    }
+    const u64 uniform = first ? u64(uniform_bits) : prev.uniform;
+    const int level = first ? highest_level(uniform, p.passes - 1) : prev.next_level;
+    const u64 k_rem = first ? p.k : prev.k_rem;
+    // The level's digit counts (this thread's run of digits), and the bucket of the k_rem-th key.
+    u64 count[PICK_DIGITS];
+    u64 mine = 0;
+    for (int i = 0; i < PICK_DIGITS; ++i) {
+      const int d = t * PICK_DIGITS + i;
+      count[i] = level >= 0 && d < RADIX ? (first ? p.input_counts : p.level_counts)[u64(level) * RADIX + u64(d)] : 0;
+      mine += count[i];
+    }
+    u64 total = 0;
+    u64 below = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, mine, total);
+    if (level < 0) {
+      if (t == 0) {
+        chosen[0] = 0;
+        chosen[1] = 0;
+        chosen[2] = p.n;  // no level: the first round, every key is in the bucket
+      }
+    } else {
+      for (int i = 0; i < PICK_DIGITS; ++i) {
+        if (count[i] != 0 && below < k_rem && k_rem <= below + count[i]) {
+          chosen[0] = u64(t * PICK_DIGITS + i);
+          chosen[1] = below;
+          chosen[2] = count[i];
+        }
+        below += count[i];
+      }
+    }
+    __syncthreads();
+    const u32 bucket = u32(chosen[0]);
+    const u64 level_less = chosen[1], bucket_count = chosen[2];
+    // This block's range: adopt what the last step wrote, then count below and in the bucket.
+    u64 off, cnt;
+    if (first) {
+      off = min_of<u64>(p.n, r * p.span);
+      cnt = min_of<u64>(p.n, off + p.span) - off;
+    } else if (prev.dst != 0) {
+      off = p.bucket_before[r];
+      cnt = p.range_counts[(r * u64(p.passes) + u64(prev.level)) * RADIX + prev.bucket];
+    } else {
+      off = p.src_off[r];
+      cnt = p.src_cnt[r];
+    }
+    u64 less = 0;
+    if (level >= 0) {
+      const u32* row = p.range_counts + (r * u64(p.passes) + u64(level)) * RADIX;
+      for (int i = 0; i < PICK_DIGITS; ++i) {
+        const int d = t * PICK_DIGITS + i;
+        if (d < int(bucket)) less += row[d];
+      }
+    }
+    u64 less_total = 0;
+    (void)block_scan<u64, PICK_THREADS>::exclusive_sum(scan, less, less_total);
+    if (t == 0) {
+      p.src_off[r] = off;
+      p.src_cnt[r] = cnt;
+      p.range_less[r] = less_total;
+      p.range_in[r] = level >= 0 ? u64(p.range_counts[(r * u64(p.passes) + u64(level)) * RADIX + bucket]) : cnt;
+    }
+    if (r != 0 || t != 0) return;
+    const int next = level < 0 ? -1 : highest_level(uniform, level - 1);
+    const u64 rem = k_rem - level_less;
+    const bool take = next < 0 || bucket_count == rem;
+    const u32 src = first ? 0u : (prev.dst != 0 ? prev.dst : prev.src);
+    u32 checks = 0;
+    if (!first && prev.dst == 0) {
+      // The source stays: its keys must also match the level just decided.
+      for (u32 c = 0; c < prev.checks; ++c) {
+        cur.check_pass[c] = prev.check_pass[c];
+        cur.check_digit[c] = prev.check_digit[c];
+      }
+      cur.check_pass[prev.checks] = prev.level;
+      cur.check_digit[prev.checks] = prev.bucket;
+      checks = prev.checks + 1;
+    }  // else a fresh buffer holds only keys that matched every decided digit
+    cur.checks = checks;
+    cur.uniform = uniform;
+    cur.started = 1;
+    cur.done = 0;
+    cur.k_rem = rem;
+    cur.out_base = first ? 0 : prev.out_base + prev.level_less;
+    cur.level_less = level_less;
+    cur.bucket_count = bucket_count;
+    cur.level = level;
+    cur.next_level = take ? -1 : next;
+    cur.bucket = bucket;
+    cur.src = src;
+    cur.dst = take || bucket_count > p.capacity ? 0u : (src == 1u ? 2u : 1u);
+    cur.take = take ? 1u : 0u;
+  }
+
+  /// The highest pass at or below `from` whose digit is not the same for every key (bit p of
+  /// `uniform` set: the same), or -1.
+  __device__ __forceinline__ static int highest_level(u64 uniform, int from) {
+    int pass = from;
+    while (pass >= 0 && ((uniform >> pass) & 1u) != 0) --pass;
+    return pass;
+  }
+
+  /// Block `r` moves its range of the current source: keys below the bucket to the candidates,
+  /// the bucket's keys to the next buffer (counting their next digit) or, in the last step, its
+  /// first k_rem to the candidates; all in input order.
+  __device__ __forceinline__ static void step(TempStorage& temp, const params_t& p, int round) {
+    const state_t& s = static_cast<const state_t*>(p.state)[round & 1];
+    if (s.done != 0) return;  // the same for every block
+    histogram_t hist(temp.hist);
+    const int level = s.level, next = s.next_level;
+    const u32 bucket = s.bucket, src = s.src, dst = s.dst, checks = s.checks;
+    const bool take = s.take != 0;
+    const u64 k_rem = s.k_rem;
+    const bool count_next = !take && next >= 0;
+    if (count_next) hist.clear();
+    const u64 r = blockIdx.x;
+    const u64 off = p.src_off[r], cnt = p.src_cnt[r];
+    // Where this range writes: after the earlier ranges' keys below and in the bucket.
+    u64 less_mine = 0, in_mine = 0;
+    for (u64 q = threadIdx.x; q < r; q += THREADS) {
+      less_mine += p.range_less[q];
+      in_mine += p.range_in[q];
+    }
+    u64 less_before = 0, in_before = 0;
+    (void)block_scan<u64, THREADS>::exclusive_sum(temp.scan, less_mine, less_before);
+    (void)block_scan<u64, THREADS>::exclusive_sum(temp.scan, in_mine, in_before);
+    if (threadIdx.x == 0) p.bucket_before[r] = in_before;  // the next pick's offset of this range
+    u64 less_at = s.out_base + less_before;
+    u64 bucket_at = (take ? s.out_base + s.level_less : 0) + in_before;
+    u64 bucket_rank = in_before;  // the bucket's keys of the earlier ranges and tiles
+    const bits_type* keys = src == 0 ? p.keys : p.buf_keys[src - 1];
+    const u64* pos = src == 0 ? nullptr : p.buf_pos[src - 1];
+    const digit_extractor<Key> digit_of = level >= 0 ? extractor(p, level) : digit_extractor<Key>();
+    const digit_extractor<Key> next_of = count_next ? extractor(p, next) : digit_extractor<Key>();
+    const u32 lane = lane_id();
+    const int warp = int(threadIdx.x) / warp_threads;
+    __syncthreads();
+    for (u64 tile = 0; tile < cnt; tile += STEP_TILE) {
+      bits_type key[STEP_ROWS];
+      u64 where[STEP_ROWS];
+      u32 cls[STEP_ROWS];  // 0 neither, 1 below the bucket, 2 in it
+RINGSWEEP_UNROLL
+      for (int row = 0; row < STEP_ROWS; ++row) {
+        const u64 i = tile + u64(row) * THREADS + threadIdx.x;
+        cls[row] = 0;
+        if (i < cnt) {
+          key[row] = load_global(keys + off + i);
+          where[row] = pos == nullptr ? off + i : load_global(pos + off + i);
+          bool match = true;
+          for (u32 c = 0; c < checks; ++c) match = match && extractor(p, s.check_pass[c])(key[row]) == s.check_digit[c];
+          if (match) {
+            const u32 d = level >= 0 ? digit_of(key[row]) : 0u;
+            cls[row] = d < bucket ? 1u : (d == bucket ? 2u : 0u);
+          }
+        }
+        const u32 below = __ballot_sync(0xffffffffu, cls[row] == 1u);
+        const u32 in = __ballot_sync(0xffffffffu, cls[row] == 2u);
+        if (lane == 0) temp.row_counts[row * WARPS + warp] = u64(__popc(below)) << 32 | u64(__popc(in));
+        // Ranks within the warp's row, kept in `where`'s company until the row offsets are known.
+        cls[row] |= u32(__popc(cls[row] == 1u ? below & lanemask_lt() : in & lanemask_lt())) << 2;
+      }
+      __syncthreads();
+      const u64 mine = int(threadIdx.x) < STEP_ROWS * WARPS ? temp.row_counts[threadIdx.x] : 0;
+      u64 tile_total = 0;
+      const u64 before = block_scan<u64, THREADS>::exclusive_sum(temp.scan, mine, tile_total);
+      if (int(threadIdx.x) < STEP_ROWS * WARPS) temp.row_counts[threadIdx.x] = before;
+      __syncthreads();
+RINGSWEEP_UNROLL
+      for (int row = 0; row < STEP_ROWS; ++row) {
+        const u32 c = cls[row] & 3u;
+        if (c == 0) continue;
+        const u64 row_before = temp.row_counts[row * WARPS + warp];
+        const u64 rank = u64(cls[row] >> 2);
+        if (c == 1) {
+          const u64 at = less_at + (row_before >> 32) + rank;
+          store_global(p.out_keys + at, key[row]);
+          store_global(p.out_pos + at, where[row]);
+        } else {
+          const u64 in_rank = (row_before & 0xffffffffu) + rank;
+          if (take) {
+            if (bucket_rank + in_rank < k_rem) {
+              store_global(p.out_keys + bucket_at + in_rank, key[row]);
+              store_global(p.out_pos + bucket_at + in_rank, where[row]);
+            }
+          } else {
+            if (dst != 0) {
+              store_global(p.buf_keys[dst - 1] + bucket_at + in_rank, key[row]);
+              store_global(p.buf_pos[dst - 1] + bucket_at + in_rank, where[row]);
+            }
+            if (count_next) hist.add(0, next_of(key[row]));
+          }
+        }
+      }
+      less_at += tile_total >> 32;
+      bucket_at += tile_total & 0xffffffffu;
+      bucket_rank += tile_total & 0xffffffffu;
+      __syncthreads();  // row_counts is reused by the next tile
+    }
+    if (count_next) {
+      __syncthreads();
+      u32* row = p.range_counts + (r * u64(p.passes) + u64(next)) * RADIX;
+      for (int d = int(threadIdx.x); d < RADIX; d += THREADS) {
+        const u32 c = temp.hist.bins[0][d];
+        row[d] = c;
+        if (c != 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.level_counts + u64(next) * RADIX + d),
+                              (unsigned long long)c);
+      }
+    }
+  }
+};
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

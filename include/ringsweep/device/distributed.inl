@@ -1,0 +1,496 @@
+// Definitions of the distributed sort (declared and documented in distributed.cuh, which includes
+// <mpi.h> before this file; nothing here includes it). The protocol and why no rank can wait
+// forever: docs/design.md, section 14.
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "../detail/digit_window.cuh"
+#include "../kernels/boundary_probe_kernel.cuh"
+#include "key_kind.cuh"
+#include "launch.cuh"
+#include "radix_sort.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace mpi {
+namespace detail_mpi {
+
+inline exchange_settings settings_from_environment() {
+  exchange_settings s;
+  if (const char* path = std::getenv("RINGSWEEP_MPI_EXCHANGE")) {
+    if (std::strcmp(path, "direct") == 0) s.path = exchange_path::direct;
+    if (std::strcmp(path, "staged") == 0) s.path = exchange_path::staged;
+  }
+  if (const char* chunk = std::getenv("RINGSWEEP_MPI_CHUNK_BYTES")) {
+    const unsigned long long c = std::strtoull(chunk, nullptr, 10);
+    if (c > 0) s.chunk_bytes = std::size_t(c);
+  }
+  return s;
+}
+
+inline exchange_settings& settings() {
+  static exchange_settings s = settings_from_environment();
+  return s;
+}
+
+inline phase_times& last_times() {
+  static thread_local phase_times t;
+  return t;
+}
+
+/// Whether device pointers may be handed to MPI: always on the SIMT backend (its device memory is
+/// host memory), where Open MPI says so on a GPU, never otherwise.
+inline bool cuda_aware() {
+#if defined(RINGSWEEP_SIMT_BACKEND)
+  return true;
+#elif defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+constexpr int radix_bits = 8;
+constexpr int tag_keys = 3701;
+constexpr int tag_values = 3702;
+
+inline std::size_t align_up(std::size_t x) { return (x + 255) & ~std::size_t(255); }
+
+/// The stable local sort of a double buffer, for built-in or custom keys (a size query when
+/// `d_temp` is null).
+template <bool HAS_VALUES, class Kind, class Key, class Value>
+cudaError_t local_sort(const Kind& kind, void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
+                       double_buffer<Value>& values, std::size_t n, sort_options opts, cudaStream_t stream) {
+  if constexpr (HAS_VALUES) {
+    return detail::radix_sort<detail::for_device>(kind, detail::buffers<Key, Value>(keys, values), d_temp, temp_bytes,
+                                                  n, opts, stream);
+  } else {
+    (void)values;
+    return detail::radix_sort<detail::for_device>(kind, detail::buffers<Key>(keys), d_temp, temp_bytes, n, opts,
+                                                  stream);
+  }
+}
+
+/// The first error of `a`, `b` (success when both succeeded).
+inline cudaError_t first_error(cudaError_t a, cudaError_t b) { return a != cudaSuccess ? a : b; }
+
+/// The agreed error: the largest code over the ranks (the same on every rank).
+inline cudaError_t agree(MPI_Comm comm, cudaError_t mine) {
+  int local = int(mine);
+  int all = 0;
+  MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MAX, comm);
+  return cudaError_t(all);
+}
+
+/// What a rank tells every other before anything is written.
+struct rank_status {
+  long long error, order, begin_bit, end_bit, item_sizes /* key bits, key and value bytes */, chunk_bytes, n;
+};
+
+/// One array of the exchange (keys or values), `elem` bytes per item: the sorted runs in `src`
+/// (device), what arrives in `dst` (device), and on the staged path the page-locked stages of both.
+struct exchange_array {
+  std::size_t elem;
+  const unsigned char* src;
+  unsigned char* dst;
+  unsigned char* host_src;  // null: the direct path
+  unsigned char* host_dst;
+  int tag;
+};
+
+/// A receive into a host stage, and where its bytes go on the device once it has arrived.
+struct stage_copy {
+  const unsigned char* host;
+  unsigned char* device;
+  std::size_t bytes;
+};
+
+/// Posts the receives of every peer's run of `a`, in messages of at most `chunk` bytes, into the
+/// device array or its host stage; `stage_copies` gets one entry per request.
+inline void post_receives(MPI_Comm comm, int rank, int p, const exchange_array& a,
+                          const std::vector<unsigned long long>& counts, const std::vector<unsigned long long>& displs,
+                          std::size_t chunk, std::vector<MPI_Request>& requests, std::vector<stage_copy>& stage_copies) {
+  for (int q = 0; q < p; ++q) {
+    if (q == rank) continue;
+    const std::size_t bytes = std::size_t(counts[q]) * a.elem;
+    const std::size_t at = std::size_t(displs[q]) * a.elem;
+    for (std::size_t off = 0; off < bytes; off += chunk) {
+      const std::size_t len = std::min(chunk, bytes - off);
+      unsigned char* into = a.host_dst != nullptr ? a.host_dst + at + off : a.dst + at + off;
+      MPI_Request r;
+      MPI_Irecv(into, int(len), MPI_BYTE, q, a.tag, comm, &r);
+      requests.push_back(r);
+      stage_copies.push_back({into, a.dst + at + off, len});
+    }
+  }
+}
+
+/// Posts the sends of this rank's run of `a` for peer `q` (from the host stage on the staged path).
+inline void post_sends(MPI_Comm comm, int q, const exchange_array& a, const std::vector<unsigned long long>& counts,
+                       const std::vector<unsigned long long>& displs, std::size_t chunk,
+                       std::vector<MPI_Request>& requests) {
+  const std::size_t bytes = std::size_t(counts[q]) * a.elem;
+  const std::size_t at = std::size_t(displs[q]) * a.elem;
+  const unsigned char* from = a.host_src != nullptr ? a.host_src : a.src;
+  for (std::size_t off = 0; off < bytes; off += chunk) {
+    const std::size_t len = std::min(chunk, bytes - off);
+    MPI_Request r;
+    MPI_Isend(from + at + off, int(len), MPI_BYTE, q, a.tag, comm, &r);
+    requests.push_back(r);
+  }
+}
+
+/// The distributed sort of `n` keys (and values, with HAS_VALUES) on this rank; see
+/// distributed.cuh for the contract and docs/design.md section 14 for the protocol.
+template <bool HAS_VALUES, class Kind, class Value>
+cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind::key_type* d_keys, Value* d_values,
+                             std::size_t n, sort_options opts, cudaStream_t stream) {
+  using Key = typename Kind::key_type;
+  using SortKey = typename Kind::sort_key;
+  using traits = key_traits<SortKey>;
+  using bits_type = typename traits::bits_type;
+  static_assert(sizeof(bits_type) == sizeof(Key), "ringsweep: a key moves as its bits");
+  static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 ||
+                    sizeof(Value) == 8 || sizeof(Value) == 16,
+                "ringsweep: values of the distributed sort have 1, 2, 4, 8 or 16 bytes");
+
+  phase_times& times = last_times();
+  times = phase_times{};
+  int mpi_up = 0;
+  int mpi_down = 0;
+  MPI_Initialized(&mpi_up);
+  MPI_Finalized(&mpi_down);
+  if (user_comm == MPI_COMM_NULL || mpi_up == 0 || mpi_down != 0) return cudaErrorInvalidValue;
+  const double t_start = MPI_Wtime();
+  MPI_Comm comm;
+  MPI_Comm_dup(user_comm, &comm);
+  int rank = 0;
+  int p = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  const exchange_settings cfg = settings();
+  const std::size_t value_bytes = HAS_VALUES ? sizeof(Value) : 0;
+  const std::size_t item_bytes = sizeof(Key) + value_bytes;
+
+  // ---- 1. this rank's own checks -------------------------------------------------------------
+  cudaError_t err = cudaSuccess;
+  const int key_bits = traits::bits;
+  const int end_bit = opts.end_bit == -1 ? key_bits : opts.end_bit;
+  const bool bad_window = opts.begin_bit < 0 || end_bit < 0 || end_bit > key_bits || opts.begin_bit > end_bit;
+  const bool bad_count = n > std::size_t(PTRDIFF_MAX) / item_bytes;
+  const bool bad_chunk = cfg.chunk_bytes == 0 || cfg.chunk_bytes > std::size_t(INT_MAX);
+  if (bad_window || bad_count || bad_chunk) err = cudaErrorInvalidValue;
+  if (n > 0 && (d_keys == nullptr || (HAS_VALUES && d_values == nullptr))) err = cudaErrorInvalidValue;
+  if (!kind.aligned(d_keys)) err = cudaErrorInvalidValue;
+  const unsigned boundaries = unsigned(p - 1);
+  const int passes = bad_window ? 0 : detail::digit_window::passes(opts.begin_bit, end_bit, radix_bits);
+
+  // ---- 2. allocations: the second buffer, the sort's temporary storage, the probe tables -------
+  std::size_t temp_bytes = 0;
+  if (err == cudaSuccess) {
+    double_buffer<Key> qk(d_keys, d_keys);
+    double_buffer<Value> qv(d_values, d_values);
+    err = local_sort<HAS_VALUES>(kind, nullptr, temp_bytes, qk, qv, n, opts, stream);
+  }
+  const unsigned max_probes = (1u << radix_bits) + 1;
+  const std::size_t off_values = align_up(n * sizeof(Key));
+  const std::size_t off_temp = off_values + align_up(n * value_bytes);
+  const std::size_t off_prefixes = off_temp + align_up(temp_bytes);
+  const std::size_t off_counts = off_prefixes + align_up(std::size_t(boundaries) * detail::probe_max_digits);
+  const std::size_t total_bytes = off_counts + align_up(std::size_t(boundaries) * max_probes * 8);
+  unsigned char* block = nullptr;
+  if (err == cudaSuccess) err = cudaMallocAsync(reinterpret_cast<void**>(&block), total_bytes, stream);
+  const bool staged = cfg.path == exchange_path::staged || (cfg.path == exchange_path::automatic && !cuda_aware());
+  unsigned char* host = nullptr;
+  if (err == cudaSuccess && staged && p > 1 && n > 0) {
+    err = cudaMallocHost(reinterpret_cast<void**>(&host), 2 * n * item_bytes);
+  }
+  auto release = [&]() {
+    if (host != nullptr) cudaFreeHost(host);
+    if (block != nullptr) cudaFreeAsync(block, stream);
+    MPI_Comm_free(&comm);
+    times.total = MPI_Wtime() - t_start;
+  };
+
+  // ---- 3. agreement before the first write: every rank's status, options and count ------------
+  const rank_status mine{static_cast<long long>(err),
+                         static_cast<long long>(opts.order),
+                         static_cast<long long>(opts.begin_bit),
+                         static_cast<long long>(end_bit),
+                         static_cast<long long>((std::size_t(key_bits) * 64 + sizeof(Key)) * 64 + value_bytes),
+                         static_cast<long long>(cfg.chunk_bytes),
+                         bad_count ? -1ll : static_cast<long long>(n)};
+  std::vector<rank_status> all(static_cast<std::size_t>(p));
+  MPI_Allgather(&mine, int(sizeof(rank_status)), MPI_BYTE, all.data(), int(sizeof(rank_status)), MPI_BYTE, comm);
+  bool invalid = false;
+  long long worst = 0;
+  unsigned long long total_n = 0;
+  std::vector<unsigned long long> start(std::size_t(p) + 1, 0);  // global position of each rank's first key
+  for (int r = 0; r < p; ++r) {
+    const rank_status& s = all[std::size_t(r)];
+    invalid = invalid || s.error == cudaErrorInvalidValue || s.n < 0 || s.order != mine.order ||
+              s.begin_bit != mine.begin_bit || s.end_bit != mine.end_bit || s.item_sizes != mine.item_sizes ||
+              s.chunk_bytes != mine.chunk_bytes;
+    worst = std::max(worst, s.error);
+    if (s.n >= 0) {
+      total_n += static_cast<unsigned long long>(s.n);
+      invalid = invalid || total_n > static_cast<unsigned long long>(PTRDIFF_MAX) / item_bytes;
+    }
+    start[std::size_t(r) + 1] = total_n;
+  }
+  if (invalid || worst != 0) {
+    release();
+    return invalid ? cudaErrorInvalidValue : cudaError_t(worst);
+  }
+
+  // ---- 4. the stable local sort: this rank's keys bound for each rank become one run ----------
+  const double t_agreed = MPI_Wtime();
+  Key* keys2 = reinterpret_cast<Key*>(block);
+  Value* values2 = HAS_VALUES ? reinterpret_cast<Value*>(block + off_values) : nullptr;
+  void* d_temp = block + off_temp;
+  unsigned char* d_prefixes = block + off_prefixes;
+  unsigned long long* d_counts = reinterpret_cast<unsigned long long*>(block + off_counts);
+  double_buffer<Key> kb(d_keys, keys2);
+  double_buffer<Value> vb(d_values, values2);
+  err = local_sort<HAS_VALUES>(kind, d_temp, temp_bytes, kb, vb, n, opts, stream);
+  err = first_error(err, cudaStreamSynchronize(stream));
+  const double t_sorted = MPI_Wtime();
+  times.local_sort = t_sorted - t_agreed;
+
+  // ---- 5. splitters: the exact key and count of equal keys at every rank boundary -------------
+  // Boundary b (1 <= b < p) is the global position start[b]; one with start[b] == total_n (only
+  // empty ranks after it) takes every key. Digits from the top: round t fixes digit t of each
+  // open boundary's splitter from the global counts of keys below (prefix, d) for every d.
+  std::vector<unsigned char> prefixes(std::size_t(boundaries) * detail::probe_max_digits, 0);
+  std::vector<unsigned long long> global_less(boundaries, 0), local_less(boundaries, 0),
+      local_equal(boundaries, static_cast<unsigned long long>(n));
+  detail::boundary_probe_params<SortKey> probe{};
+  probe.keys = reinterpret_cast<const bits_type*>(kb.current());
+  probe.n = n;
+  probe.prefixes = d_prefixes;
+  probe.boundaries = boundaries;
+  probe.counts = d_counts;
+  const auto context = kind.context();
+  for (int t = 0; t < passes; ++t) {
+    const auto w = detail::digit_window::of_pass(opts.begin_bit, end_bit, radix_bits, passes - 1 - t);
+    probe.digit[t] = context.extractor(opts.order == sort_order::descending, w);
+  }
+  const bool search = boundaries > 0 && passes > 0;
+  std::vector<unsigned long long> local_counts, global_counts;
+  for (int t = 0; search && t < passes; ++t) {
+    const unsigned probes = (1u << detail::digit_window::of_pass(opts.begin_bit, end_bit, radix_bits,
+                                                                 passes - 1 - t).width) + 1;
+    const std::size_t entries = std::size_t(boundaries) * probes;
+    local_counts.assign(entries, 0);
+    global_counts.assign(entries, 0);
+    probe.depth = t;
+    probe.probes = probes;
+    if (err == cudaSuccess) {
+      err = cudaMemcpyAsync(d_prefixes, prefixes.data(), prefixes.size(), cudaMemcpyHostToDevice, stream);
+      const unsigned grid = unsigned(std::min<std::size_t>((entries + detail::boundary_probe_threads - 1) /
+                                                               detail::boundary_probe_threads,
+                                                           1024));
+      if (err == cudaSuccess) {
+        err = detail::launch(detail::boundary_probe_kernel<SortKey>, grid, detail::boundary_probe_threads, stream,
+                             detail::launch_order::serial, probe);
+      }
+      if (err == cudaSuccess) {
+        err = cudaMemcpyAsync(local_counts.data(), d_counts, entries * 8, cudaMemcpyDeviceToHost, stream);
+      }
+      err = first_error(err, cudaStreamSynchronize(stream));
+      if (err != cudaSuccess) local_counts.assign(entries, 0);
+    }
+    MPI_Allreduce(local_counts.data(), global_counts.data(), int(entries), MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+    for (unsigned b = 0; b < boundaries; ++b) {
+      const unsigned long long target = start[b + 1];
+      if (target >= total_n) continue;
+      const unsigned long long* g = global_counts.data() + std::size_t(b) * probes;
+      const unsigned long long* l = local_counts.data() + std::size_t(b) * probes;
+      unsigned d = 0;
+      while (d + 1 < probes && g[d + 1] <= target) ++d;
+      if (d + 1 >= probes) {
+        err = first_error(err, cudaErrorUnknown);  // counts inconsistent: only after a failure somewhere
+        d = 0;
+      }
+      prefixes[std::size_t(b) * detail::probe_max_digits + std::size_t(t)] = static_cast<unsigned char>(d);
+      global_less[b] = g[d];
+      local_less[b] = l[d];
+      local_equal[b] = l[d + 1] - l[d];
+    }
+  }
+  // Keys equal to the splitter: the ranks before this one hold `equal_before` of them, and the
+  // first `global position - global_less` of all of them (by rank, then position) go before.
+  std::vector<unsigned long long> equal_before(boundaries, 0);
+  if (boundaries > 0) {
+    MPI_Exscan(local_equal.data(), equal_before.data(), int(boundaries), MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+    if (rank == 0) std::fill(equal_before.begin(), equal_before.end(), 0ull);
+  }
+  std::vector<unsigned long long> cut(std::size_t(p) + 1, 0);
+  cut[std::size_t(p)] = n;
+  for (unsigned b = 0; b < boundaries; ++b) {
+    unsigned long long c = n;
+    const unsigned long long target = start[b + 1];
+    if (target < total_n) {
+      const unsigned long long need = target - std::min(target, global_less[b]);
+      const unsigned long long take =
+          need <= equal_before[b] ? 0ull : std::min(need - equal_before[b], local_equal[b]);
+      c = std::min<unsigned long long>(local_less[b] + take, n);
+    }
+    cut[b + 1] = std::max(c, cut[b]);
+  }
+  std::vector<unsigned long long> send_counts(static_cast<std::size_t>(p)), recv_counts(static_cast<std::size_t>(p)),
+      send_displs(static_cast<std::size_t>(p)), recv_displs(static_cast<std::size_t>(p));
+  for (int q = 0; q < p; ++q) send_counts[q] = cut[q + 1] - cut[q];
+  MPI_Alltoall(send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, recv_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, comm);
+  unsigned long long sent = 0, received = 0;
+  for (int q = 0; q < p; ++q) {
+    send_displs[q] = sent;
+    recv_displs[q] = received;
+    sent += send_counts[q];
+    received += recv_counts[q];
+  }
+  if (received != n) err = first_error(err, cudaErrorUnknown);  // exact balance, or a failure somewhere
+  err = agree(comm, err);
+  const double t_split = MPI_Wtime();
+  times.splitters = t_split - t_sorted;
+  if (err != cudaSuccess) {
+    // Nothing has left this rank: its own keys, sorted, go back into the caller's buffers.
+    if (kb.current() != d_keys) {
+      cudaMemcpyAsync(d_keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+      if (HAS_VALUES) cudaMemcpyAsync(d_values, vb.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream);
+      cudaStreamSynchronize(stream);
+    }
+    release();
+    return err;
+  }
+
+  if (p == 1) {  // one rank: the local sort is the result
+    if (kb.current() != d_keys) {
+      err = cudaMemcpyAsync(d_keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+      if (HAS_VALUES && err == cudaSuccess) {
+        err = cudaMemcpyAsync(d_values, vb.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream);
+      }
+    }
+    err = first_error(err, cudaStreamSynchronize(stream));
+    times.final_sort = MPI_Wtime() - t_split;
+    release();
+    return err;
+  }
+
+  // ---- 6. the exchange: every run to its rank, in chunks ----------------------------------------
+  // Receives first, for every peer; then, peer by peer from rank + 1 on (so that no rank is
+  // everyone's first peer), the sends, each run copied to its host stage first on the staged path
+  // (the next run's copy overlaps the sends already posted); the rank's own run moves on the device.
+  const int arrays = HAS_VALUES ? 2 : 1;
+  exchange_array ex[2] = {
+      {sizeof(Key), reinterpret_cast<const unsigned char*>(kb.current()),
+       reinterpret_cast<unsigned char*>(kb.alternate()), nullptr, nullptr, tag_keys},
+      {value_bytes, reinterpret_cast<const unsigned char*>(vb.current()),
+       reinterpret_cast<unsigned char*>(vb.alternate()), nullptr, nullptr, tag_values}};
+  if (host != nullptr) {
+    ex[0].host_src = host;
+    ex[1].host_src = host + n * sizeof(Key);
+    ex[0].host_dst = host + n * item_bytes;
+    ex[1].host_dst = ex[0].host_dst + n * sizeof(Key);
+  }
+  std::vector<MPI_Request> recv_requests, send_requests;
+  std::vector<stage_copy> stage_copies;
+  for (int a = 0; a < arrays; ++a) {
+    post_receives(comm, rank, p, ex[a], recv_counts, recv_displs, cfg.chunk_bytes, recv_requests, stage_copies);
+  }
+  for (int k = 1; k < p; ++k) {
+    const int q = (rank + k) % p;
+    if (host != nullptr && send_counts[q] > 0) {
+      for (int a = 0; a < arrays; ++a) {
+        const std::size_t at = std::size_t(send_displs[q]) * ex[a].elem;
+        err = first_error(err, cudaMemcpyAsync(ex[a].host_src + at, ex[a].src + at,
+                                               std::size_t(send_counts[q]) * ex[a].elem, cudaMemcpyDeviceToHost,
+                                               stream));
+      }
+      err = first_error(err, cudaStreamSynchronize(stream));
+    }
+    for (int a = 0; a < arrays; ++a) {
+      post_sends(comm, q, ex[a], send_counts, send_displs, cfg.chunk_bytes, send_requests);
+    }
+  }
+  for (int a = 0; a < arrays && send_counts[rank] > 0; ++a) {
+    err = first_error(err, cudaMemcpyAsync(ex[a].dst + std::size_t(recv_displs[rank]) * ex[a].elem,
+                                           ex[a].src + std::size_t(send_displs[rank]) * ex[a].elem,
+                                           std::size_t(send_counts[rank]) * ex[a].elem, cudaMemcpyDeviceToDevice,
+                                           stream));
+  }
+  if (host != nullptr) {
+    // Each message's copy to the device is queued as soon as it has arrived.
+    for (std::size_t done = 0; done < recv_requests.size(); ++done) {
+      int index = MPI_UNDEFINED;
+      MPI_Waitany(int(recv_requests.size()), recv_requests.data(), &index, MPI_STATUS_IGNORE);
+      if (index == MPI_UNDEFINED) break;
+      const stage_copy& c = stage_copies[std::size_t(index)];
+      err = first_error(err, cudaMemcpyAsync(c.device, c.host, c.bytes, cudaMemcpyHostToDevice, stream));
+    }
+  } else {
+    MPI_Waitall(int(recv_requests.size()), recv_requests.data(), MPI_STATUSES_IGNORE);
+  }
+  MPI_Waitall(int(send_requests.size()), send_requests.data(), MPI_STATUSES_IGNORE);
+  err = first_error(err, cudaStreamSynchronize(stream));
+  const double t_exchanged = MPI_Wtime();
+  times.exchange = t_exchanged - t_split;
+
+  // ---- 7. the stable sort of what arrived, in source-rank order ----------------------------------
+  double_buffer<Key> fk(kb.alternate(), kb.current());
+  double_buffer<Value> fv(vb.alternate(), vb.current());
+  if (err == cudaSuccess) err = local_sort<HAS_VALUES>(kind, d_temp, temp_bytes, fk, fv, n, opts, stream);
+  if (err == cudaSuccess && fk.current() != d_keys) {
+    err = cudaMemcpyAsync(d_keys, fk.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+    if (HAS_VALUES && err == cudaSuccess) {
+      err = cudaMemcpyAsync(d_values, fv.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream);
+    }
+  }
+  err = first_error(err, cudaStreamSynchronize(stream));
+  err = agree(comm, err);
+  times.final_sort = MPI_Wtime() - t_exchanged;
+  release();
+  return err;
+}
+
+}  // namespace detail_mpi
+
+inline exchange_settings get_exchange_settings() { return detail_mpi::settings(); }
+inline void set_exchange_settings(const exchange_settings& s) { detail_mpi::settings() = s; }
+inline phase_times last_phase_times() { return detail_mpi::last_times(); }
+inline bool cuda_aware_mpi() { return detail_mpi::cuda_aware(); }
+
+template <class Key>
+cudaError_t sort_keys(MPI_Comm comm, Key* d_keys, std::size_t n_local, sort_options opts, cudaStream_t stream) {
+  return detail_mpi::distributed_sort<false>(comm, detail::builtin_keys<Key>{}, d_keys,
+                                             static_cast<unsigned char*>(nullptr), n_local, opts, stream);
+}
+
+template <class Key, class Value>
+cudaError_t sort_pairs(MPI_Comm comm, Key* d_keys, Value* d_values, std::size_t n_local, sort_options opts,
+                       cudaStream_t stream) {
+  return detail_mpi::distributed_sort<true>(comm, detail::builtin_keys<Key>{}, d_keys, d_values, n_local, opts,
+                                            stream);
+}
+
+template <class Key, class Decomposer, detail::if_decomposer<Decomposer>>
+cudaError_t sort_keys(MPI_Comm comm, Key* d_keys, std::size_t n_local, Decomposer decomposer, sort_options opts,
+                      cudaStream_t stream) {
+  return detail_mpi::distributed_sort<false>(comm, detail::decomposed_keys<Key, Decomposer>{decomposer}, d_keys,
+                                             static_cast<unsigned char*>(nullptr), n_local, opts, stream);
+}
+
+template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer>>
+cudaError_t sort_pairs(MPI_Comm comm, Key* d_keys, Value* d_values, std::size_t n_local, Decomposer decomposer,
+                       sort_options opts, cudaStream_t stream) {
+  return detail_mpi::distributed_sort<true>(comm, detail::decomposed_keys<Key, Decomposer>{decomposer}, d_keys,
+                                            d_values, n_local, opts, stream);
+}
+
+}  // namespace mpi
+RINGSWEEP_NAMESPACE_END

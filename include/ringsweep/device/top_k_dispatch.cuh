@@ -1,0 +1,266 @@
+// top_k: the one internal entry point of top_k_keys / top_k_pairs / top_k_indices and their
+// segmented and CUB forms: the checks, the temporary-storage layout, the select's launches and the
+// stable sort of the k candidates (docs/design.md section 15).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "../detail/config.cuh"
+#include "../detail/load_store.cuh"
+#include "../detail/temp_layout.cuh"
+#include "../kernels/top_k_kernel.cuh"
+#include "launch.cuh"
+#include "radix_sort.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// What a top-k call writes besides the keys.
+enum class top_k_output { keys, pairs, indices };
+
+/// The caller's arrays of one top-k call. Keys: `Value` is null_value. Pairs: `values_in` /
+/// `values_out`. Indices: `Value` is the index type, `values_out` the indices, `keys_out` may be
+/// null.
+template <class Key, class Value, top_k_output What>
+struct top_k_form {
+  using key_type = Key;
+  using value_type = Value;
+  static constexpr top_k_output what = What;
+  const Key* keys_in;
+  Key* keys_out;
+  const Value* values_in;
+  Value* values_out;
+};
+
+/// The select's ranges for `n` keys in tiles of `tile`: at most `top_k_max_ranges`, each at most
+/// 2^31 keys (per-range counts are 32-bit).
+constexpr std::size_t top_k_max_ranges = 1024;
+__host__ inline std::size_t top_k_ranges(std::size_t n, std::size_t tile) {
+  std::size_t g = min_of<std::size_t>(ceil_div<std::size_t>(n, tile), top_k_max_ranges);
+  g = max_of<std::size_t>(g, ceil_div<std::size_t>(n, std::size_t(1) << 31));
+  return max_of<std::size_t>(g, 1);
+}
+/// Keys a candidate buffer holds: n / 64, at least the policy's TOP_K_MIN_CAPACITY, at most n.
+__host__ inline std::size_t top_k_capacity(std::size_t n, std::size_t min_capacity) {
+  return min_of<std::size_t>(n, max_of<std::size_t>(n / 64, min_capacity));
+}
+
+/// Top-k of one array with `Policy` and `Hooks` for keys of `Kind`.
+template <class Policy, class Hooks, class Kind>
+struct top_k_dispatch {
+  using sort_key = typename Kind::sort_key;
+  using select = top_k_select<Policy, sort_key>;
+  using bits_type = typename key_traits<sort_key>::bits_type;
+  using params_t = top_k_params<sort_key>;
+  using keys_config = sort_config<Policy, sort_key, null_value>;
+  using pairs_config = sort_config<Policy, sort_key, value_raw<u64>>;
+  static constexpr int RADIX = select::RADIX;
+
+  /// Byte offsets of the pieces (from the aligned base) and the size a query reports.
+  struct layout {
+    std::size_t state = 0, input_counts = 0, level_counts = 0, cleared = 0, range_counts = 0, ranges_at = 0,
+                out_keys = 0, out_pos = 0, buf_keys[2] = {0, 0}, buf_pos[2] = {0, 0}, sorted_pos = 0,
+                keys_scratch = 0, sort_temp = 0, sort_bytes = 0, bytes = temp_alignment;
+    std::size_t ranges = 1, capacity = 0;
+    int passes = 0;
+  };
+
+  template <class Key, class Value, top_k_output What>
+  __host__ static cudaError_t make_layout(const Kind& kind, const top_k_form<Key, Value, What>& f, std::size_t n,
+                                          std::size_t k, const sort_options& opts, layout& l) {
+    // The window and order are the final sort's (sort_config::make_plan checks them).
+    sort_plan<sort_key> plan;
+    const cudaError_t e = keys_config::make_plan(k, opts, true, plan);
+    if (e != cudaSuccess) return e;
+    if (k > n) return cudaErrorInvalidValue;
+    constexpr std::size_t kb = sizeof(bits_type);
+    if (n > (~std::size_t(0) >> 8) / (kb + 8)) return cudaErrorInvalidValue;  // bytes overflow
+    l.passes = plan.passes;
+    const std::size_t p = std::size_t(max_of(plan.passes, 1));
+    l.ranges = top_k_ranges(n, std::size_t(select::TILE));
+    l.capacity = top_k_capacity(n, std::size_t(Policy::TOP_K_MIN_CAPACITY));
+    std::size_t at = 0;
+    const auto piece = [&](std::size_t bytes) {
+      const std::size_t here = at;
+      at += align_up(bytes);
+      return here;
+    };
+    l.state = piece(2 * sizeof(typename select::state_t));
+    l.input_counts = piece(p * RADIX * 8);
+    l.level_counts = piece(p * RADIX * 8);
+    l.cleared = at;
+    l.range_counts = piece(l.ranges * p * RADIX * 4);
+    l.ranges_at = piece(5 * l.ranges * 8);
+    l.out_keys = piece(k * kb);
+    l.out_pos = piece(k * 8);
+    for (int b = 0; b < 2; ++b) {
+      l.buf_keys[b] = piece(l.capacity * kb);
+      l.buf_pos[b] = piece(l.capacity * 8);
+    }
+    constexpr bool with_pos = What != top_k_output::keys;
+    l.sorted_pos = with_pos ? piece(k * 8) : 0;
+    l.keys_scratch = f.keys_out == nullptr ? piece(k * kb) : 0;
+    // The final sort's own storage (a size query of the in/out sort of k candidates).
+    std::size_t sort_bytes = 0;
+    cudaError_t q;
+    if constexpr (with_pos) {
+      q = form_runner<pairs_config, Hooks>::run(in_out_form<Key, u64>{nullptr, nullptr, nullptr, nullptr}, nullptr,
+                                                sort_bytes, k, opts, 0, kind.context());
+    } else {
+      q = form_runner<keys_config, Hooks>::run(in_out_form<Key, null_value>{nullptr, nullptr, nullptr, nullptr},
+                                               nullptr, sort_bytes, k, opts, 0, kind.context());
+    }
+    if (q != cudaSuccess) return q;
+    l.sort_bytes = sort_bytes;
+    l.sort_temp = piece(sort_bytes);
+    l.bytes = temp_alignment + at;
+    return cudaSuccess;
+  }
+
+  /// k = n: the stable sort of the whole input is the answer (its own size query when `d_temp`
+  /// is null); pairs and indices through the in/out pair sort and argsort.
+  template <class Key, class Value, top_k_output What>
+  __host__ static cudaError_t sort_all(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
+                                       std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
+                                       cudaStream_t stream) {
+    if constexpr (What == top_k_output::keys) {
+      return form_runner<keys_config, Hooks>::run(in_out_form<Key, null_value>{f.keys_in, f.keys_out, nullptr, nullptr},
+                                                  d_temp, temp_bytes, n, opts, stream, kind.context());
+    } else if constexpr (What == top_k_output::pairs) {
+      using config = sort_config<Policy, sort_key, typename kernel_value<Value>::type>;
+      return form_runner<config, Hooks>::run(in_out_form<Key, Value>{f.keys_in, f.keys_out, f.values_in, f.values_out},
+                                             d_temp, temp_bytes, n, opts, stream, kind.context());
+    } else {
+      using config = sort_config<Policy, sort_key, index_values<Value>>;
+      return form_runner<config, Hooks>::run(argsort_form<Key, Value>{f.keys_in, f.keys_out, f.values_out}, d_temp,
+                                             temp_bytes, n, opts, stream, kind.context());
+    }
+  }
+
+  template <class Key, class Value, top_k_output What>
+  __host__ static cudaError_t run(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
+                                  std::size_t& temp_bytes, std::size_t n, std::size_t k, const sort_options& opts,
+                                  cudaStream_t stream) {
+    if (k == n && n != 0 && d_temp == nullptr) return sort_all(kind, f, d_temp, temp_bytes, n, opts, stream);
+    layout l;
+    cudaError_t e = make_layout(kind, f, n, k, opts, l);
+    if (e != cudaSuccess) return e;
+    if (d_temp == nullptr) {
+      temp_bytes = l.bytes;
+      return cudaSuccess;
+    }
+    if (k == 0) return cudaSuccess;
+    if (k == n) {
+      // Checked here as below (the sorts check their own buffers too), then the sort alone.
+      if (!kind.aligned(f.keys_in, f.keys_out)) return cudaErrorInvalidValue;
+      return sort_all(kind, f, d_temp, temp_bytes, n, opts, stream);
+    }
+    if (temp_bytes < l.bytes) return cudaErrorInvalidValue;
+    if (f.keys_in == nullptr || (f.what != top_k_output::indices && f.keys_out == nullptr)) return cudaErrorInvalidValue;
+    if (What != top_k_output::keys && f.values_out == nullptr) return cudaErrorInvalidValue;
+    if (What == top_k_output::pairs && f.values_in == nullptr) return cudaErrorInvalidValue;
+    if (!kind.aligned(f.keys_in, f.keys_out)) return cudaErrorInvalidValue;
+    if constexpr (What == top_k_output::indices) {
+      if (n - 1 > std::size_t(std::numeric_limits<Value>::max())) {
+        return cudaErrorInvalidValue;  // every position must be an Index
+      }
+    }
+    const std::size_t in_bytes = n * sizeof(Key), out_bytes = k * sizeof(Key);
+    if (f.keys_out != nullptr && ranges_overlap(f.keys_in, in_bytes, f.keys_out, out_bytes)) return cudaErrorInvalidValue;
+    if (What != top_k_output::keys) {
+      const std::size_t v_out = k * sizeof(Value);
+      if (ranges_overlap(f.values_out, v_out, f.keys_in, in_bytes) ||
+          (f.keys_out != nullptr && ranges_overlap(f.values_out, v_out, f.keys_out, out_bytes)) ||
+          (What == top_k_output::pairs && ranges_overlap(f.values_out, v_out, f.values_in, n * sizeof(Value)))) {
+        return cudaErrorInvalidValue;
+      }
+    }
+
+    params_t p;
+    static_cast<key_context<sort_key>&>(p) = kind.context();
+    p.keys = reinterpret_cast<const bits_type*>(f.keys_in);
+    p.n = n;
+    p.k = k;
+    p.ranges = u32(l.ranges);
+    p.span = ceil_div<std::size_t>(n, l.ranges);
+    p.capacity = l.capacity;
+    p.begin_bit = opts.begin_bit;
+    p.end_bit = opts.end_bit == -1 ? int(key_traits<sort_key>::bits) : opts.end_bit;
+    p.passes = l.passes;
+    p.descending = opts.order == sort_order::descending;
+    p.state = temp_piece<void>(d_temp, l.state);
+    p.input_counts = temp_piece<u64>(d_temp, l.input_counts);
+    p.level_counts = temp_piece<u64>(d_temp, l.level_counts);
+    p.range_counts = temp_piece<u32>(d_temp, l.range_counts);
+    u64* const ranges = temp_piece<u64>(d_temp, l.ranges_at);
+    p.src_off = ranges;
+    p.src_cnt = ranges + l.ranges;
+    p.range_less = ranges + 2 * l.ranges;
+    p.range_in = ranges + 3 * l.ranges;
+    p.bucket_before = ranges + 4 * l.ranges;
+    p.out_keys = temp_piece<bits_type>(d_temp, l.out_keys);
+    p.out_pos = temp_piece<u64>(d_temp, l.out_pos);
+    for (int b = 0; b < 2; ++b) {
+      p.buf_keys[b] = temp_piece<bits_type>(d_temp, l.buf_keys[b]);
+      p.buf_pos[b] = temp_piece<u64>(d_temp, l.buf_pos[b]);
+    }
+
+    e = cudaMemsetAsync(temp_piece<char>(d_temp, 0), 0, l.cleared, stream);
+    if (e != cudaSuccess) return e;
+    const unsigned grid = unsigned(l.ranges);
+    e = launch(top_k_count_kernel<Policy, sort_key>, grid, unsigned(select::THREADS), stream, launch_order::serial, p);
+    // One level per round; the device skips the rounds it does not need.
+    for (int round = 0; round < max_of(l.passes, 1) && e == cudaSuccess; ++round) {
+      e = launch(top_k_pick_kernel<Policy, sort_key>, grid, unsigned(select::PICK_THREADS), stream,
+                 launch_order::serial, p, round);
+      if (e == cudaSuccess) {
+        e = launch(top_k_step_kernel<Policy, sort_key>, grid, unsigned(select::THREADS), stream, launch_order::serial,
+                   p, round);
+      }
+    }
+    if (e != cudaSuccess) return e;
+
+    // The k candidates, grouped by level and in input order within a group, sorted stably.
+    Key* const cand = reinterpret_cast<Key*>(p.out_keys);
+    Key* const keys_dst = f.keys_out != nullptr ? f.keys_out : temp_piece<Key>(d_temp, l.keys_scratch);
+    void* const sort_temp = temp_piece<char>(d_temp, l.sort_temp);
+    std::size_t sort_bytes = l.sort_bytes;
+    if constexpr (What == top_k_output::keys) {
+      return form_runner<keys_config, Hooks>::run(in_out_form<Key, null_value>{cand, keys_dst, nullptr, nullptr},
+                                                  sort_temp, sort_bytes, k, opts, stream, kind.context());
+    } else {
+      u64* const sorted_pos = temp_piece<u64>(d_temp, l.sorted_pos);
+      e = form_runner<pairs_config, Hooks>::run(in_out_form<Key, u64>{cand, keys_dst, p.out_pos, sorted_pos},
+                                                sort_temp, sort_bytes, k, opts, stream, kind.context());
+      if (e != cudaSuccess) return e;
+      const unsigned gather_grid =
+          unsigned(min_of<std::size_t>(ceil_div<std::size_t>(k, top_k_gather_threads), 4096));
+      if constexpr (What == top_k_output::pairs) {
+        using raw = value_raw<Value>;
+        return launch(top_k_gather_kernel<raw>, gather_grid, unsigned(top_k_gather_threads), stream,
+                      launch_order::serial, reinterpret_cast<const raw*>(f.values_in), (const u64*)sorted_pos,
+                      reinterpret_cast<raw*>(f.values_out), u64(k));
+      } else {
+        return launch(top_k_index_kernel<Value>, gather_grid, unsigned(top_k_gather_threads), stream,
+                      launch_order::serial, (const u64*)sorted_pos, f.values_out, u64(k));
+      }
+    }
+  }
+};
+
+/// The entry of every single-array top-k overload: the policy `Choice` names (for_device, a
+/// tuning policy, or with_hooks), keys of `Kind`, the arrays of `f`.
+template <class Choice, class Kind, class Key, class Value, top_k_output What>
+__host__ cudaError_t top_k(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp, std::size_t& temp_bytes,
+                           std::size_t n, std::size_t k, const sort_options& opts, cudaStream_t stream) {
+  return with_policy<Choice>([&](auto policy, auto hooks) {
+    return top_k_dispatch<decltype(policy), decltype(hooks), Kind>::run(kind, f, d_temp, temp_bytes, n, k, opts,
+                                                                       stream);
+  });
+}
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,184 @@
+// Top-k: the k smallest (or, descending, largest) keys of an array or of each segment, sorted and
+// deterministic. Declarations and documentation; definitions in device/top_k.inl, the machinery
+// in device/top_k_dispatch.cuh (docs/design.md section 15). Included by ringsweep.cuh.
+//
+//     std::size_t bytes = 0;
+//     ringsweep::top_k_keys(nullptr, bytes, d_logits, d_best, n, 32, {ringsweep::sort_order::descending});
+//     cudaMallocAsync(&d_temp, bytes, stream);
+//     ringsweep::top_k_keys(d_temp, bytes, d_logits, d_best, n, 32, {ringsweep::sort_order::descending}, stream);
+//
+// **Result.** `out[0, k)` holds the k smallest keys of `in[0, n)` (descending: the k largest) in
+// sorted order, as `sort_keys` would order them (the options' order and bit window; -0.0 equals
+// +0.0; NaNs by their bits, see key_traits). Among keys that compare equal the earliest input
+// positions are taken and keep their input order, so the result is exactly the first k keys of a
+// stable sort, the same on every run. Pairs carry each key's value; indices give each key's input
+// position (no index array is read).
+//
+// **How** (design.md 14): a radix select. One read of the keys counts every pass's digits; then
+// per level (a digit pass from the most significant down, passes in which all keys agree skipped)
+// the keys below the bucket holding the k-th key become candidates and the bucket's keys are
+// filtered into a buffer (when they fit) for the next level, all in input order; finally the k
+// candidates are sorted by the stable sort. Random keys cost about two reads of the input plus
+// O(candidates); all keys equal costs two reads; no host synchronisation.
+//
+// **Temporary storage** (`a(x)` = x rounded up to 256; P = passes of the window, at least 1;
+// R = min(ceil(n / (HIST_THREADS x HIST_ITEMS)), 1024) ranges (2048 keys per range tile in the
+// shipped policies); C = min(n, max(n / 64, 65536)) candidate-buffer keys; K = sizeof(Key)):
+//     256 + a(state) + 2 a(8 P 256) + a(4 R P 256) + a(40 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
+//         + [pairs, indices: a(8 k)] + [indices without keys_out: a(k K)] + the in/out sort of k keys
+//         (pairs and indices: with 8-byte values), see sort.cuh.
+// k = n: the stable sort of the whole input runs instead, with its own storage (sort.cuh, argsort
+// for indices). The size query returns it exactly.
+//
+// **Errors.** cudaErrorInvalidValue with nothing written and nothing launched for k > n, a bad bit
+// window or order, null input or output pointers (k > 0), misaligned custom keys, an output
+// overlapping an input, indices that cannot hold n - 1, or too little temporary storage. k = 0
+// writes nothing. Your data on an error: untouched (inputs are never written; outputs are written
+// only by kernels launched after every check passed).
+#pragma once
+
+#include <cstddef>
+
+#include "detail/config.cuh"
+#include "device/key_kind.cuh"
+#include "sort_options.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+
+/// The k smallest keys of `in[0, n)` (descending: the k largest), sorted, into `out[0, k)`; among
+/// equal keys the earliest positions win and keep their order. k <= n.
+///
+///     ringsweep::top_k_keys(d_temp, bytes, d_scores, d_top, n, 100, {ringsweep::sort_order::descending}, stream);
+template <class Key>
+cudaError_t top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n, std::size_t k,
+                       sort_options opts = {}, cudaStream_t stream = 0);
+
+/// The top k (key, value) pairs by key, sorted, into `keys_out[0, k)` and `values_out[0, k)`.
+///
+///     ringsweep::top_k_pairs(d_temp, bytes, d_dist, d_dist_top, d_ids, d_ids_top, n, 10);
+template <class Key, class Value>
+cudaError_t top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                        const Value* values_in, Value* values_out, std::size_t n, std::size_t k,
+                        sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Positions of the top k in the input (no index array is read), in the keys' sorted order, and
+/// the keys themselves unless `keys_out` is null. `Index`: std::int32_t, std::uint32_t,
+/// std::int64_t or std::uint64_t, able to hold n - 1.
+///
+///     ringsweep::top_k_indices(d_temp, bytes, d_logits, nullptr, d_token_ids, vocab, 50, desc, stream);
+template <class Key, class Index>
+cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                          Index* indices_out, std::size_t n, std::size_t k, sort_options opts = {},
+                          cudaStream_t stream = 0);
+/// The same without the keys (`keys_out` = nullptr).
+template <class Key, class Index>
+cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                          Index* indices_out, std::size_t n, std::size_t k, sort_options opts = {},
+                          cudaStream_t stream = 0);
+
+/// Custom keys (decomposer.cuh): the top k by the fields `decomposer` names.
+template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n, std::size_t k,
+                       Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                        const Value* values_in, Value* values_out, std::size_t n, std::size_t k,
+                        Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Index, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                          Index* indices_out, std::size_t n, std::size_t k, Decomposer decomposer,
+                          sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Index, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                          Index* indices_out, std::size_t n, std::size_t k, Decomposer decomposer,
+                          sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Batched: the top k of each segment `[d_begin[i], d_end[i])` into `out[i * k, (i + 1) * k)`,
+/// sorted, earliest positions first among equal keys; a segment shorter than k yields all its keys,
+/// sorted, and the rest of its k slots untouched. Segments as in segmented_sort.cuh (any order,
+/// gaps; empty or outside `[0, n)`: nothing written; overlapping: undefined). The device sorts
+/// each segment with the segmented sort (tiny by a warp, small by a block, large by onesweep
+/// passes; no host read of the offsets, no limit on a segment's length) into scratch and copies
+/// the first min(k, size). Temporary storage: the segmented in/out sort's of n keys (and values:
+/// pairs the caller's, indices the Index positions; see segmented_sort.cuh) + a(n sizeof(Key)) +
+/// [pairs, indices: a(n sizeof(Value or Index))] + [indices: a(n sizeof(Index))] + 256.
+/// Errors as for top_k_keys (k may exceed a segment's size), and as segmented_sort_keys for the
+/// offsets; segments x k must fit in half of std::size_t.
+///
+///     // 4096 rows of 50,000 logits: the 8 largest of each row
+///     ringsweep::segmented_top_k_keys(d_temp, bytes, d_logits, d_best, 4096 * 50000, 4096, d_row_begin,
+///                                     d_row_begin + 1, 8, {ringsweep::sort_order::descending}, stream);
+template <class Key, class Offset>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
+/// Batched pairs: the values of each segment's top k follow their keys.
+template <class Key, class Value, class Offset>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
+                                  const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts = {},
+                                  cudaStream_t stream = 0);
+/// Batched indices: each segment's top k as positions in the input (not within the segment:
+/// subtract `d_begin[i]` for those), with the keys unless `keys_out` is null.
+template <class Key, class Index, class Offset>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Index, class Offset>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
+/// Batched custom keys (decomposer.cuh).
+template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
+                                  const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                  sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Index, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
+
+namespace tuning {
+/// The top-k forms above with the caller's policy `Policy` (see tuning.cuh): the select's blocks
+/// are `HIST_THREADS` threads over tiles of `HIST_THREADS x HIST_ITEMS` keys.
+template <class Policy, class Key>
+cudaError_t top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n, std::size_t k,
+                       sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Value>
+cudaError_t top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                        const Value* values_in, Value* values_out, std::size_t n, std::size_t k,
+                        sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Index>
+cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                          Index* indices_out, std::size_t n, std::size_t k, sort_options opts = {},
+                          cudaStream_t stream = 0);
+template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n, std::size_t k,
+                       Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Offset>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Value, class Offset>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
+                                  const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts = {},
+                                  cudaStream_t stream = 0);
+template <class Policy, class Key, class Index, class Offset>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
+}  // namespace tuning
+
+RINGSWEEP_NAMESPACE_END
+
+#include "device/top_k.inl"

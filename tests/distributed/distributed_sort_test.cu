@@ -1,0 +1,518 @@
+// ringsweep::mpi::sort_keys / sort_pairs (distributed.cuh) over 1-4 MPI ranks: ctest runs this one
+// program under mpiexec with -n 1, 2, 3 and 4 (tests/distributed/CMakeLists.txt). Every test case
+// is collective: each rank makes its share of the data from the same seed, sorts, and rank 0
+// gathers inputs and outputs and compares the concatenation over ranks with std::stable_sort of
+// the gathered input (bit for bit, keys and values; values carry each item's global input index,
+// so any unstable order or imbalance shows). Assertions that could differ between ranks are
+// broadcast first, so that every rank runs the same collectives whatever fails.
+#include <mpi.h>
+
+#include <cuda_runtime.h>
+#include <ringsweep/distributed.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "catch_session.hpp"
+#include "test_util.cuh"
+
+#if defined(RINGSWEEP_VARIANT_SIMT)
+#include <ringsweep_simt/control.hpp>
+#endif
+
+#if defined(__has_include)
+#if __has_include(<cuda/std/tuple>)
+#include <cuda/std/tuple>
+#define TEST_HAS_CUDA_STD_TUPLE 1
+#endif
+#endif
+
+namespace {
+
+using u8 = std::uint8_t;
+using u16 = std::uint16_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+namespace rmpi = ringsweep::mpi;
+
+#ifdef TEST_HAS_CUDA_STD_TUPLE
+namespace tup = cuda::std;
+#else
+namespace tup = std;
+#endif
+
+// The communicator the test cases sort over and check on: MPI_COMM_WORLD, or a part of it.
+MPI_Comm test_comm = MPI_COMM_WORLD;
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(test_comm, &r);
+  return r;
+}
+int world_size() {
+  int p = 1;
+  MPI_Comm_size(test_comm, &p);
+  return p;
+}
+
+// ---- the reference order: each key's order-preserving image, written here independently --------
+u64 image_of(u8 k) { return k; }
+u64 image_of(u32 k) { return k; }
+u64 image_of(u64 k) { return k; }
+u64 image_of(std::int32_t k) { return u64(u32(k) ^ 0x80000000u); }
+u64 image_of(float k) {
+  u32 b;
+  std::memcpy(&b, &k, 4);
+  if (b == 0x80000000u) b = 0;  // -0.0 equals +0.0
+  return u64((b >> 31) != 0 ? ~b : (b | 0x80000000u));
+}
+
+struct particle {  // a custom key: by cell, then depth
+  std::int32_t cell;
+  float depth;
+};
+struct by_cell_depth {
+  __host__ __device__ tup::tuple<std::int32_t&, float&> operator()(particle& p) const { return {p.cell, p.depth}; }
+};
+u64 image_of(particle k) { return (image_of(k.cell) << 32) | image_of(k.depth); }
+
+template <class K>
+constexpr int bits_of() {
+  return int(sizeof(K) * 8);
+}
+
+/// The key's image as the sort orders it: complemented when descending, cut to the bit window.
+template <class K>
+u64 sort_image(const K& k, const ringsweep::sort_options& o) {
+  const int w = bits_of<K>();
+  const u64 all = w == 64 ? ~u64(0) : (u64(1) << w) - 1;
+  u64 img = image_of(k);
+  if (o.order == ringsweep::sort_order::descending) img = ~img & all;
+  const int end = o.end_bit == -1 ? w : o.end_bit;
+  const int width = end - o.begin_bit;
+  if (width == 0) return 0;
+  img >>= o.begin_bit;
+  return width == 64 ? img : img & ((u64(1) << width) - 1);
+}
+
+/// A value carrying the item's global input index in its first bytes (truncated for 1-2 bytes).
+struct v16 {
+  u64 lo, hi;
+};
+template <class V>
+V tag_value(u64 global_index) {
+  V v;
+  unsigned char bytes[sizeof(V)];
+  for (std::size_t i = 0; i < sizeof(V); ++i) bytes[i] = static_cast<unsigned char>((global_index >> (8 * (i % 8))) + i / 8);
+  std::memcpy(&v, bytes, sizeof(V));
+  return v;
+}
+
+template <class T>
+std::vector<unsigned char> gather_bytes(const std::vector<T>& mine, std::vector<u64>& counts_out) {
+  const int p = world_size();
+  const u64 n = mine.size();
+  std::vector<u64> counts(std::size_t(p), 0);
+  MPI_Allgather(&n, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, test_comm);
+  std::vector<int> bytes(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
+  int total = 0;
+  for (int r = 0; r < p; ++r) {
+    bytes[r] = int(counts[r] * sizeof(T));
+    displs[r] = total;
+    total += bytes[r];
+  }
+  std::vector<unsigned char> all(std::size_t(total) + 1);
+  MPI_Gatherv(mine.data(), int(n * sizeof(T)), MPI_BYTE, all.data(), bytes.data(), displs.data(), MPI_BYTE, 0,
+              test_comm);
+  all.resize(std::size_t(total));
+  counts_out = counts;
+  return all;
+}
+
+/// Every rank's status, and whether they are all `expected`.
+bool all_ranks_returned(cudaError_t mine, cudaError_t expected) {
+  int local = mine == expected ? 1 : 0;
+  int all = 0;
+  MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, test_comm);
+  return all == 1;
+}
+
+bool on_all_ranks(bool mine) { return all_ranks_returned(mine ? cudaSuccess : cudaErrorUnknown, cudaSuccess); }
+
+/// Sorts this rank's `keys` (and values made by tag_value when HAS_VALUES) with `sort`, then
+/// checks the global result on rank 0. Returns whether it is right, on every rank.
+template <class V, bool HAS_VALUES, class K, class Sort>
+bool sorts_right(const std::vector<K>& keys, const ringsweep::sort_options& opts, Sort sort) {
+  const int rank = world_rank();
+  const std::size_t n = keys.size();
+  u64 first = 0;  // global index of this rank's first item
+  const u64 n64 = n;
+  MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, test_comm);
+  if (rank == 0) first = 0;
+  std::vector<V> values;
+  if (HAS_VALUES) {
+    for (std::size_t i = 0; i < n; ++i) values.push_back(tag_value<V>(first + i));
+  }
+  ringsweep_test::device_buffer<K> d_keys(keys);
+  ringsweep_test::device_buffer<V> d_values(HAS_VALUES ? values : std::vector<V>{});
+  const cudaError_t status = sort(d_keys.data(), HAS_VALUES ? d_values.data() : nullptr, n);
+  CHECK(status == cudaSuccess);
+  const bool all_ok = all_ranks_returned(status, cudaSuccess);
+  const std::vector<K> out_keys = d_keys.download();
+  const std::vector<V> out_values = HAS_VALUES ? d_values.download() : std::vector<V>{};
+
+  std::vector<u64> counts, counts_out;
+  const std::vector<unsigned char> in_k = gather_bytes(keys, counts);
+  const std::vector<unsigned char> out_k = gather_bytes(out_keys, counts_out);
+  const std::vector<unsigned char> in_v = gather_bytes(values, counts);
+  const std::vector<unsigned char> out_v = gather_bytes(out_values, counts_out);
+  int right = 1;
+  if (rank == 0) {
+    const std::size_t total = in_k.size() / sizeof(K);
+    std::vector<K> all_keys(total);
+    if (total > 0) std::memcpy(static_cast<void*>(all_keys.data()), in_k.data(), in_k.size());
+    std::vector<std::size_t> order(total);
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::vector<u64> img(total);
+    for (std::size_t i = 0; i < total; ++i) img[i] = sort_image(all_keys[i], opts);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return img[a] < img[b]; });
+    std::vector<unsigned char> want_k(in_k.size()), want_v(in_v.size());
+    for (std::size_t i = 0; i < total; ++i) {
+      std::memcpy(&want_k[i * sizeof(K)], &in_k[order[i] * sizeof(K)], sizeof(K));
+      if (HAS_VALUES) std::memcpy(&want_v[i * sizeof(V)], &in_v[order[i] * sizeof(V)], sizeof(V));
+    }
+    right = all_ok && want_k == out_k && want_v == out_v ? 1 : 0;
+    if (!right) {
+      std::size_t first_wrong = 0;
+      while (first_wrong < total && std::memcmp(&want_k[first_wrong * sizeof(K)], &out_k[first_wrong * sizeof(K)],
+                                                 sizeof(K)) == 0 &&
+             (!HAS_VALUES ||
+              std::memcmp(&want_v[first_wrong * sizeof(V)], &out_v[first_wrong * sizeof(V)], sizeof(V)) == 0)) {
+        ++first_wrong;
+      }
+      UNSCOPED_INFO("first wrong item " << first_wrong << " of " << total << " (status agreed: " << all_ok << ")");
+    }
+  }
+  MPI_Bcast(&right, 1, MPI_INT, 0, test_comm);
+  return right == 1;
+}
+
+template <class K, class V = u32>
+bool pairs_right(const std::vector<K>& keys, ringsweep::sort_options opts = {}) {
+  return sorts_right<V, true>(keys, opts, [&](K* k, V* v, std::size_t n) {
+    return rmpi::sort_pairs(test_comm, k, v, n, opts);
+  });
+}
+
+template <class K>
+bool keys_right(const std::vector<K>& keys, ringsweep::sort_options opts = {}) {
+  return sorts_right<u8, false>(keys, opts, [&](K* k, u8*, std::size_t n) {
+    return rmpi::sort_keys(test_comm, k, n, opts);
+  });
+}
+
+// ---- the data shapes ----------------------------------------------------------------------------
+enum class shape { uniform, all_equal, dominant, sorted, reversed, one_rank, some_empty, all_empty, ragged };
+const char* name_of(shape s) {
+  const char* names[] = {"uniform", "all equal", "one dominant key", "sorted", "reversed", "all data on one rank",
+                         "some ranks empty", "every rank empty", "very different n_local"};
+  return names[int(s)];
+}
+
+/// This rank's keys of a shape: from one seed, so that ranks draw different but reproducible data.
+std::vector<u32> make_u32(shape s, u64 seed) {
+  const int rank = world_rank();
+  const int p = world_size();
+  std::size_t n = 1500 + 397 * std::size_t(rank);
+  if (s == shape::one_rank) n = rank == 0 ? 5000 : 0;
+  if (s == shape::some_empty) n = rank % 2 == 1 ? 0 : 2100 + 300 * std::size_t(rank);
+  if (s == shape::all_empty) n = 0;
+  if (s == shape::ragged) {
+    const std::size_t sizes[] = {1, 12000, 0, 3};
+    n = sizes[rank % 4];
+  }
+  std::mt19937_64 rng(seed * 1000 + u64(rank));
+  std::vector<u32> k(n);
+  // global index of this rank's first key, for the globally sorted and reversed shapes
+  u64 first = 0;
+  const u64 n64 = n;
+  MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, test_comm);
+  if (rank == 0) first = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (s) {
+      case shape::all_equal: k[i] = 0xC0FFEEu; break;
+      case shape::dominant: k[i] = rng() % 10 < 9 ? 77u : u32(rng() % 200); break;
+      case shape::sorted: k[i] = u32((first + i) / 3); break;
+      case shape::reversed: k[i] = u32(100000 - (first + i) / 2); break;
+      default: k[i] = u32(rng()); break;
+    }
+  }
+  (void)p;
+  return k;
+}
+
+u64 seed() { return ringsweep_test::catch_seed(); }
+
+}  // namespace
+
+TEST_CASE("distributed pairs: every data shape, exact balance and stable", "[distributed]") {
+  for (shape s : {shape::uniform, shape::all_equal, shape::dominant, shape::sorted, shape::reversed, shape::one_rank,
+                  shape::some_empty, shape::all_empty, shape::ragged}) {
+    INFO("shape: " << name_of(s) << ", ranks: " << world_size());
+    CHECK(pairs_right(make_u32(s, seed())));
+  }
+}
+
+TEST_CASE("distributed keys: descending and bit windows", "[distributed]") {
+  ringsweep::sort_options desc;
+  desc.order = ringsweep::sort_order::descending;
+  ringsweep::sort_options window;
+  window.begin_bit = 4;
+  window.end_bit = 13;
+  ringsweep::sort_options desc_window = window;
+  desc_window.order = ringsweep::sort_order::descending;
+  ringsweep::sort_options empty_window;
+  empty_window.begin_bit = 9;
+  empty_window.end_bit = 9;
+  for (shape s : {shape::uniform, shape::dominant, shape::ragged}) {
+    INFO("shape: " << name_of(s) << ", ranks: " << world_size());
+    const std::vector<u32> k = make_u32(s, seed() + 1);
+    CHECK(pairs_right(k, desc));
+    CHECK(keys_right(k, window));  // keys equal in the window but not in their bits: stability shows
+    CHECK(pairs_right(k, desc_window));
+  }
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 2), empty_window));
+}
+
+TEST_CASE("distributed keys: u8, u64 and f32 with specials", "[distributed]") {
+  const int rank = world_rank();
+  std::mt19937_64 rng(seed() * 77 + u64(rank));
+  std::vector<u8> k8(2000 + 500 * std::size_t(rank));
+  for (auto& k : k8) k = u8(rng() % 5);
+  CHECK(pairs_right(k8));
+  CHECK(keys_right(k8));
+  std::vector<u64> k64(1800 + 700 * std::size_t(rank % 2));
+  for (auto& k : k64) k = rng() & (rng() % 2 == 0 ? ~u64(0) : 0xFFFF00000000FFFFull);
+  CHECK(pairs_right(k64));
+  ringsweep::sort_options high;
+  high.begin_bit = 40;
+  CHECK(pairs_right(k64, high));
+  const float inf = std::numeric_limits<float>::infinity();
+  const float specials[] = {0.0f, -0.0f, inf, -inf, std::numeric_limits<float>::quiet_NaN(),
+                            -std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),
+                            -std::numeric_limits<float>::denorm_min(), 1.0f, -1.0f,
+                            std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
+  std::vector<float> kf(2500 + 300 * std::size_t(rank));
+  for (auto& k : kf) {
+    k = rng() % 3 == 0 ? specials[rng() % 12] : float(int(rng() % 2001) - 1000) / 8.0f;
+  }
+  CHECK(keys_right(kf));  // -0.0 and +0.0 equal: their order shows in the keys' bits
+  ringsweep::sort_options desc;
+  desc.order = ringsweep::sort_order::descending;
+  CHECK(pairs_right(kf, desc));
+}
+
+TEST_CASE("distributed custom keys through a decomposer", "[distributed]") {
+  const int rank = world_rank();
+  std::mt19937_64 rng(seed() * 91 + u64(rank));
+  std::vector<particle> parts(2200 + 900 * std::size_t(rank));
+  for (auto& q : parts) q = {int(rng() % 20) - 5, rng() % 4 == 0 ? -0.0f : float(rng() % 7)};
+  for (auto order : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    ringsweep::sort_options opts;
+    opts.order = order;
+    CHECK(sorts_right<u32, true>(parts, opts, [&](particle* k, u32* v, std::size_t n) {
+      return rmpi::sort_pairs(test_comm, k, v, n, by_cell_depth{}, opts);
+    }));
+    CHECK(sorts_right<u8, false>(parts, opts, [&](particle* k, u8*, std::size_t n) {
+      return rmpi::sort_keys(test_comm, k, n, by_cell_depth{}, opts);
+    }));
+  }
+  ringsweep::sort_options cell_only;  // the window of the first field: depth is not sorted on
+  cell_only.begin_bit = 32;
+  CHECK(sorts_right<u32, true>(parts, cell_only, [&](particle* k, u32* v, std::size_t n) {
+    return rmpi::sort_pairs(test_comm, k, v, n, by_cell_depth{}, cell_only);
+  }));
+}
+
+TEST_CASE("distributed pairs: values of 1, 2, 4, 8 and 16 bytes", "[distributed]") {
+  const std::vector<u32> k = make_u32(shape::dominant, seed() + 3);
+  CHECK(pairs_right<u32, u8>(k));
+  CHECK(pairs_right<u32, u16>(k));
+  CHECK(pairs_right<u32, u32>(k));
+  CHECK(pairs_right<u32, u64>(k));
+  CHECK(pairs_right<u32, v16>(k));
+}
+
+TEST_CASE("distributed exchange: direct and staged paths, messages in chunks", "[distributed]") {
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  CHECK(rmpi::get_exchange_settings().chunk_bytes == std::size_t(1) << 30);  // the default: below 2^31
+#if defined(RINGSWEEP_VARIANT_SIMT)
+  CHECK(rmpi::cuda_aware_mpi());  // the backend's device memory is host memory
+#endif
+  for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
+    if (path == rmpi::exchange_path::direct && !rmpi::cuda_aware_mpi()) {
+      WARN("this MPI takes no device buffers: the direct path is not tested");
+      continue;
+    }
+    for (std::size_t chunk : {std::size_t(1) << 30, std::size_t(100)}) {
+      INFO("path " << int(path) << ", chunk " << chunk << " bytes");
+      rmpi::exchange_settings s;
+      s.path = path;
+      s.chunk_bytes = chunk;  // 100: every run of more than 25 keys travels in several messages
+      rmpi::set_exchange_settings(s);
+      CHECK(pairs_right<u32, v16>(make_u32(shape::uniform, seed() + 4)));
+      CHECK(keys_right(make_u32(shape::ragged, seed() + 5)));
+    }
+  }
+  rmpi::set_exchange_settings(saved);
+}
+
+namespace {
+
+/// Runs `sort` on this rank's uniform pairs and checks that every rank returned `expected` with
+/// its keys and values bit-identical to before.
+template <class Sort>
+bool fails_untouched(cudaError_t expected, Sort sort) {
+  const std::vector<u32> keys = make_u32(shape::uniform, seed() + 6);
+  std::vector<u64> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = keys[i] * 3ull + i;
+  ringsweep_test::device_buffer<u32> d_keys(keys);
+  ringsweep_test::device_buffer<u64> d_values(values);
+  const cudaError_t status = sort(d_keys.data(), d_values.data(), keys.size());
+  CHECK(status == expected);
+  const bool agreed = all_ranks_returned(status, expected);
+  const bool untouched = on_all_ranks(d_keys.download() == keys && d_values.download() == values);
+  return agreed && untouched;
+}
+
+}  // namespace
+
+TEST_CASE("distributed errors: disagreeing or bad arguments on one rank fail every rank, data untouched",
+          "[distributed]") {
+  const int rank = world_rank();
+  const int last = world_size() - 1;
+  // one rank sorts descending
+  CHECK(fails_untouched(cudaErrorInvalidValue, [&](u32* k, u64* v, std::size_t n) {
+    ringsweep::sort_options o;
+    if (rank == last && last > 0) o.order = ringsweep::sort_order::descending;
+    if (last == 0) o.end_bit = 33;  // one rank: a bad window instead
+    return rmpi::sort_pairs(test_comm, k, v, n, o);
+  }));
+  // a negative count on the last rank
+  CHECK(fails_untouched(cudaErrorInvalidValue, [&](u32* k, u64* v, std::size_t n) {
+    return rmpi::sort_pairs(test_comm, k, v, rank == last ? std::size_t(-1) : n);
+  }));
+  // a bad bit window on rank 0 only
+  CHECK(fails_untouched(cudaErrorInvalidValue, [&](u32* k, u64* v, std::size_t n) {
+    ringsweep::sort_options o;
+    if (rank == 0) o.end_bit = 40;
+    return rmpi::sort_pairs(test_comm, k, v, n, o);
+  }));
+  // a null value array on the last rank
+  CHECK(fails_untouched(cudaErrorInvalidValue, [&](u32* k, u64* v, std::size_t n) {
+    return rmpi::sort_pairs(test_comm, k, rank == last ? static_cast<u64*>(nullptr) : v, n);
+  }));
+  // the chunk size differs between ranks
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  CHECK(fails_untouched(cudaErrorInvalidValue, [&](u32* k, u64* v, std::size_t n) {
+    rmpi::exchange_settings s = saved;
+    s.chunk_bytes = rank == last ? 4096 : 8192;
+    if (last == 0) s.chunk_bytes = std::size_t(1) << 40;  // one rank: beyond an int
+    rmpi::set_exchange_settings(s);
+    const cudaError_t e = rmpi::sort_pairs(test_comm, k, v, n);
+    rmpi::set_exchange_settings(saved);
+    return e;
+  }));
+  // and after all that, a sort still works
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 7)));
+}
+
+#if defined(RINGSWEEP_VARIANT_SIMT)
+TEST_CASE("distributed errors: a failed allocation on one rank fails every rank, data untouched",
+          "[distributed]") {
+  const int last = world_size() - 1;
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  // The device allocation (the first allocation call of the sort), then the staged path's
+  // page-locked host buffers (the second), each failing on the last rank only.
+  for (unsigned long long call : {1ull, 2ull}) {
+    INFO("allocation call " << call << " fails on rank " << last);
+    rmpi::exchange_settings s = saved;
+    s.path = call == 2 ? rmpi::exchange_path::staged : rmpi::exchange_path::direct;
+    rmpi::set_exchange_settings(s);
+    const bool staged_host = call == 2 && world_size() == 1;  // one rank stages nothing
+    CHECK(fails_untouched(staged_host ? cudaSuccess : cudaErrorMemoryAllocation, [&](u32* k, u64* v, std::size_t n) {
+      if (world_rank() == last && !staged_host) simt::fail_allocation(call);
+      const cudaError_t e = rmpi::sort_pairs(test_comm, k, v, n);
+      simt::fail_allocation(0);
+      return e;
+    }) == !staged_host);
+    rmpi::set_exchange_settings(saved);
+  }
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 8)));
+}
+
+// Registered as distributed_sort_test_simt_fail_alloc_env (tests/distributed/CMakeLists.txt): three
+// ranks, the last started with RINGSWEEP_SIMT_FAIL_ALLOC=3, so that its third allocation call (after
+// the test's two device arrays: the sort's own) fails, set from outside the program.
+TEST_CASE("distributed errors: RINGSWEEP_SIMT_FAIL_ALLOC on one rank fails every rank", "[.][fail_alloc_env]") {
+  const char* env = std::getenv("RINGSWEEP_SIMT_FAIL_ALLOC");
+  CHECK(on_all_ranks(world_rank() == world_size() - 1 ? env != nullptr : env == nullptr));
+  CHECK(fails_untouched(cudaErrorMemoryAllocation, [&](u32* k, u64* v, std::size_t n) {
+    if (env != nullptr) CHECK(simt::allocation_calls() + 1 == std::strtoull(env, nullptr, 10));
+    return rmpi::sort_pairs(test_comm, k, v, n);
+  }));
+}
+#endif
+
+TEST_CASE("distributed: a communicator of some ranks; a null one", "[distributed]") {
+  // Even and odd ranks of the world sort apart, at the same time.
+  MPI_Comm part = MPI_COMM_NULL;
+  int world = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm_split(MPI_COMM_WORLD, world % 2, world, &part);
+  test_comm = part;
+  CHECK(pairs_right(make_u32(world % 2 == 0 ? shape::dominant : shape::uniform, seed() + 10)));
+  test_comm = MPI_COMM_WORLD;
+  MPI_Comm_free(&part);
+  u32* none = nullptr;
+  CHECK(rmpi::sort_keys(MPI_COMM_NULL, none, 0) == cudaErrorInvalidValue);
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 11)));
+}
+
+TEST_CASE("distributed: phase times are recorded", "[distributed]") {
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 9)));
+  const rmpi::phase_times t = rmpi::last_phase_times();
+  CHECK(t.total > 0);
+  CHECK(t.local_sort + t.splitters + t.exchange + t.final_sort <= t.total * 1.001 + 1e-6);
+}
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  const int rank = world_rank();
+#if defined(RINGSWEEP_VARIANT_GPU)
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    if (rank == 0) std::printf("distributed test: SKIPPED, no CUDA device\n");
+    MPI_Finalize();
+    return 77;
+  }
+  cudaSetDevice(rank % devices);  // ranks share the GPUs there are
+#endif
+  if (rank == 0) std::printf("distributed test: %d ranks\n", world_size());
+  std::fflush(stdout);
+  const int failed = ringsweep_test::run_catch(argc, argv);
+  int any = failed != 0 ? 1 : 0;
+  int all = 0;
+  MPI_Allreduce(&any, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return all;
+}

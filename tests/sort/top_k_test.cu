@@ -1,0 +1,605 @@
+// top-k (top_k.cuh): the k smallest / largest keys, sorted, earliest positions first among equal
+// keys, checked against std::stable_sort on the host and taking k. Keys, pairs and indices; k at
+// every edge (0, 1, 2, warp, the sort's tile, n - 1, n); n across the select's range tiles and
+// the sort's tiles; float specials; bit windows; custom keys; skewed data (all keys equal, one
+// dominant key, sorted, reversed) with candidate buffers small enough to overflow; bad arguments.
+#include <catch2/catch.hpp>
+
+#include <ringsweep/cub.cuh>
+#include <ringsweep/ringsweep.cuh>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "sort_test_util.cuh"
+
+#if defined(__has_include)
+#if __has_include(<cuda/std/tuple>)
+#include <cuda/std/tuple>
+#define TOP_K_TEST_CUDA_STD_TUPLE 1
+#endif
+#endif
+#include <tuple>
+
+namespace {
+
+using ringsweep::sort_order;
+using ringsweep_test::distribution;
+using ringsweep_test::sort_options_of;
+
+/// policy_tiny (192-key sort tiles, 128-key select tiles) with candidate buffers of at least 8
+/// keys: n / 64 for n of a few thousand, so buffers overflow on skewed keys and fit on random ones.
+struct policy_tiny_top_k : ringsweep_test::policy_tiny {
+  static constexpr int TOP_K_MIN_CAPACITY = 8;
+};
+using tiny = policy_tiny_top_k;
+constexpr std::size_t SORT_TILE = 192;  // policy_tiny's onesweep tile for 4-byte keys
+
+/// The first k of the stable sort, and what top-k returned for keys, pairs and indices.
+template <class Policy, class Key, class Index = std::uint32_t>
+void check_top_k(const std::vector<Key>& keys, std::size_t k, const ringsweep::sort_options& opts,
+                 bool pairs_and_indices = true) {
+  const std::size_t n = keys.size();
+  INFO("n " << n << ", k " << k << ", " << ringsweep_test::order_name(opts) << ", bits [" << opts.begin_bit << ", "
+            << opts.end_bit << ")");
+  const auto order = ringsweep_test::reference_order(keys, opts);
+  ringsweep_test::device_buffer<Key> in(keys), out(k + 1);
+  const auto run = [&](auto call) {
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(call(nullptr, bytes));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(call(temp.data(), bytes));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+  };
+  const auto check_keys = [&](const std::vector<Key>& got) {
+    for (std::size_t i = 0; i < k; ++i) {
+      INFO("output " << i << " should be input position " << order[i]);
+      REQUIRE(ringsweep_test::raw_bits(got[i]) == ringsweep_test::raw_bits(keys[order[i]]));
+    }
+    Key guard;
+    std::memset(static_cast<void*>(&guard), 0xAB, sizeof(Key));
+    CHECK(ringsweep_test::raw_bits(got[k]) == ringsweep_test::raw_bits(guard));  // nothing past k
+  };
+  {
+    INFO("top_k_keys");
+    out.fill_bytes(0xAB);
+    run([&](void* t, std::size_t& b) {
+      if constexpr (std::is_void<Policy>::value) {
+        return ringsweep::top_k_keys(t, b, in.data(), out.data(), n, k, opts);
+      } else {
+        return ringsweep::tuning::top_k_keys<Policy>(t, b, in.data(), out.data(), n, k, opts);
+      }
+    });
+    check_keys(out.download());
+  }
+  if (!pairs_and_indices) return;
+  {
+    INFO("top_k_pairs");
+    std::vector<std::uint32_t> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i * 2654435761u);
+    ringsweep_test::device_buffer<std::uint32_t> vin(values), vout(k + 1);
+    out.fill_bytes(0xAB);
+    vout.fill_bytes(0xAB);
+    run([&](void* t, std::size_t& b) {
+      if constexpr (std::is_void<Policy>::value) {
+        return ringsweep::top_k_pairs(t, b, in.data(), out.data(), vin.data(), vout.data(), n, k, opts);
+      } else {
+        return ringsweep::tuning::top_k_pairs<Policy>(t, b, in.data(), out.data(), vin.data(), vout.data(), n, k, opts);
+      }
+    });
+    check_keys(out.download());
+    const auto got = vout.download();
+    for (std::size_t i = 0; i < k; ++i) {
+      INFO("value " << i);
+      REQUIRE(got[i] == values[order[i]]);
+    }
+    CHECK(got[k] == 0xABABABABu);
+  }
+  for (bool with_keys : {true, false}) {
+    INFO("top_k_indices" << (with_keys ? " with keys" : " without keys"));
+    ringsweep_test::device_buffer<Index> idx(k + 1);
+    idx.fill_bytes(0xAB);
+    out.fill_bytes(0xAB);
+    Key* keys_out = with_keys ? out.data() : nullptr;
+    run([&](void* t, std::size_t& b) {
+      if constexpr (std::is_void<Policy>::value) {
+        return ringsweep::top_k_indices(t, b, in.data(), keys_out, idx.data(), n, k, opts);
+      } else {
+        return ringsweep::tuning::top_k_indices<Policy>(t, b, in.data(), keys_out, idx.data(), n, k, opts);
+      }
+    });
+    const auto got = idx.download();
+    for (std::size_t i = 0; i < k; ++i) {
+      INFO("index " << i);
+      REQUIRE(std::uint64_t(got[i]) == std::uint64_t(order[i]));
+    }
+    Index poisoned;
+    std::memset(&poisoned, 0xAB, sizeof(Index));
+    CHECK(got[k] == poisoned);
+    if (with_keys) check_keys(out.download());
+  }
+  CHECK(ringsweep_test::same_keys(in.download(), keys));  // the input is never written
+}
+
+/// k at every edge of n keys: 0, 1, 2, 31, 32, 33, the sort's tile and its neighbours, n - 1, n.
+std::vector<std::size_t> ks_for(std::size_t n) {
+  std::vector<std::size_t> ks;
+  for (std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(32),
+                        std::size_t(33), SORT_TILE - 1, SORT_TILE, SORT_TILE + 1, n - 1, n}) {
+    if (k <= n) ks.push_back(k);
+  }
+  return ks;
+}
+
+}  // namespace
+
+TEST_CASE("top_k: every k edge over range and tile edges, both orders", "[sort][top_k]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  // The select's range tile is 128 keys; 4097 keys make 33 ranges, the last of one key.
+  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(127), std::size_t(129), std::size_t(500),
+                        std::size_t(4097)}) {
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n);
+    for (std::size_t k : ks_for(n)) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_top_k<tiny>(keys, k, sort_options_of(o), n == 4097);  // pairs, indices: one n
+      }
+    }
+  }
+}
+
+TEST_CASE("top_k: skewed keys keep the earliest positions", "[sort][top_k]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 3001;
+  for (distribution d : {distribution::all_equal, distribution::few_distinct, distribution::sorted,
+                         distribution::reversed, distribution::high_bits_only, distribution::small_range}) {
+    INFO(ringsweep_test::name(d));
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, d, seed);
+    for (std::size_t k : {std::size_t(1), std::size_t(33), std::size_t(700), n - 1, n}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_top_k<tiny>(keys, k, sort_options_of(o), k == n - 1);  // pairs, indices: one k
+      }
+    }
+  }
+  // One dominant key (90%), the top k inside it, below it and above it.
+  std::vector<std::uint32_t> keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + 1);
+  std::mt19937_64 rng(seed);
+  for (auto& key : keys) {
+    if (rng() % 10 != 0) key = 0x80000000u;
+  }
+  for (std::size_t k : {std::size_t(1), std::size_t(100), std::size_t(200), std::size_t(2000), n}) {
+    for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+      check_top_k<tiny>(keys, k, sort_options_of(o));
+    }
+  }
+}
+
+TEST_CASE("top_k: float specials, equal zeros stable", "[sort][top_k]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed);
+  const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+                            -std::numeric_limits<float>::quiet_NaN(), 1.0f, -1.0f,
+                            std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::max()};
+  std::vector<float> keys = ringsweep_test::make_keys<float>(2000, distribution::uniform, seed);
+  for (auto& key : keys) {
+    if (rng() % 2 == 0) key = specials[rng() % 10];
+  }
+  for (std::size_t k : {std::size_t(1), std::size_t(32), std::size_t(300), std::size_t(1000), std::size_t(2000)}) {
+    for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+      check_top_k<tiny, float, std::int64_t>(keys, k, sort_options_of(o));
+    }
+  }
+}
+
+TEST_CASE("top_k: bit windows and an empty window", "[sort][top_k]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(2500, distribution::uniform, seed);
+  for (auto w : {std::pair<int, int>{4, 20}, {0, 7}, {13, 32}, {24, 32}, {9, 9}}) {
+    for (std::size_t k : {std::size_t(1), std::size_t(64), std::size_t(1250), std::size_t(2499)}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_top_k<tiny, std::uint32_t, std::int32_t>(keys, k, sort_options_of(o, w.first, w.second), k == 64);
+      }
+    }
+  }
+}
+
+TEST_CASE("top_k: other key widths and index types", "[sort][top_k]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  {
+    const auto keys = ringsweep_test::make_keys<std::int64_t>(1500, distribution::uniform, seed);
+    for (std::size_t k : {std::size_t(1), std::size_t(95), std::size_t(97), std::size_t(1499)}) {
+      check_top_k<tiny, std::int64_t, std::uint64_t>(keys, k, sort_options_of(sort_order::ascending));
+      check_top_k<tiny, std::int64_t, std::uint64_t>(keys, k, sort_options_of(sort_order::descending, 3, 50));
+    }
+  }
+  for (distribution d : {distribution::uniform, distribution::small_range}) {
+    const auto keys = ringsweep_test::make_keys<std::uint8_t>(1200, d, seed);
+    for (std::size_t k : {std::size_t(1), std::size_t(300), std::size_t(1200)}) {
+      check_top_k<tiny, std::uint8_t>(keys, k, sort_options_of(sort_order::descending), false);
+    }
+  }
+  {
+    const auto keys = ringsweep_test::make_keys<__half>(900, distribution::uniform, seed);
+    check_top_k<tiny, __half>(keys, 50, sort_options_of(sort_order::ascending), false);
+    check_top_k<tiny, __half>(keys, 899, sort_options_of(sort_order::descending), false);
+  }
+}
+
+TEST_CASE("top_k: the device's policy", "[sort][top_k]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(20000, distribution::uniform, seed);
+  for (std::size_t k : {std::size_t(1), std::size_t(100), std::size_t(12000)}) {
+    check_top_k<void>(keys, k, sort_options_of(sort_order::descending));
+  }
+  const auto equal = ringsweep_test::make_keys<std::uint32_t>(5000, distribution::all_equal, seed);
+  check_top_k<void>(equal, 77, sort_options_of(sort_order::ascending));
+}
+
+namespace {
+// CUB's tuple where libcu++ is available (nvcc), std::tuple where it is not (the SIMT backend).
+#ifdef TOP_K_TEST_CUDA_STD_TUPLE
+namespace tup = cuda::std;
+#else
+namespace tup = std;
+#endif
+struct pair_key {
+  std::int32_t group;
+  float score;
+};
+struct by_group_score {
+  __host__ __device__ tup::tuple<std::int32_t&, float&> operator()(pair_key& k) const {
+    return {k.group, k.score};
+  }
+};
+}  // namespace
+
+TEST_CASE("top_k: custom keys through a decomposer", "[sort][top_k]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 1800;
+  std::vector<pair_key> keys(n);
+  for (auto& key : keys) key = {std::int32_t(rng() % 5) - 2, float(int(rng() % 50)) - 25.0f};
+  // Reference: the stable order of (group, score) by their images.
+  using ti = ringsweep::key_traits<std::int32_t>;
+  using tf = ringsweep::key_traits<float>;
+  std::vector<std::uint64_t> img(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    img[i] = std::uint64_t(ti::to_ordered(ti::to_bits(keys[i].group))) << 32 | tf::to_ordered(tf::to_bits(keys[i].score));
+  }
+  for (bool desc : {false, true}) {
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return desc ? img[a] > img[b] : img[a] < img[b];
+    });
+    for (std::size_t k : {std::size_t(1), std::size_t(40), std::size_t(1000)}) {
+      INFO("k " << k << (desc ? " descending" : " ascending"));
+      ringsweep_test::device_buffer<pair_key> in(keys), out(k);
+      const auto opts = sort_options_of(desc ? sort_order::descending : sort_order::ascending);
+      std::size_t bytes = 0;
+      REQUIRE_CUDA(ringsweep::tuning::top_k_keys<tiny>(nullptr, bytes, in.data(), out.data(), n, k, by_group_score{},
+                                                       opts));
+      ringsweep_test::device_bytes temp(bytes);
+      REQUIRE_CUDA(ringsweep::tuning::top_k_keys<tiny>(temp.data(), bytes, in.data(), out.data(), n, k,
+                                                       by_group_score{}, opts));
+      ringsweep_test::device_buffer<std::uint32_t> idx(k);
+      bytes = 0;
+      REQUIRE_CUDA(ringsweep::top_k_indices(nullptr, bytes, in.data(), nullptr, idx.data(), n, k, by_group_score{},
+                                            opts));
+      ringsweep_test::device_bytes temp2(bytes);
+      REQUIRE_CUDA(ringsweep::top_k_indices(temp2.data(), bytes, in.data(), nullptr, idx.data(), n, k,
+                                            by_group_score{}, opts));
+      REQUIRE_CUDA(cudaDeviceSynchronize());
+      const auto got = out.download();
+      const auto got_idx = idx.download();
+      for (std::size_t i = 0; i < k; ++i) {
+        INFO("output " << i);
+        REQUIRE(std::memcmp(&got[i], &keys[order[i]], sizeof(pair_key)) == 0);
+        REQUIRE(got_idx[i] == order[i]);
+      }
+    }
+  }
+}
+
+TEST_CASE("segmented_top_k: custom keys through a decomposer", "[sort][top_k][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 900, k = 20;
+  std::vector<pair_key> keys(n);
+  for (auto& key : keys) key = {std::int32_t(rng() % 3) - 1, float(int(rng() % 9)) - 4.0f};
+  const std::vector<std::int64_t> begin = {0, 10, 15, 600}, end = {10, 15, 600, 900};
+  using ti = ringsweep::key_traits<std::int32_t>;
+  using tf = ringsweep::key_traits<float>;
+  const auto img = [&](std::size_t i) {
+    return std::uint64_t(ti::to_ordered(ti::to_bits(keys[i].group))) << 32 | tf::to_ordered(tf::to_bits(keys[i].score));
+  };
+  ringsweep_test::device_buffer<pair_key> in(keys), out(begin.size() * k);
+  ringsweep_test::device_buffer<std::int64_t> d_begin(begin), d_end(end);
+  out.fill_bytes(0xAB);
+  const auto opts = sort_options_of(sort_order::descending);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::segmented_top_k_keys(nullptr, bytes, in.data(), out.data(), n, begin.size(), d_begin.data(),
+                                               d_end.data(), k, by_group_score{}, opts));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::segmented_top_k_keys(temp.data(), bytes, in.data(), out.data(), n, begin.size(),
+                                               d_begin.data(), d_end.data(), k, by_group_score{}, opts));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto got = out.download();
+  for (std::size_t s = 0; s < begin.size(); ++s) {
+    std::vector<std::size_t> order;
+    for (std::int64_t i = begin[s]; i < end[s]; ++i) order.push_back(std::size_t(i));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return img(a) > img(b); });
+    for (std::size_t j = 0; j < k; ++j) {
+      INFO("segment " << s << " slot " << j);
+      if (j < order.size()) {
+        REQUIRE(std::memcmp(&got[s * k + j], &keys[order[j]], sizeof(pair_key)) == 0);
+      } else {
+        unsigned char poison[sizeof(pair_key)];
+        std::memset(poison, 0xAB, sizeof(poison));
+        REQUIRE(std::memcmp(&got[s * k + j], poison, sizeof(pair_key)) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("top_k: bad arguments write nothing", "[sort][top_k]") {
+  const std::size_t n = 300;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, 5);
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(n);
+  ringsweep_test::device_buffer<std::int32_t> idx(n);
+  out.fill_bytes(0xAB);
+  idx.fill_bytes(0xAB);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::top_k_keys(nullptr, bytes, in.data(), out.data(), n, n));
+  ringsweep_test::device_bytes temp(bytes);
+  std::size_t b = bytes;
+  // k > n, in the query and in the call.
+  CHECK(ringsweep::top_k_keys(nullptr, b, in.data(), out.data(), n, n + 1) == cudaErrorInvalidValue);
+  CHECK(ringsweep::top_k_keys(temp.data(), b, in.data(), out.data(), n, n + 1) == cudaErrorInvalidValue);
+  // Null pointers.
+  CHECK(ringsweep::top_k_keys(temp.data(), b, static_cast<const std::uint32_t*>(nullptr), out.data(), n, 5) ==
+        cudaErrorInvalidValue);
+  CHECK(ringsweep::top_k_keys(temp.data(), b, in.data(), static_cast<std::uint32_t*>(nullptr), n, 5) ==
+        cudaErrorInvalidValue);
+  CHECK(ringsweep::top_k_indices(temp.data(), b, in.data(), nullptr, static_cast<std::int32_t*>(nullptr), n, 5) ==
+        cudaErrorInvalidValue);
+  CHECK(ringsweep::top_k_pairs(temp.data(), b, in.data(), out.data(), static_cast<const std::int32_t*>(nullptr),
+                               idx.data(), n, 5) == cudaErrorInvalidValue);
+  // Bad windows and order.
+  CHECK(ringsweep::top_k_keys(temp.data(), b, in.data(), out.data(), n, 5, sort_options_of(sort_order::ascending, 4,
+                                                                                           33)) ==
+        cudaErrorInvalidValue);
+  CHECK(ringsweep::top_k_keys(temp.data(), b, in.data(), out.data(), n, 5, sort_options_of(sort_order::ascending, 9,
+                                                                                           8)) ==
+        cudaErrorInvalidValue);
+  // Too little temporary storage; output overlapping the input.
+  std::size_t small = 0;
+  REQUIRE_CUDA(ringsweep::top_k_keys(nullptr, small, in.data(), out.data(), n, 5));
+  small -= 1;
+  CHECK(ringsweep::top_k_keys(temp.data(), small, in.data(), out.data(), n, 5) == cudaErrorInvalidValue);
+  CHECK(ringsweep::top_k_keys(temp.data(), b, in.data(), in.data() + 10, n, 5) == cudaErrorInvalidValue);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  for (std::uint32_t v : out.download()) REQUIRE(v == 0xABABABABu);
+  for (std::int32_t v : idx.download()) REQUIRE(std::uint32_t(v) == 0xABABABABu);
+  CHECK(ringsweep_test::same_keys(in.download(), keys));
+  // k = 0 writes nothing and succeeds.
+  CHECK(ringsweep::top_k_keys(temp.data(), b, in.data(), out.data(), n, 0) == cudaSuccess);
+}
+
+namespace {
+
+/// segmented_top_k_{keys, pairs, indices} of `keys` over the segments `[begin[i], end[i])`,
+/// against each valid segment's stable sort cut to k; slots past a segment's size, and every
+/// slot of an ignored segment, must keep their poison.
+template <class Policy, class Key, class Index>
+void check_segmented_top_k(const std::vector<Key>& keys, const std::vector<std::int64_t>& begin,
+                           const std::vector<std::int64_t>& end, std::size_t k, const ringsweep::sort_options& opts,
+                           int first_form = 0) {
+  const std::size_t n = keys.size(), segments = begin.size();
+  INFO("n " << n << ", " << segments << " segments, k " << k << ", " << ringsweep_test::order_name(opts));
+  ringsweep_test::device_buffer<Key> in(keys), out(segments * k + 1);
+  ringsweep_test::device_buffer<std::int64_t> d_begin(begin), d_end(end);
+  ringsweep_test::device_buffer<Index> idx(segments * k + 1);
+  std::vector<std::uint32_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i * 2654435761u + 7);
+  ringsweep_test::device_buffer<std::uint32_t> vin(values), vout(segments * k + 1);
+  for (int form = first_form; form < 3; ++form) {
+    INFO((form == 0 ? "keys" : form == 1 ? "pairs" : "indices"));
+    out.fill_bytes(0xAB);
+    idx.fill_bytes(0xAB);
+    vout.fill_bytes(0xAB);
+    const auto call = [&](void* t, std::size_t& b) {
+      if (form == 0) {
+        return ringsweep::tuning::segmented_top_k_keys<Policy>(t, b, in.data(), out.data(), n, segments,
+                                                               d_begin.data(), d_end.data(), k, opts);
+      } else if (form == 1) {
+        return ringsweep::tuning::segmented_top_k_pairs<Policy>(t, b, in.data(), out.data(), vin.data(), vout.data(),
+                                                                n, segments, d_begin.data(), d_end.data(), k, opts);
+      }
+      return ringsweep::tuning::segmented_top_k_indices<Policy>(t, b, in.data(), out.data(), idx.data(), n, segments,
+                                                                d_begin.data(), d_end.data(), k, opts);
+    };
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(call(nullptr, bytes));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(call(temp.data(), bytes));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto got = out.download();
+    const auto got_v = vout.download();
+    const auto got_i = idx.download();
+    Key poison_key;
+    std::memset(static_cast<void*>(&poison_key), 0xAB, sizeof(Key));
+    Index poison_index;
+    std::memset(&poison_index, 0xAB, sizeof(Index));
+    for (std::size_t s = 0; s < segments; ++s) {
+      INFO("segment " << s << " [" << begin[s] << ", " << end[s] << ")");
+      const bool valid = begin[s] < end[s] && begin[s] >= 0 && std::uint64_t(end[s]) <= n;
+      std::vector<Key> seg;
+      for (std::int64_t i = valid ? begin[s] : 0; valid && i < end[s]; ++i) seg.push_back(keys[std::size_t(i)]);
+      const auto order = ringsweep_test::reference_order(seg, opts);
+      for (std::size_t j = 0; j < k; ++j) {
+        INFO("slot " << j);
+        const std::size_t at = s * k + j;
+        if (j < seg.size()) {
+          const std::size_t pos = std::size_t(begin[s]) + order[j];
+          REQUIRE(ringsweep_test::raw_bits(got[at]) == ringsweep_test::raw_bits(keys[pos]));
+          if (form == 1) REQUIRE(got_v[at] == values[pos]);
+          if (form == 2) REQUIRE(std::uint64_t(got_i[at]) == std::uint64_t(pos));
+        } else {
+          REQUIRE(ringsweep_test::raw_bits(got[at]) == ringsweep_test::raw_bits(poison_key));
+          if (form == 1) REQUIRE(got_v[at] == 0xABABABABu);
+          if (form == 2) REQUIRE(got_i[at] == poison_index);
+        }
+      }
+    }
+    CHECK(ringsweep_test::raw_bits(got[segments * k]) == ringsweep_test::raw_bits(poison_key));
+  }
+  CHECK(ringsweep_test::same_keys(in.download(), keys));
+}
+
+}  // namespace
+
+TEST_CASE("segmented_top_k: empty, short, tiny, small and large segments", "[sort][top_k][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  // Sizes for policy_tiny's classes: tiny up to 128 keys (a warp), small up to 192 (a block), large
+  // beyond (onesweep passes); an empty segment, one of a single key, one outside the input, a gap.
+  const std::size_t sizes[] = {0, 1, 5, 8, 9, 64, 127, 128, 129, 191, 192, 193, 700, 2000, 3};
+  std::vector<std::int64_t> begin, end;
+  std::int64_t at = 0;
+  for (std::size_t size : sizes) {
+    begin.push_back(at);
+    end.push_back(at + std::int64_t(size));
+    at += std::int64_t(size) + (size == 64 ? 10 : 0);  // a gap after the 64-key segment
+  }
+  const std::size_t n = std::size_t(at);
+  begin.push_back(std::int64_t(n) - 4);  // reaches past the input: ignored
+  end.push_back(std::int64_t(n) + 4);
+  begin.push_back(40);  // reversed: empty
+  end.push_back(20);
+  std::swap(begin[2], begin[5]);  // segments in any order
+  std::swap(end[2], end[5]);
+  for (distribution d : {distribution::uniform, distribution::small_range}) {
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, d, seed + 3);
+    for (std::size_t k : {std::size_t(1), std::size_t(8), std::size_t(64), std::size_t(200)}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, k, sort_options_of(o));
+      }
+    }
+  }
+}
+
+TEST_CASE("segmented_top_k: 2^16 tiny segments", "[sort][top_k][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed);
+  std::vector<std::int64_t> begin, end;
+  std::int64_t at = 0;
+  for (std::size_t s = 0; s < (std::size_t(1) << 16); ++s) {
+    const std::int64_t size = std::int64_t(rng() % 4);
+    begin.push_back(at);
+    end.push_back(at + size);
+    at += size;
+  }
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(std::size_t(at), distribution::few_distinct, seed);
+  // Indices with keys only: each form costs seconds on the SIMT backend at 2^16 warps.
+  check_segmented_top_k<tiny, std::uint32_t, std::uint32_t>(keys, begin, end, 2, sort_options_of(sort_order::descending),
+                                                            2);
+}
+
+TEST_CASE("top_k: CUB's DeviceTopK names, sorted and deterministic", "[sort][top_k][cub]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const int n = 3000;
+  const auto keys = ringsweep_test::make_keys<float>(std::size_t(n), distribution::few_distinct, seed);
+  std::vector<std::uint32_t> values(n);
+  for (int i = 0; i < n; ++i) values[std::size_t(i)] = std::uint32_t(i) * 7u + 1u;
+  ringsweep_test::device_buffer<float> in(keys);
+  ringsweep_test::device_buffer<std::uint32_t> vin(values);
+  for (long long k : {1LL, 17LL, 1000LL, 3000LL, 5000LL}) {
+    for (bool largest : {true, false}) {
+      for (bool pairs : {false, true}) {
+        INFO("k " << k << (largest ? " Max" : " Min") << (pairs ? "Pairs" : "Keys"));
+        const std::size_t kk = std::size_t(k < n ? k : n);  // CUB caps k to num_items
+        ringsweep_test::device_buffer<float> out(kk + 1);
+        ringsweep_test::device_buffer<std::uint32_t> vout(kk + 1);
+        out.fill_bytes(0xAB);
+        vout.fill_bytes(0xAB);
+        const auto call = [&](void* t, std::size_t& b) {
+          if (pairs) {
+            return largest ? ringsweep::DeviceTopK::MaxPairs(t, b, in.data(), out.data(), vin.data(), vout.data(), n, k)
+                           : ringsweep::DeviceTopK::MinPairs(t, b, in.data(), out.data(), vin.data(), vout.data(), n, k);
+          }
+          return largest ? ringsweep::DeviceTopK::MaxKeys(t, b, in.data(), out.data(), n, k)
+                         : ringsweep::DeviceTopK::MinKeys(t, b, in.data(), out.data(), n, k);
+        };
+        std::size_t bytes = 0;
+        REQUIRE_CUDA(call(nullptr, bytes));
+        ringsweep_test::device_bytes temp(bytes);
+        REQUIRE_CUDA(call(temp.data(), bytes));
+        REQUIRE_CUDA(cudaDeviceSynchronize());
+        const auto order =
+            ringsweep_test::reference_order(keys, sort_options_of(largest ? sort_order::descending : sort_order::ascending));
+        const auto got = out.download();
+        const auto got_v = vout.download();
+        for (std::size_t i = 0; i < kk; ++i) {
+          INFO("output " << i);
+          REQUIRE(ringsweep_test::raw_bits(got[i]) == ringsweep_test::raw_bits(keys[order[i]]));
+          if (pairs) REQUIRE(got_v[i] == values[order[i]]);
+        }
+        CHECK(ringsweep_test::raw_bits(got[kk]) == 0xABABABABu);
+      }
+    }
+  }
+  std::size_t bytes = 0;
+  CHECK(ringsweep::DeviceTopK::MaxKeys(nullptr, bytes, in.data(), in.data(), -1, 5) == cudaErrorInvalidValue);
+  CHECK(ringsweep::DeviceTopK::MinKeys(nullptr, bytes, in.data(), in.data(), n, -5) == cudaErrorInvalidValue);
+}
+
+TEST_CASE("top_k: no host synchronisation, a captured graph replays with new keys", "[sort][top_k][graph]") {
+  // Global capture mode: a synchronising call (the SIMT backend refuses them as a GPU does)
+  // invalidates the capture. Replays see new keys in the same buffers (skewed, then uniform), so
+  // levels and buffer use differ between replays of one graph.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 3000, k = 40;
+  ringsweep_test::device_buffer<std::uint32_t> in(n), out(k), idx(k);
+  const auto opts = sort_options_of(sort_order::descending);
+  std::size_t bytes = 0, bytes_i = 0;
+  REQUIRE_CUDA(ringsweep::tuning::top_k_keys<tiny>(nullptr, bytes, in.data(), out.data(), n, k, opts));
+  REQUIRE_CUDA(ringsweep::tuning::top_k_indices<tiny>(nullptr, bytes_i, in.data(), static_cast<std::uint32_t*>(nullptr),
+                                                      idx.data(), n, k, opts));
+  ringsweep_test::device_bytes temp(bytes), temp_i(bytes_i);
+  cudaStream_t stream;
+  REQUIRE_CUDA(cudaStreamCreate(&stream));
+  REQUIRE_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const cudaError_t e1 =
+      ringsweep::tuning::top_k_keys<tiny>(temp.data(), bytes, in.data(), out.data(), n, k, opts, stream);
+  const cudaError_t e2 = ringsweep::tuning::top_k_indices<tiny>(
+      temp_i.data(), bytes_i, in.data(), static_cast<std::uint32_t*>(nullptr), idx.data(), n, k, opts, stream);
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+  REQUIRE_CUDA(e1);
+  REQUIRE_CUDA(e2);
+  REQUIRE_CUDA(end);
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  REQUIRE_CUDA(cudaGraphDestroy(graph));
+  for (distribution d : {distribution::high_bits_only, distribution::uniform, distribution::all_equal}) {
+    INFO(ringsweep_test::name(d));
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, d, seed + 9);
+    in.upload(keys);
+    REQUIRE_CUDA(cudaGraphLaunch(exec, stream));
+    REQUIRE_CUDA(cudaStreamSynchronize(stream));
+    const auto order = ringsweep_test::reference_order(keys, opts);
+    const auto got = out.download();
+    const auto got_i = idx.download();
+    for (std::size_t i = 0; i < k; ++i) {
+      INFO("output " << i);
+      REQUIRE(got[i] == keys[order[i]]);
+      REQUIRE(got_i[i] == order[i]);
+    }
+  }
+  REQUIRE_CUDA(cudaGraphExecDestroy(exec));
+  REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
