@@ -16,8 +16,6 @@
 
 include_guard(GLOBAL)
 
-set(RINGSWEEP_SANITIZE_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-
 function(ringsweep_target_warnings target)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
@@ -29,9 +27,11 @@ function(ringsweep_target_warnings target)
   endif()
 endfunction()
 
-set(RINGSWEEP_TSAN_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
-
 function(ringsweep_apply_sanitizers target)
+  # Set here, not beside the function: it is also called from other projects' directories
+  # (ringsweep_add_simt_executable), which do not see this file's variables.
+  set(RINGSWEEP_SANITIZE_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  set(RINGSWEEP_TSAN_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
   if(RINGSWEEP_SANITIZE STREQUAL "thread")
     get_target_property(done ${target} RINGSWEEP_SANITIZE_APPLIED)
     if(done)

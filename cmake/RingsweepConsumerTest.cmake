@@ -15,8 +15,10 @@
 #                             CUDA_COMPILER; without one the test prints "consumer: skipped"
 #                             (SKIP_REGULAR_EXPRESSION).
 #
-# sort_floats_cpu (SIMT backend) must run and check its sort. sort_floats (nvcc) must build; it
-# runs too, and its exit code 77 ("no CUDA device") is accepted.
+# sort_floats_cpu (SIMT backend) must run and check its sort, and my_kernels_cpu (the project's own
+# .cu file through ringsweep_add_simt_executable: the wrap step from an outside project) its
+# kernel's results. sort_floats (nvcc) must build; it runs too, and its exit code 77 ("no CUDA
+# device") is accepted.
 #
 # Other inputs: CONSUMER_SOURCE_DIR, CONSUMER_BINARY_DIR, RINGSWEEP_SOURCE_DIR,
 # RINGSWEEP_BINARY_DIR, README, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CUDA_COMPILER,
@@ -183,6 +185,13 @@ endfunction()
 
 built_program(cpu_program sort_floats_cpu)
 run_step("${cpu_program}")
+# The project's own .cu file, through ringsweep_add_simt_executable: it checks its own results.
+built_program(kernels_program my_kernels_cpu)
+execute_process(COMMAND "${kernels_program}" COMMAND_ECHO STDOUT RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+message("${out}")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "my_kernels: ok")
+  message(FATAL_ERROR "consumer: my_kernels_cpu failed (${rc})")
+endif()
 if(with_mpi)
   built_program(mpi_program sort_distributed_cpu)
   run_step("${mpi_program}")

@@ -19,14 +19,37 @@
 #
 #   ringsweep_add_gpu_executable(NAME <target> SOURCES <src>... [LIBRARIES <lib>...])
 #       Executable built by nvcc (CUDA must be enabled); defines RINGSWEEP_VARIANT_GPU=1.
+#
+# The functions work from any directory of any project that has ringsweep: after add_subdirectory
+# or FetchContent of a checkout, and after find_package(ringsweep COMPONENTS simt) of an install
+# (this file and the wrap-step scripts are installed beside ringsweepConfig.cmake, which includes
+# it). They find the scripts next to this file (CMAKE_CURRENT_FUNCTION_LIST_DIR) and the Python
+# interpreter through a global property, set here or by the first call that has to look for it:
+# nothing depends on variables of the directory that included this file.
 
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/RingsweepCompileOptions.cmake)
-set(RINGSWEEP_SIMT_WRAP_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/ringsweep_simt_chevrons.py")
-set(RINGSWEEP_SIMT_WRAP_MODULES "${CMAKE_CURRENT_LIST_DIR}/ringsweep_simt_shared.py")
-find_package(Python3 3.6 COMPONENTS Interpreter)
+find_package(Python3 3.6 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  set_property(GLOBAL PROPERTY RINGSWEEP_SIMT_PYTHON "${Python3_EXECUTABLE}")
+endif()
+
+# The Python 3 interpreter of the wrap step, in <out-var> (empty when there is none).
+function(ringsweep_simt_python out_var)
+  get_property(python GLOBAL PROPERTY RINGSWEEP_SIMT_PYTHON)
+  if(NOT python)
+    find_package(Python3 3.6 COMPONENTS Interpreter QUIET)
+    if(Python3_Interpreter_FOUND)
+      set(python "${Python3_EXECUTABLE}")
+      set_property(GLOBAL PROPERTY RINGSWEEP_SIMT_PYTHON "${python}")
+    endif()
+  endif()
+  set(${out_var} "${python}" PARENT_SCOPE)
+endfunction()
 
 function(ringsweep_simt_wrap_sources out_var target)
+  set(script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ringsweep_simt_chevrons.py")
+  set(modules "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ringsweep_simt_shared.py")
   set(result)
   set(seen)
   foreach(src IN LISTS ARGN)
@@ -43,13 +66,14 @@ function(ringsweep_simt_wrap_sources out_var target)
     endif()
     list(APPEND seen "${name}")
     set(wrapper "${CMAKE_CURRENT_BINARY_DIR}/simt_sources/${target}/${name}.cpp")
-    if(NOT Python3_Interpreter_FOUND)
-      message(FATAL_ERROR "ringsweep_simt_wrap_sources(${target}): the SIMT wrap step needs Python 3")
+    ringsweep_simt_python(python)
+    if(NOT python)
+      message(FATAL_ERROR "ringsweep_simt_wrap_sources(${target}): the SIMT wrap step needs Python 3 (3.6 or newer)")
     endif()
     cmake_path(GET abs PARENT_PATH dir)
     add_custom_command(OUTPUT "${wrapper}"
-      COMMAND "${Python3_EXECUTABLE}" "${RINGSWEEP_SIMT_WRAP_SCRIPT}" "${abs}" "${wrapper}"
-      DEPENDS "${abs}" "${RINGSWEEP_SIMT_WRAP_SCRIPT}" ${RINGSWEEP_SIMT_WRAP_MODULES}
+      COMMAND "${python}" "${script}" "${abs}" "${wrapper}"
+      DEPENDS "${abs}" "${script}" "${modules}"
       COMMENT "SIMT wrap step: ${name} for ${target}" VERBATIM)
     set_source_files_properties("${wrapper}" PROPERTIES COMPILE_OPTIONS "-iquote;${dir}")
     list(APPEND result "${wrapper}")

@@ -190,7 +190,8 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options
 /// `deallocate_async(p, bytes, alignment, stream)` (the shape of cuda::mr's resources and RMM's).
 /// One allocation per sort (alignment 256), returned on `stream` before the call returns. A null
 /// result or an exception from `allocate_async` returns cudaErrorMemoryAllocation with the keys
-/// untouched; exceptions never leave the sort.
+/// untouched; an exception from `deallocate_async` (the sort is enqueued by then) returns
+/// cudaErrorUnknown with the keys sorted in stream order; exceptions never leave the sort.
 ///
 ///     rmm::mr::cuda_async_memory_resource mr;
 ///     ringsweep::sort_keys(d_keys, n, {}, stream, mr);

@@ -27,6 +27,37 @@ long long env_int(const char* name, long long fallback) {
   return x;
 }
 
+// RINGSWEEP_SIMT_DEVICE_BYTES: one number for every device, or one per device ("4194304,262144"),
+// the last repeated for the devices after it.
+void read_device_bytes(std::size_t (&bytes)[16]) {
+  const auto clamp = [](long long x) {
+    return static_cast<std::size_t>(std::clamp<long long>(x, 1 << 20, 1ll << 40));
+  };
+  const char* v = std::getenv("RINGSWEEP_SIMT_DEVICE_BYTES");
+  std::size_t value = clamp(16ll << 30);
+  int given = 0;
+  if (v != nullptr && *v != '\0') {
+    const std::string list(v);
+    std::size_t at = 0;
+    while (given < 16 && at <= list.size()) {
+      const std::size_t comma = std::min(list.find(',', at), list.size());
+      const std::string item = list.substr(at, comma - at);
+      char* end = nullptr;
+      const long long x = std::strtoll(item.c_str(), &end, 0);
+      if (item.empty() || *end != '\0') {
+        std::fprintf(stderr, "ringsweep SIMT backend: ignoring RINGSWEEP_SIMT_DEVICE_BYTES=%s (not a list of numbers)\n", v);
+        given = 0;
+        value = clamp(16ll << 30);
+        break;
+      }
+      value = clamp(x);
+      bytes[given++] = value;
+      at = comma + 1;
+    }
+  }
+  for (int d = given; d < 16; ++d) bytes[d] = given > 0 ? bytes[given - 1] : value;
+}
+
 backend_config read_config() {
   backend_config c{};
   const unsigned hw = std::max(2u, std::thread::hardware_concurrency());
@@ -41,8 +72,7 @@ backend_config read_config() {
   c.stack_bytes = static_cast<std::size_t>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_STACK_KB", default_stack_kb), 16, 65536)) * 1024;
   c.sm_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_SMS", 4), 1, 1024));
   c.device_count = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICES", 1), 0, 16));
-  c.device_bytes = static_cast<std::size_t>(
-      std::clamp<long long>(env_int("RINGSWEEP_SIMT_DEVICE_BYTES", 16ll << 30), 1 << 20, 1ll << 40));
+  read_device_bytes(c.device_bytes);
   c.l2_bytes = static_cast<int>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_L2_BYTES", 50ll << 20), 0, 1ll << 30));
   c.delay_permille = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_DELAY", 0), 0, 1000));
   c.poison_shared = env_int("RINGSWEEP_SIMT_POISON", 0) != 0;

@@ -14,8 +14,9 @@ struct backend_config {
   std::size_t stack_bytes;     // RINGSWEEP_SIMT_STACK_KB: fiber stack size
   int sm_count;                // RINGSWEEP_SIMT_SMS: multiprocessors of the emulated device (default 4)
   int device_count;            // RINGSWEEP_SIMT_DEVICES: emulated devices, 0 a machine without one (default 1, at most 16)
-  std::size_t device_bytes;    // RINGSWEEP_SIMT_DEVICE_BYTES: each device's memory; allocations beyond it fail
-                               // (default 16 GiB)
+  std::size_t device_bytes[16];  // RINGSWEEP_SIMT_DEVICE_BYTES: each device's memory, one number for every
+                                 // device or a comma-separated list (device i the i-th, the last one
+                                 // repeated); allocations beyond it fail (default 16 GiB)
   int l2_bytes;                // RINGSWEEP_SIMT_L2_BYTES: each device's L2 size as cudaDevAttrL2CacheSize and
                                // cudaDeviceProp::l2CacheSize report it (default 50 MiB, an H100's; nothing is cached)
   unsigned delay_permille;     // RINGSWEEP_SIMT_DELAY: fault injection, chance per mille of a delay at atomics,

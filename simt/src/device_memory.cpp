@@ -1,6 +1,7 @@
 // ringsweep SIMT backend: device memory and error recording (see device_memory.hpp).
 #include "device_memory.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -24,6 +25,7 @@ struct allocation {
 std::mutex g_alloc_mutex;
 std::map<const char*, allocation> g_allocations;  // by address: a pointer inside one is found too
 std::size_t g_allocated[16] = {};
+std::size_t g_peak[16] = {};  // the most g_allocated held since the last reset_peak_device_bytes()
 
 std::atomic<unsigned long long> g_allocation_calls{0};
 
@@ -34,13 +36,17 @@ cudaError_t allocate(void** ptr, std::size_t bytes, int device) {
   if (bytes == 0) return cudaSuccess;
   const std::size_t rounded = (bytes + 255) / 256 * 256;
   std::lock_guard<std::mutex> lock(g_alloc_mutex);
-  if (device >= 0 && (rounded > config().device_bytes || g_allocated[device] > config().device_bytes - rounded)) {
+  if (device >= 0 && (rounded > config().device_bytes[device] ||
+                      g_allocated[device] > config().device_bytes[device] - rounded)) {
     return record_error(cudaErrorMemoryAllocation);
   }
   void* p = std::aligned_alloc(256, rounded);
   if (p == nullptr) return record_error(cudaErrorMemoryAllocation);
   g_allocations.emplace(static_cast<const char*>(p), allocation{rounded, device});
-  if (device >= 0) g_allocated[device] += rounded;
+  if (device >= 0) {
+    g_allocated[device] += rounded;
+    g_peak[device] = std::max(g_peak[device], g_allocated[device]);
+  }
   *ptr = p;
   return cudaSuccess;
 }
@@ -68,7 +74,7 @@ cudaError_t check_device() { return config().device_count == 0 ? record_error(cu
 
 int current_device() { return t_device; }
 void set_current_device(int device) { t_device = device; }
-std::size_t device_memory_bytes() { return config().device_bytes; }
+std::size_t device_memory_bytes(int device) { return config().device_bytes[device >= 0 && device < 16 ? device : 0]; }
 
 bool allocation_fails_now() {
   const unsigned long long call = g_allocation_calls.fetch_add(1) + 1;
@@ -100,6 +106,14 @@ cudaMemoryType memory_type(const void* ptr, int& device) {
 }  // namespace detail
 
 unsigned long long allocation_calls() { return detail::g_allocation_calls.load(); }
+std::size_t peak_device_bytes(int device) {
+  std::lock_guard<std::mutex> lock(detail::g_alloc_mutex);
+  return device >= 0 && device < 16 ? detail::g_peak[device] : 0;
+}
+void reset_peak_device_bytes() {
+  std::lock_guard<std::mutex> lock(detail::g_alloc_mutex);
+  for (int d = 0; d < 16; ++d) detail::g_peak[d] = detail::g_allocated[d];
+}
 void fail_allocation(unsigned long long k) {
   detail::mutable_config().fail_alloc_at = k == 0 ? 0 : detail::g_allocation_calls.load() + k;
 }

@@ -17,7 +17,7 @@ cudaError_t check_device();
 // The calling host thread's current device (cudaSetDevice), and each emulated device's memory.
 int current_device();
 void set_current_device(int device);
-std::size_t device_memory_bytes();
+std::size_t device_memory_bytes(int device);
 // Counts an allocation call (cudaMalloc, cudaMallocAsync; cudaMallocHost through cudaMalloc); true
 // for the one that RINGSWEEP_SIMT_FAIL_ALLOC / simt::fail_allocation names.
 bool allocation_fails_now();

@@ -91,7 +91,7 @@ cudaError_t cudaGetDeviceCount(int* count) {
   return config().device_count == 0 ? record_error(cudaErrorNoDevice) : cudaSuccess;
 }
 // Devices share one scheduler (one grid in flight at a time) and differ in their memory: each has
-// RINGSWEEP_SIMT_DEVICE_BYTES of its own, and cudaSetDevice picks the calling host thread's.
+// RINGSWEEP_SIMT_DEVICE_BYTES of its own (one size for all, or a list), and cudaSetDevice picks the calling host thread's.
 cudaError_t cudaGetDevice(int* device) {
   if (device == nullptr) return record_error(cudaErrorInvalidValue);
   if (cudaError_t e = simt::detail::check_device()) return e;
@@ -126,7 +126,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   if (device < 0 || device >= config().device_count) return record_error(cudaErrorInvalidDevice);
   *p = cudaDeviceProp{};
   std::snprintf(p->name, sizeof p->name, "ringsweep SIMT backend (CPU, %u worker threads)", config().workers);
-  p->totalGlobalMem = simt::detail::device_memory_bytes();
+  p->totalGlobalMem = simt::detail::device_memory_bytes(device);
   p->sharedMemPerBlock = 48 * 1024;
   p->regsPerBlock = 65536;
   p->warpSize = 32;
@@ -187,7 +187,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   if (free_bytes == nullptr || total_bytes == nullptr) return record_error(cudaErrorInvalidValue);
   if (cudaError_t e = simt::detail::check_device()) return e;
-  const std::size_t total = simt::detail::device_memory_bytes();
+  const std::size_t total = simt::detail::device_memory_bytes(simt::detail::current_device());
   *total_bytes = total;
   *free_bytes = total - std::min(total, simt::detail::allocated_bytes(simt::detail::current_device()));
   return cudaSuccess;

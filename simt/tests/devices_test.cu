@@ -1,13 +1,17 @@
 // Simulated devices and device memory (RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_DEVICE_BYTES): the
 // current device per host thread, each device's memory on its own, allocations beyond it failing,
 // cudaMemGetInfo, and cudaPointerGetAttributes telling device, page-locked and pageable memory
-// apart. ctest runs it with 3 devices of 4 MiB (simt_devices_simt_3x4MiB); with one device (the
-// default) the multi-device cases check only what one device allows.
+// apart. ctest runs it with 3 devices of 4 MiB (simt_devices_simt_3x4MiB) and with 3 devices of
+// 4, 2 and 2 MiB (simt_devices_simt_list); with one device (the default) the multi-device cases
+// check only what one device allows.
 #include <catch2/catch.hpp>
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -90,4 +94,36 @@ TEST_CASE("devices: cudaPointerGetAttributes tells memory kinds apart", "[backen
   cudaGetLastError();
   CHECK(cudaFreeHost(pinned) == cudaSuccess);
   CHECK(cudaFree(device) == cudaSuccess);
+}
+
+TEST_CASE("devices: one memory size per device from a list", "[backend][devices]") {
+  // RINGSWEEP_SIMT_DEVICE_BYTES=a,b,...: device i has the i-th size, the last one repeated
+  // (simt_devices_simt_list runs this with 3 devices and "4194304,2097152").
+  const char* env = std::getenv("RINGSWEEP_SIMT_DEVICE_BYTES");
+  if (env == nullptr || std::strchr(env, ',') == nullptr) return;
+  std::vector<std::size_t> sizes;
+  for (const char* p = env; *p != '\0';) {
+    char* end = nullptr;
+    sizes.push_back(std::strtoull(p, &end, 0));
+    p = *end == ',' ? end + 1 : end;
+  }
+  int count = 0;
+  REQUIRE(cudaGetDeviceCount(&count) == cudaSuccess);
+  for (int d = 0; d < count; ++d) {
+    INFO("device " << d);
+    const std::size_t want = sizes[std::min<std::size_t>(std::size_t(d), sizes.size() - 1)];
+    cudaDeviceProp p;
+    REQUIRE(cudaGetDeviceProperties(&p, d) == cudaSuccess);
+    CHECK(p.totalGlobalMem == want);
+    REQUIRE(cudaSetDevice(d) == cudaSuccess);
+    std::size_t free_bytes = 0, total = 0;
+    REQUIRE(cudaMemGetInfo(&free_bytes, &total) == cudaSuccess);
+    CHECK(total == want);
+    void* ptr = nullptr;
+    CHECK(cudaMalloc(&ptr, want + 256) == cudaErrorMemoryAllocation);  // beyond this device's memory
+    cudaGetLastError();
+    REQUIRE(cudaMalloc(&ptr, want / 2) == cudaSuccess);
+    CHECK(cudaFree(ptr) == cudaSuccess);
+  }
+  REQUIRE(cudaSetDevice(0) == cudaSuccess);
 }

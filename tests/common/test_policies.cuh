@@ -5,6 +5,9 @@
 // tuning policy with test hooks (ringsweep::detail::with_hooks): a policy is tuning only.
 #pragma once
 
+#include <cstdint>
+#include <cstdio>
+
 #include <ringsweep/detail/fault_injection.cuh>
 #include <ringsweep/detail/sort_hooks.cuh>
 #include <ringsweep/detail/tile_trace.cuh>
@@ -40,6 +43,14 @@ struct policy_tiny_radix5 : ringsweep::policy_defaults {
   }
 };
 
+/// policy_tiny with a histogram block of 32 threads x 16 keys: 512-key histogram tiles read in
+/// 16-byte vectors (u8 keys 16 per vector, u32 keys 4), so an input 1 to VEC - 1 keys past a
+/// 16-byte boundary has a head of up to 15 keys counted one by one before the vector body.
+struct policy_tiny_hist16 : policy_tiny {
+  static constexpr int HIST_THREADS = 32;
+  static constexpr int HIST_ITEMS = 16;
+};
+
 /// policy_tiny with 6 items per thread (384-key tiles) and vector loads of items up to 8 bytes:
 /// 4-byte items load one 4-item vector plus 2 striped items per lane, 1-byte items too, 8-byte
 /// items three 2-item vectors (16-byte items are loaded striped in any case).
@@ -68,6 +79,28 @@ using faulty = ringsweep::detail::fault_injection;
 
 /// policy_tiny with random sleeps at every synchronisation point of a onesweep tile.
 using policy_tiny_faulty = ringsweep::detail::with_hooks<policy_tiny, faulty>;
+
+/// Test hooks that check, at each onesweep launch's first ticket, that the launch's tail words are
+/// clear (the launch before it, run or skipped, cleared them): a stale word stops the test at once
+/// with a message naming it (printf and __trap: an aborted test on the SIMT backend, a launch
+/// failure on a GPU), instead of misplacing a slot's reuse until a look-back waits forever and
+/// the backend's watchdog aborts the run.
+struct tail_checked : ringsweep::detail::no_hooks {
+  __device__ static void first_ticket(const std::uint32_t* words, int count) {
+    for (int i = 0; i < count; ++i) {
+      if (words[i] != 0u) {
+        printf("ringsweep_test: stale tail word %d (= %u) at a onesweep launch's first ticket: the launch "
+               "before it did not clear its successor's tail words\n",
+               i, words[i]);
+        __trap();
+      }
+    }
+  }
+};
+
+/// policy_tiny (a 4-slot ring, so every launch of more than 2 tiles retires tiles and leaves its
+/// tail words set; 8-tile portions) whose launches check that their tail words start clear.
+using policy_tiny_tail_checked = ringsweep::detail::with_hooks<policy_tiny, tail_checked>;
 
 /// policy_tiny with the kernels after the histogram launched as programmatic dependents
 /// (DEPENDENT_LAUNCH): on the SIMT backend, as on an H100, each may start while its predecessor

@@ -171,3 +171,23 @@ TEST_CASE("argsort: temporary storage and bad arguments", "[sort][argsort]") {
   CHECK(ringsweep::argsort(nullptr, zero, static_cast<const u32*>(nullptr), nullptr, static_cast<u32*>(nullptr), 0) ==
         cudaSuccess);
 }
+
+TEST_CASE("argsort: a position above 2^32 becomes that index (the conversion, on the host)", "[sort][argsort][large]") {
+  // Every kernel that makes an argsort's indices (the onesweep pass reading the input, the
+  // single tile, the final copy, the index fill) turns a 64-bit input position into the index
+  // type's bytes through index_value; a sort of 2^32 keys does not fit a CPU test
+  // (large_n_test_gpu runs one on a GPU), so the conversion is checked here on its own.
+  using ringsweep::detail::index_value;
+  using ringsweep::detail::index_values;
+  const std::uint64_t two32 = std::uint64_t(1) << 32;
+  for (std::uint64_t p : {two32 - 1, two32, two32 + 1, two32 + 12345, (two32 << 1) + 7, std::uint64_t(1) << 40,
+                          (std::uint64_t(1) << 48) + 3, (std::uint64_t(1) << 62) + 5}) {
+    INFO("position " << p);
+    CHECK(index_value<index_values<std::uint64_t>>(p).index == p);
+    CHECK(index_value<index_values<std::int64_t>>(p).index == std::int64_t(p));
+    // 4-byte indices serve sorts below 2^32 keys (argsort refuses larger n): the low word.
+    CHECK(index_value<index_values<std::uint32_t>>(p).index == std::uint32_t(p));
+  }
+  CHECK(index_value<index_values<std::uint64_t>>(~std::uint64_t(0)).index == ~std::uint64_t(0));
+  CHECK(index_value<index_values<std::int32_t>>(0x7FFFFFFFull).index == 0x7FFFFFFF);
+}

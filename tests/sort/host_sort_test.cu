@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -177,6 +178,53 @@ TEST_CASE("host sort: several devices give the same bytes", "[sort][host][device
   int current = -1;
   REQUIRE_CUDA(cudaGetDevice(&current));
   CHECK(current == 0);  // the caller's device is left as it was
+}
+
+TEST_CASE("host sort: devices of unequal memory share the smallest one's budget", "[sort][host][unequal]") {
+  // ctest runs this with RINGSWEEP_SIMT_DEVICES=4 and RINGSWEEP_SIMT_DEVICE_BYTES=4194304,1048576,2097152,3145728
+  // (host_sort_test_simt_unequal_devices). The default budget is 80% of the free memory of the
+  // device that has least: a chunk sized for a roomier device would not fit device 1's 1 MiB.
+  const int devices = device_count();
+  std::vector<std::size_t> free_bytes;
+  for (int d = 0; d < devices; ++d) {
+    std::size_t f = 0, total = 0;
+    REQUIRE_CUDA(cudaSetDevice(d));
+    REQUIRE_CUDA(cudaMemGetInfo(&f, &total));
+    free_bytes.push_back(f);
+  }
+  REQUIRE_CUDA(cudaSetDevice(0));
+  if (devices < 4 || *std::min_element(free_bytes.begin(), free_bytes.end()) ==
+                         *std::max_element(free_bytes.begin(), free_bytes.end())) {
+    // Given a list of sizes, the simulated devices must differ (a backend that took one size for all
+    // would pass this case unseen).
+    const char* sizes = std::getenv("RINGSWEEP_SIMT_DEVICE_BYTES");
+    INFO("RINGSWEEP_SIMT_DEVICE_BYTES=" << (sizes != nullptr ? sizes : "(unset)") << ", " << devices << " devices");
+    REQUIRE_FALSE((sizes != nullptr && std::strchr(sizes, ',') != nullptr));
+    WARN("needs 4 devices of unequal memory (RINGSWEEP_SIMT_DEVICES=4, RINGSWEEP_SIMT_DEVICE_BYTES=a,b,c,d): skipped");
+    return;
+  }
+  const std::size_t budget_bytes = *std::min_element(free_bytes.begin(), free_bytes.end()) / 10 * 8;
+  const auto keys = make<std::uint32_t>(1 << 17, shape::zipf, ringsweep_test::catch_seed());
+  // The roomiest device first (the data would fit its budget whole), then the smallest first.
+  const int roomy_first[] = {0, 1, 2, 3}, small_first[] = {1, 3, 0, 2};
+  for (const int* ids : {roomy_first, small_first}) {
+    INFO("devices " << ids[0] << ", " << ids[1] << ", " << ids[2] << ", " << ids[3]);
+    ringsweep::host_sort_config cfg;  // device_bytes 0: 80% of the free memory
+    cfg.devices = ids;
+    cfg.num_devices = 4;
+#if defined(RINGSWEEP_VARIANT_SIMT)
+    simt::reset_peak_device_bytes();
+#endif
+    check_host_sort(keys, sort_options_of(sort_order::ascending), cfg);
+    check_host_sort<std::uint32_t, std::uint64_t>(keys, sort_options_of(sort_order::descending), cfg);
+#if defined(RINGSWEEP_VARIANT_SIMT)
+    // No device ever held more than the common budget.
+    for (int d = 0; d < 4; ++d) {
+      INFO("device " << d << " (" << free_bytes[std::size_t(d)] << " bytes free), budget " << budget_bytes);
+      CHECK(simt::peak_device_bytes(d) <= budget_bytes);
+    }
+#endif
+  }
 }
 
 TEST_CASE("host sort: page-locked input, the caller's scratch, progress", "[sort][host]") {

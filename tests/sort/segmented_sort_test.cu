@@ -13,6 +13,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -223,6 +224,47 @@ TEST_CASE("segmented: bit windows, empty windows, skipped passes, few distinct k
       check_segmented<tiny, float, std::uint32_t>(keys, s, sort_options_of(o, 3, 17));
       check_segmented<tiny, float, std::uint32_t>(keys, s, sort_options_of(o, 9, 9));  // no pass: copies
       check_segmented<tiny, float, std::uint32_t>(keys, s, sort_options_of(o, 24, 32));
+    }
+  }
+}
+
+TEST_CASE("segmented: a pass is skipped only when every large segment has one digit in it",
+          "[sort][segmented][skip]") {
+  // Large segments (over one 192-key tile) of u32 keys: some below 256 (one digit value in passes
+  // 1-3), others full-range (no pass uniform) or with a constant high half (passes 2-3 uniform),
+  // listed in every order, with small and tiny segments between them (which never vote). A pass
+  // may be skipped only when it is uniform in every large segment; skipped on one segment's word
+  // alone, the others keep their digits of that pass unsorted.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  enum kind { low, full, high_const };
+  const std::vector<std::vector<kind>> lists = {
+      {low, full}, {full, low}, {low, full, low}, {high_const, low, high_const, full}, {low, low}};
+  for (const auto& list : lists) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      sizes.push_back(700 + 211 * i);  // large: 4-6 tiles each
+      sizes.push_back(i % 2 == 0 ? 150 : 20);  // small, tiny
+    }
+    std::size_t n = 0;
+    const auto s = lay_out<int>(sizes, 3, false, n);
+    std::mt19937_64 rng(seed + list.size() * 7 + std::size_t(list[0]));
+    std::vector<std::uint32_t> keys(n);
+    for (auto& k : keys) k = std::uint32_t(rng());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::size_t b = std::size_t(s.begin[2 * i]), e = std::size_t(s.end[2 * i]);
+      for (std::size_t j = b; j < e; ++j) {
+        if (list[i] == low) keys[j] &= 0xFFu;
+        if (list[i] == high_const) keys[j] = (keys[j] & 0xFFFFu) | 0x12340000u;
+      }
+    }
+    for (auto o : {sort_order::ascending, sort_order::descending}) {
+      INFO("large segments (0 low, 1 full, 2 constant high half):" << [&] {
+        std::string t;
+        for (kind k : list) t += " " + std::to_string(int(k));
+        return t;
+      }());
+      check_segmented<tiny, std::uint32_t, void>(keys, s, sort_options_of(o));
+      check_segmented<tiny, std::uint32_t, std::uint64_t>(keys, s, sort_options_of(o));
     }
   }
 }

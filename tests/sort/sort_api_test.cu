@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -604,6 +605,21 @@ struct failing_resource {
   void deallocate_async(void*, std::size_t, std::size_t, cudaStream_t) { ++deallocations; }
 };
 
+/// A resource whose allocations succeed but whose deallocate_async throws (after freeing): the
+/// sort has been enqueued by then.
+struct throwing_free_resource {
+  int deallocations = 0;
+  void* allocate_async(std::size_t b, std::size_t, cudaStream_t s) {
+    void* p = nullptr;
+    return cudaMallocAsync(&p, b, s) == cudaSuccess ? p : nullptr;
+  }
+  void deallocate_async(void* p, std::size_t, std::size_t, cudaStream_t s) {
+    ++deallocations;
+    cudaFreeAsync(p, s);
+    throw std::runtime_error("deallocate_async failed");
+  }
+};
+
 struct id_key {
   std::uint32_t hi;
   std::uint16_t lo;
@@ -662,7 +678,7 @@ TEST_CASE("in-place forms take a stream-ordered memory resource", "[sort][api][r
   REQUIRE_CUDA(cudaStreamDestroy(stream));
 }
 
-TEST_CASE("a memory resource that fails leaves the data untouched", "[sort][api][resource]") {
+TEST_CASE("a memory resource that fails or throws: data untouched, or sorted when freeing throws", "[sort][api][resource]") {
   const auto keys = ringsweep_test::make_keys<u32>(5000, distribution::uniform, ringsweep_test::catch_seed());
   for (bool throws : {false, true}) {
     INFO("throws " << throws);
@@ -681,6 +697,27 @@ TEST_CASE("a memory resource that fails leaves the data untouched", "[sort][api]
     CHECK(ringsweep::sort_keys(dk.data(), keys.size(), bits(0, 33), 0, mr) == cudaErrorInvalidValue);
   }
   CHECK(cudaGetLastError() == cudaSuccess);  // nothing sticky
+  // deallocate_async throws once the sort is enqueued: cudaErrorUnknown, the data sorted, and the
+  // exception does not leave the sort (every path: one tile, onesweep, several portions).
+  for (std::size_t n : {std::size_t(150), std::size_t(5000)}) {
+    INFO("n " << n << ", deallocate_async throws");
+    const std::vector<u32> part(keys.begin(), keys.begin() + std::ptrdiff_t(n));
+    const auto order = ringsweep_test::reference_order(part, ringsweep::sort_options{});
+    ringsweep_test::device_buffer<u32> dk(part), dk2(part), dv(part);
+    throwing_free_resource mr;
+    cudaError_t e = cudaSuccess;
+    CHECK_NOTHROW(e = ringsweep::sort_keys(dk.data(), n, {}, 0, mr));
+    CHECK(e == cudaErrorUnknown);
+    CHECK_NOTHROW(e = ringsweep::tuning::sort_pairs<tiny>(dk2.data(), dv.data(), n, {}, 0, mr));
+    CHECK(e == cudaErrorUnknown);
+    CHECK(mr.deallocations == 2);
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    CHECK(ringsweep_test::first_key_mismatch(dk.download(), part, order) == -1);
+    CHECK(ringsweep_test::first_key_mismatch(dk2.download(), part, order) == -1);
+    const auto values = dv.download();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(values[i] == part[order[i]]);
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);
 }
 
 TEST_CASE("custom keys in place with a memory resource", "[sort][api][resource]") {

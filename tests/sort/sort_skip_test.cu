@@ -3,7 +3,7 @@
 // are constant in chosen passes reach every combination (skipped first, middle, last pass, all
 // passes, odd and even counts of executed passes) with several portions per pass, both orders and
 // bit windows; the route words the bins scan leaves in the temporary storage are checked against
-// the uniform passes found on the host.
+// the uniform passes found on the host, and every launch checks that its tail words start clear.
 #include <catch2/catch.hpp>
 
 #include <ringsweep/ringsweep.cuh>
@@ -17,7 +17,10 @@
 namespace {
 
 using ringsweep::detail::pass_route;
-using tiny = ringsweep_test::policy_tiny;
+// policy_tiny whose launches check that their tail words start clear: a skipped launch that did not
+// clear its successor's words fails at that launch's first ticket, by name, within seconds (instead
+// of a look-back that waits forever until the backend's watchdog).
+using tiny = ringsweep_test::policy_tiny_tail_checked;
 using tiny_r5 = ringsweep_test::policy_tiny_radix5;
 
 /// Random keys whose digit `p` (of `radix_bits` bits, from bit 0 of the raw bits) varies only when

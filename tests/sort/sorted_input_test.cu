@@ -62,6 +62,44 @@ std::vector<std::size_t> edge_positions(std::size_t n, bool few = false) {
   return at;
 }
 
+/// Keys sorted for `opts` but for one inversion: the pair (at, at + 1) out of order, every other
+/// neighbour in order (distinct ranks at the pair: rank(at) = rank(at + 1) + 1).
+template <class Key>
+std::vector<Key> one_inversion(std::size_t n, std::size_t at, ringsweep::sort_order o) {
+  using T = ringsweep::key_traits<Key>;
+  using bits = typename T::bits_type;
+  // Non-decreasing ranks below the key's largest value, with repeats for narrow keys.
+  const std::uint64_t top = std::uint64_t(bits(~bits(0))) - 1;
+  std::vector<std::uint64_t> rank(n);
+  for (std::size_t i = 0; i < n; ++i) rank[i] = std::uint64_t(i) * std::min<std::uint64_t>(top, 3 * n) / n;
+  if (at + 1 < n) rank[at] = rank[at + 1] + 1;  // above rank[at - 1] too: the one pair out of order
+  std::vector<Key> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bits r = bits(o == sort_order::ascending ? rank[i] : std::uint64_t(bits(~bits(0))) - rank[i]);
+    keys[i] = T::from_bits(r);
+  }
+  return keys;
+}
+
+/// In/out keys-only sort of `keys` read from `offset` keys past a 256-byte aligned address,
+/// checked against std::stable_sort.
+template <class Policy, class Key>
+void check_sort_at_offset(const std::vector<Key>& keys, std::size_t offset, const ringsweep::sort_options& opts) {
+  const std::size_t n = keys.size();
+  std::vector<Key> padded(n + offset);
+  std::copy(keys.begin(), keys.end(), padded.begin() + std::ptrdiff_t(offset));
+  ringsweep_test::device_buffer<Key> in(padded), out(n);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, in.data() + offset, out.data(), n, opts));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, in.data() + offset, out.data(), n, opts));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto order = ringsweep_test::reference_order(keys, opts);
+  const auto got = out.download();
+  INFO("first mismatch at " << ringsweep_test::first_key_mismatch(got, keys, order));
+  REQUIRE(ringsweep_test::first_key_mismatch(got, keys, order) == -1);
+}
+
 #if defined(RINGSWEEP_SIMT_BACKEND)
 /// Bytes loaded plus stored per key by one sort of `keys` with `Policy`: the in/out form, the
 /// double-buffer form or the in-place form.
@@ -168,6 +206,46 @@ TEST_CASE("a digit that every key but one shares is not uniform, in every pass a
       std::vector<u32> above(n, 0x5A5A5A5Au);
       above[at] = 0x5A5A5A5Au + (0x11u << (8 * pass));
       check_every_form<tiny>(above, sort_options_of(sort_order::descending));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("an unaligned sorted input with one inversion at its head, the head's end or a histogram "
+                   "tile's last load group is not sorted", "[sort][sorted][unaligned]", std::uint8_t, std::uint32_t) {
+  // policy_tiny_hist16: 512-key histogram tiles in 16-byte vectors (VEC keys), so an input starting
+  // `offset` keys past a 16-byte boundary has a head of VEC - offset keys checked one by one, whose
+  // last key's successor is the vector body's first; each thread's last vector of a tile (the
+  // block's last one: the tile's last VEC keys) is checked within itself and against the next
+  // tile's first key. policy_tiny (two-key vectors, 128-key tiles) for the same edges of its own.
+  using hist16 = ringsweep_test::policy_tiny_hist16;
+  constexpr std::size_t VEC = 16 / sizeof(TestType);
+  constexpr std::size_t HIST_TILE = std::size_t(hist16::HIST_THREADS) * hist16::HIST_ITEMS;
+  const std::size_t n = 1300;  // 7 onesweep tiles (the onesweep path, which alone checks order), 3 histogram tiles
+  for (auto o : {sort_order::ascending, sort_order::descending}) {
+    const auto opts = sort_options_of(o);
+    for (std::size_t offset : {std::size_t(0), std::size_t(1), VEC / 2, VEC - 1}) {
+      const std::size_t head = offset == 0 ? 0 : VEC - offset;
+      // The first keys, the head's last key against the body's first, and every pair of the first
+      // tile's last vector and the pair across into the next tile (the body starts after the head).
+      std::vector<std::size_t> at = {0, 1};
+      if (head > 0) at.push_back(head - 1);
+      for (std::size_t v = 0; v < VEC; ++v) at.push_back(head + HIST_TILE - VEC + v);
+      for (std::size_t p : at) {
+        INFO(ringsweep_test::order_name(opts) << ", input " << offset << " keys past 16-byte alignment (head of "
+                                              << head << "), keys " << p << " and " << p + 1 << " out of order");
+        const auto keys = one_inversion<TestType>(n, p, o);
+        check_sort_at_offset<hist16>(keys, offset, opts);
+      }
+      // The same input without the inversion is sorted (and taken as such).
+      check_sort_at_offset<hist16>(one_inversion<TestType>(n, n, o), offset, opts);
+    }
+    // policy_tiny: 2-key vectors (one key of head at an odd offset), 128-key tiles.
+    for (std::size_t offset : {std::size_t(0), std::size_t(1)}) {
+      for (std::size_t p : {std::size_t(0), std::size_t(1), offset + 126, offset + 127}) {
+        INFO(ringsweep_test::order_name(opts) << ", policy_tiny, offset " << offset << ", keys " << p << " and "
+                                              << p + 1 << " out of order");
+        check_sort_at_offset<tiny>(one_inversion<TestType>(n, p, o), offset, opts);
+      }
     }
   }
 }

@@ -476,7 +476,10 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ u32 take_ticket() const {
     const u32 t = atomicAdd(p_.ticket, 1u);
     Hooks::pause(t, 0);
-    if (t == p_.tile_base) tail().clear_next();  // the previous launch is done with those words
+    if (t == p_.tile_base) {  // the previous launch is done with the next launch's words
+      Hooks::first_ticket(tail().words, tail_t::WORDS);
+      tail().clear_next();
+    }
     if constexpr (COUNTED) skip_missing_tiles(t);
     return t;
   }
@@ -523,7 +526,10 @@ RINGSWEEP_UNROLL
     if (threadIdx.x == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
       Hooks::pause(t, 0);
-      if (t == p_.tile_base) tail().clear_next();  // the previous launch is done with those words
+      if (t == p_.tile_base) {  // the previous launch is done with the next launch's words
+        Hooks::first_ticket(tail().words, tail_t::WORDS);
+        tail().clear_next();
+      }
       temp_.ticket = t;
       temp_.uniform_digit = -1;
       skip_missing_tiles(t);

@@ -25,9 +25,14 @@ namespace detail {
 /// - `onesweep_launched(cache_hints)`: the host dispatch calls it after each onesweep launch it
 ///   enqueues (one per pass and portion), saying whether it launched the kernel with cache hints
 ///   (the policy's CACHE_HINTS).
+/// - `first_ticket(tail_words, count)`: called by the thread that takes a onesweep launch's first
+///   ticket, before it clears the next launch's tail words, with this launch's `count` tail words
+///   (tail_iterator), which the launch before it (run or skipped) must have cleared: no tile of
+///   the launch can have retired yet, since every look-back waits on the first tile's counts.
 struct no_hooks {
   static constexpr bool TRACE = false;
   __device__ __forceinline__ static void pause(u32, u32) {}
+  __device__ __forceinline__ static void first_ticket(const u32*, int) {}
   __host__ static tile_trace* trace_sink() { return nullptr; }
   __host__ static void onesweep_launched(bool) {}
 };

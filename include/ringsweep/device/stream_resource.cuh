@@ -63,7 +63,8 @@ __host__ cudaError_t allocate_from(Resource& resource, void*& p, std::size_t byt
   return p != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
-/// Returns `p` to the resource it came from; an error only from stream_allocator (or a throw).
+/// Returns `p` to the resource it came from; an error only from stream_allocator, or
+/// cudaErrorUnknown for an exception (the sort is enqueued by then: its data ends sorted).
 template <class Resource>
 __host__ cudaError_t deallocate_to(Resource& resource, void* p, std::size_t bytes, cudaStream_t stream) {
 #if defined(__cpp_exceptions)

@@ -5,6 +5,7 @@
 // RINGSWEEP_SIMT_PDL (0: no programmatic-dependent-launch overlap; see launch.hpp).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,15 @@ void set_poison_shared(bool on);
 //   assert(ringsweep::sort_keys(d_keys, n) == cudaErrorMemoryAllocation);
 unsigned long long allocation_calls();            // allocation calls so far
 void fail_allocation(unsigned long long k);       // call allocation_calls() + k fails; 0 disarms
+
+// Device memory held at once (RINGSWEEP_SIMT_DEVICE_BYTES caps it per device): the most bytes of
+// `device` allocated at any moment since the last reset (which starts from what is held now).
+//
+//   simt::reset_peak_device_bytes();
+//   ringsweep::sort_keys_host(h, n);
+//   std::size_t most = simt::peak_device_bytes(1);
+std::size_t peak_device_bytes(int device);
+void reset_peak_device_bytes();
 
 // Global-memory traffic reported through __simt_trace_global, per kernel.
 struct kernel_traffic {
