@@ -194,7 +194,9 @@ if(NOT rc EQUAL 0 OR NOT out MATCHES "my_kernels: ok")
 endif()
 if(with_mpi)
   built_program(mpi_program sort_distributed_cpu)
-  run_step("${mpi_program}")
+  # Under the sanitized build LeakSanitizer reports Open MPI's own allocations at exit (as the
+  # distributed tests' RINGSWEEP_MPIEXEC_ENV says); the program's checks are its exit status.
+  run_step("${CMAKE_COMMAND}" -E env ASAN_OPTIONS=detect_leaks=0 "${mpi_program}")
 endif()
 if(NOT cuda STREQUAL "OFF")
   built_program(gpu_program sort_floats)
