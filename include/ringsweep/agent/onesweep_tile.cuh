@@ -119,7 +119,6 @@ class onesweep_tile {
       return int(sizeof(T)) <= shape::VECTOR_LOAD_ITEM_BYTES && warp_vector_load<T, ITEMS>::VEC > 1;
     }
   }
-  using offset_t = typename Config::offset_t;  // 32-bit where the policy's contract caps n
   /// Persistent and pipelined (see above).
   static constexpr bool PIPELINED = Config::PIPELINED && !SEGMENTED;
   /// Pipelined with the copy engine (PIPELINE_BULK_COPY) where this compilation has it.
@@ -184,7 +183,9 @@ class onesweep_tile {
     } u;
     // Per digit: where tile rank 0 would go if it had this digit, in the pass's key output (after
     // the look-back; pairs: in the values output once the keys have left). A pointer, so that a
-    // key's address is one multiply-add of its 32-bit rank.
+    // key's address is one multiply-add of its 32-bit rank. Pairs keep the look-back's index here
+    // first (an integer round trip through the pointer) and, without their own table, the values'
+    // run last (read as an array of value pointers: a per-digit cast cost 0.9 SASS per key).
     bits_type* digit_out[RADIX];
     u32 ticket;
     int uniform_digit;      // the digit of every key of the tile, or -1
@@ -624,7 +625,7 @@ RINGSWEEP_UNROLL
         const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : bin_of(d);
         const std::int64_t base = std::int64_t(bin + exclusive) - std::int64_t(starts[i]);
         if constexpr (HAS_VALUES) {
-          reinterpret_cast<std::int64_t*>(temp_.digit_out)[d] = base;  // a pointer by the exchange (scatter)
+          temp_.digit_out[d] = reinterpret_cast<bits_type*>(base);  // a pointer by the exchange (runs_from_bases)
         } else {
           temp_.digit_out[d] = keys_out() + base;
         }
@@ -657,7 +658,7 @@ RINGSWEEP_UNROLL
       // sass: cold
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
       if constexpr (HAS_VALUES) {
-        const std::int64_t base = reinterpret_cast<const std::int64_t*>(temp_.digit_out)[uniform];
+        const std::int64_t base = reinterpret_cast<std::int64_t>(temp_.digit_out[uniform]);
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
         load_values(u, lane, valid, values);
@@ -725,7 +726,7 @@ RINGSWEEP_UNROLL
     scatter_t::to_shared(temp_.u.values, values, ranks);  // the padding's values land past `valid`
     __syncthreads();
     // sass: values_scatter
-    ValueRaw* const* const runs = value_runs_table();
+    ValueRaw* const* const runs = value_runs();
     const auto address = [&](int k, int i, const ValueRaw&) { return runs[ranks[k] >> 16] + u32(i); };
     if (FULL || valid == TILE) {
       scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, address);
@@ -744,14 +745,14 @@ RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
       if (d < RADIX) {
-        const std::int64_t base = reinterpret_cast<const std::int64_t*>(temp_.digit_out)[d];
+        const std::int64_t base = reinterpret_cast<std::int64_t>(temp_.digit_out[d]);
         temp_.digit_out[d] = keys + base;
         if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
       }
     }
   }
 
-  __device__ __forceinline__ ValueRaw* const* value_runs_table() const {
+  __device__ __forceinline__ ValueRaw* const* value_runs() const {
     if constexpr (VALUE_TABLE) {
       return temp_.value_out;
     } else {
@@ -769,7 +770,7 @@ RINGSWEEP_UNROLL
       const int d = rank_t::first_digit() + i;
       if (d < RADIX) {
         ValueRaw* const run = values + (temp_.digit_out[d] - keys);
-        reinterpret_cast<ValueRaw**>(temp_.digit_out)[d] = run;
+        temp_.digit_out[d] = reinterpret_cast<bits_type*>(run);
       }
     }
   }

@@ -131,11 +131,12 @@ struct sort_dispatch {
     return cudaErrorInvalidValue;
   }
 
-  /// The copy path (no digit pass) of a counted sort: the final copy from the input, of the count.
-  __host__ static cudaError_t run_counted_copy(const plan& p, const buffers& b, cudaStream_t stream,
-                                               const count_source& count) {
+  /// The final copy's parameters: the sort's three buffers by pass_buffer index (input, final,
+  /// other), the route that picks them (null: copy the input) and the count.
+  __host__ static route_copy_params<bits_type, value_raw_t> copy_params(const plan& p, const buffers& b,
+                                                                        const u32* route, const count_source& count) {
     route_copy_params<bits_type, value_raw_t> cp;
-    cp.route = nullptr;  // copy the input
+    cp.route = route;
     bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
     value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
     for (int i = 0; i < 3; ++i) {
@@ -144,6 +145,13 @@ struct sort_dispatch {
     }
     cp.n = p.n;
     cp.count = count;
+    return cp;
+  }
+
+  /// The copy path (no digit pass) of a counted sort: the final copy from the input, of the count.
+  __host__ static cudaError_t run_counted_copy(const plan& p, const buffers& b, cudaStream_t stream,
+                                               const count_source& count) {
+    const route_copy_params<bits_type, value_raw_t> cp = copy_params(p, b, nullptr, count);  // copy the input
     const std::size_t copy_bytes = p.n * (sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0));
     const std::size_t grid = min_of<std::size_t>(ceil_div<std::size_t>(copy_bytes, route_copy_threads * 64), 4096);
     return launch(route_copy_kernel<bits_type, value_raw_t, HAS_VALUES, false, Config::INDEX_VALUES>,
@@ -322,9 +330,7 @@ struct sort_dispatch {
     if (e != cudaSuccess) return e;
 
     // Every pass is enqueued; its launches read the pass's route and exit at once when it is
-    // skipped. Buffers by pass_buffer index: input, final, other.
-    bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
-    value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
+    // skipped (pass_params: the buffers by pass_buffer index, input, final, other).
     u32 tile_base = 0;
     u32 launch_index = 0;
     for (int pass = 0; pass < p.passes; ++pass) {
@@ -353,14 +359,7 @@ struct sort_dispatch {
     }
 
     // The final copy, which runs only where the route says (see build_pass_routes).
-    route_copy_params<bits_type, value_raw_t> cp;
-    cp.route = routes;
-    for (int i = 0; i < 3; ++i) {
-      cp.keys[i] = keys_buf[i];
-      cp.values[i] = HAS_VALUES ? values_buf[i] : nullptr;
-    }
-    cp.n = p.n;
-    cp.count = count;
+    const route_copy_params<bits_type, value_raw_t> cp = copy_params(p, b, routes, count);
     const std::size_t copy_bytes = p.n * (sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0));
     const std::size_t copy_grid = min_of<std::size_t>(ceil_div<std::size_t>(copy_bytes, route_copy_threads * 64),
                                                        std::size_t(max_of(1, sms)) * 8);
