@@ -109,8 +109,13 @@ if [[ "${mode}" == stage ]]; then
   if [[ "${RS_STAGE_PACK_ONLY:-0}" != 1 ]]; then
     cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target "${targets[@]}"
     # ringsweep_tune's pipelined variants must compile without spills (ptxas -Werror, sm_80 and sm_90).
-    cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target ringsweep_tune_spill_check_sm80 \
-      ringsweep_tune_spill_check_sm90
+    # A variant that spills is reported, not fatal: it is packed and timed like the others, and
+    # the ship rule (spill-free only) reads the list from the pack's tune_spills.txt.
+    if ! cmake --build build-gpu -j "${RINGSWEEP_JOBS:-2}" --target ringsweep_tune_spill_check_sm80 \
+      ringsweep_tune_spill_check_sm90 -- -k 0 >build-gpu/tune_spill_check.log 2>&1; then
+      echo "stage: some ringsweep_tune variants spill (not shippable): build-gpu/tune_spill_check.log"
+    fi
+    grep -E 'spill stores|stack frame' build-gpu/tune_spill_check.log >build-gpu/tune_spills.txt || true
     cmake -S . -B build-gpu80 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-virtual \
       -DCMAKE_CUDA_RUNTIME_LIBRARY=Shared \
       -DRINGSWEEP_GPU_PROGRAMS=ON -DRINGSWEEP_BUILD_SIMT=OFF -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF \
@@ -124,6 +129,7 @@ if [[ "${mode}" == stage ]]; then
   for t in "${ptx80_targets[@]}"; do
     if [[ -d build-gpu80 ]]; then find build-gpu80 -type f -name "${t}" -perm -u+x -exec cp {} .gpu/pack/bin80/ \;; fi
   done
+  cp build-gpu/tune_spills.txt .gpu/pack/tune_spills.txt 2>/dev/null || true
   cp build-gpu/gpu_run.tsv .gpu/pack/gpu_run.tsv         # for `run` (name, program, arguments)
   cp build-gpu/gpu_tests.tsv .gpu/pack/gpu_tests.tsv     # for `plan` (name, program, labels, arguments)
   # Shared libraries the GPU machine lacks: Google Benchmark's, the CUDA runtime this build used,
