@@ -60,6 +60,14 @@ __global__ void isolation_kernel(unsigned words, int rounds, unsigned* bad) {
   if (wrong != 0) atomicAdd(&bad[blockIdx.x], wrong);
 }
 
+// A pointer's address as a value the compiler cannot reason about. nvcc folds `a == b` to false
+// when a and b are distinct extern __shared__ symbols, though both name the block's dynamic
+// shared memory (seen on an H100, 2026-11-26: values agreed, the address comparison did not).
+__device__ std::uintptr_t address_of(const void* p) {
+  volatile std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  return a;
+}
+
 // Every declaration aliases the same bytes: function-scope vec4 and float arrays, the file-scope
 // byte pool, the device function's words. flags[t]: bit 0 values agree, bit 1 addresses agree,
 // bit 2 16-byte aligned (flags: one word per thread of the grid).
@@ -74,9 +82,8 @@ __global__ void alias_kernel(unsigned* flags) {
   const float from_pool = reinterpret_cast<const float*>(pool)[4 * u + 3];
   const bool values = floats[4 * u + 1] == 2.0f * u && from_pool == 4.0f * u &&
                       scratch()[4 * u + 1] == __float_as_uint(2.0f * u);
-  const bool addresses = static_cast<void*>(vecs) == static_cast<void*>(floats) &&
-                         static_cast<void*>(pool) == static_cast<void*>(vecs) &&
-                         static_cast<void*>(scratch()) == static_cast<void*>(&pool[0]);
+  const bool addresses = address_of(vecs) == address_of(floats) && address_of(pool) == address_of(vecs) &&
+                         address_of(scratch()) == address_of(&pool[0]);
   const bool aligned = reinterpret_cast<std::uintptr_t>(pool) % 16 == 0;
   flags[blockIdx.x * n + t] = (values ? 1u : 0u) | (addresses ? 2u : 0u) | (aligned ? 4u : 0u);
 }

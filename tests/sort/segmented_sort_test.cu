@@ -372,8 +372,12 @@ TEST_CASE("segmented: custom keys through a decomposer, keys and pairs", "[sort]
   ringsweep_test::device_buffer<cell_depth> kin(keys), kout(n);
   ringsweep_test::device_buffer<std::uint32_t> vin(index), vout(n);
   ringsweep_test::device_buffer<int> begin(s.begin), end(s.end);
+  std::vector<bool> covered(n, false);  // positions in no segment (the gaps) stay as they were
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (int at = s.begin[i]; at < s.end[i]; ++at) covered[std::size_t(at)] = true;
   for (bool pairs : {false, true}) {
     INFO((pairs ? "pairs" : "keys"));
+    kout.fill_bytes(0xAB);
     vout.fill_bytes(0xAB);
     std::size_t bytes = 0;
     const auto call = [&](void* temp) {
@@ -388,6 +392,16 @@ TEST_CASE("segmented: custom keys through a decomposer, keys and pairs", "[sort]
     REQUIRE_CUDA(cudaDeviceSynchronize());
     const auto got = kout.download();
     const auto got_index = vout.download();
+    std::size_t gaps = 0;
+    for (std::size_t at = 0; at < n; ++at) {
+      if (covered[at]) continue;
+      ++gaps;
+      const auto* bytes_at = reinterpret_cast<const unsigned char*>(&got[at]);
+      INFO("gap position " << at);
+      REQUIRE(std::all_of(bytes_at, bytes_at + sizeof(cell_depth), [](unsigned char b) { return b == 0xAB; }));
+      REQUIRE(got_index[at] == 0xABABABABu);
+    }
+    REQUIRE(gaps > 0);
     for (std::size_t i = 0; i < s.size(); ++i) {
       std::vector<std::uint32_t> order(std::size_t(s.end[i] - s.begin[i]));
       std::iota(order.begin(), order.end(), std::uint32_t(s.begin[i]));

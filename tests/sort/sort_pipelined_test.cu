@@ -165,6 +165,8 @@ TEMPLATE_TEST_CASE("pipelined onesweep: keys and values not 16-byte aligned", "[
     values[i + 1] = std::uint32_t(i);
   }
   ringsweep_test::device_buffer<std::uint32_t> kin(padded), kout(n + 1), vin(values), vout(n + 1);
+  kout.fill_bytes(0xAB);  // element 0 lies before the sort's output and must stay so
+  vout.fill_bytes(0xAB);
   std::size_t bytes = 0;
   REQUIRE_CUDA(ringsweep::tuning::sort_pairs<policy>(nullptr, bytes, kin.data() + 1, kout.data() + 1,
                                                      vin.data() + 1, vout.data() + 1, n));
@@ -175,6 +177,8 @@ TEMPLATE_TEST_CASE("pipelined onesweep: keys and values not 16-byte aligned", "[
   const auto order = ringsweep_test::reference_order(keys, ringsweep::sort_options{});
   const auto got_keys = kout.download();
   const auto got_values = vout.download();
+  REQUIRE(got_keys[0] == 0xABABABABu);
+  REQUIRE(got_values[0] == 0xABABABABu);
   for (std::size_t i = 0; i < n; ++i) {
     INFO("position " << i);
     REQUIRE(got_keys[i + 1] == keys[order[i]]);

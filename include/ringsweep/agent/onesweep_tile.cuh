@@ -447,6 +447,15 @@ RINGSWEEP_UNROLL
     }
   }
 
+  /// Bulk copies, thread 0 only: flips stage `s`'s parity. The access is volatile so that the
+  /// compiler cannot hoist the read out of thread 0's branch: it did (an unconditional LDS in
+  /// every thread, dead in all but thread 0), and compute-sanitizer's racecheck on an H100
+  /// (2026-11-26) reported those reads as racing with thread 0's write.
+  __device__ __forceinline__ void flip_parity(int s) const {
+    volatile u32& parity = temp_.parity[s];
+    parity = parity ^ 1u;
+  }
+
   /// Bulk copies: waits until the phase of stage `s`'s mbarrier (0 keys, 1 values) that thread
   /// 0's latest start of the stage belongs to completes.
   __device__ __forceinline__ void wait_bulk(int s) const {
@@ -459,7 +468,7 @@ RINGSWEEP_UNROLL
   template <class T>
   __device__ __forceinline__ void start_stage(T* stage, const T* src, int count, int s) const {
     if constexpr (bulk()) {
-      if (threadIdx.x == 0) temp_.parity[s] ^= 1u;
+      if (threadIdx.x == 0) flip_parity(s);
       block_bulk_copy_to_shared<THREADS>(stage, src, count, &temp_.bars[s]);
     } else {
       (void)s;
@@ -496,7 +505,7 @@ RINGSWEEP_UNROLL
       if (pass_route::src(temp_.route) == buffer_in) {
         if constexpr (bulk()) {
           if (threadIdx.x == 0) {
-            temp_.parity[1] ^= 1u;
+            flip_parity(1);
             mbarrier_arrive_expect_tx(&temp_.bars[1], 0);  // the phase completes empty
           }
         } else {
