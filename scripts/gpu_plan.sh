@@ -70,6 +70,12 @@ mkdir -p "${out}"
 out=$(cd "${out}" && pwd)
 
 # ---- the pack and the device ----------------------------------------------------------------
+if [[ "${dry}" == 1 && -f .gpu/pack.tar.gz && ! -d .gpu/bin ]]; then
+  # A dry run here reads the pack's lists, then removes what it unpacked: left in .gpu, the
+  # unpacked programs would travel with the pack and put the call over the device tool's 64 MiB.
+  mapfile -t unpacked < <(tar -tzf .gpu/pack.tar.gz | awk -F/ 'NF > 1 && $2 != "" && $2 != "build_info.txt" {print $2}' | sort -u)
+  trap 'for u in "${unpacked[@]}"; do rm -rf ".gpu/${u}"; done' EXIT
+fi
 if [[ -f .gpu/pack.tar.gz && ! -d .gpu/bin ]]; then
   tar -C .gpu -xzf .gpu/pack.tar.gz
 elif [[ -f .gpu/pack.tar.xz && ! -d .gpu/bin ]]; then
@@ -141,7 +147,7 @@ timed() {
   fi
   expect=""
   start=$(date +%s.%N)
-  timeout -k 5 "${limit}" "$@" >>"${log}" 2>&1
+  timeout -k 5 "${limit}" "$@" </dev/null >>"${log}" 2>&1
   last_rc=$?
   secs=$(awk "BEGIN {printf \"%.1f\", $(date +%s.%N) - ${start}}")
   local note=""
