@@ -22,9 +22,9 @@
 // O(candidates); all keys equal costs two reads; no host synchronisation.
 //
 // **Temporary storage** (`a(x)` = x rounded up to 256; P = passes of the window, at least 1;
-// R = min(ceil(n / (HIST_THREADS x HIST_ITEMS)), 1024) ranges (2048 keys per range tile in the
+// R = min(ceil(n / (HIST_THREADS x HIST_ITEMS)), TOP_K_MAX_RANGES = 1024) ranges (2048 keys per range tile in the
 // shipped policies); C = min(n, max(n / 64, 65536)) candidate-buffer keys; K = sizeof(Key)):
-//     256 + a(state) + 2 a(8 P 256) + a(4 R P 256) + a(40 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
+//     256 + a(state) + 2 a(8 P 256) + a(8) + a(4 R P 256) + a(48 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
 //         + [pairs, indices: a(8 k)] + [indices without keys_out: a(k K)] + the in/out sort of k keys
 //         (pairs and indices: with 8-byte values), see sort.cuh.
 // k = n: the stable sort of the whole input runs instead, with its own storage (sort.cuh, argsort
