@@ -315,3 +315,102 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most P + 1 times",
     CHECK(t.first <= 8 * 1.10);
   }
 }
+
+namespace {
+
+enum class batched { keys, pairs, indices };
+
+/// Traffic of a segmented top-k (shipped policy) of `rows` rows of one length over u32 `keys`, k
+/// per row, in sector bytes per input key (loads, stores); the result is checked against a stable sort
+/// of each row.
+template <batched What>
+std::pair<double, double> segmented_top_k_traffic(const std::vector<std::uint32_t>& keys, std::size_t rows,
+                                                  std::size_t k) {
+  const std::size_t n = keys.size(), len = n / rows;
+  std::vector<std::uint32_t> begin(rows), end(rows), values(n);
+  for (std::size_t i = 0; i < rows; ++i) {
+    begin[i] = std::uint32_t(i * len);
+    end[i] = std::uint32_t((i + 1) * len);
+  }
+  for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i * 2654435761u);
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), vin(values), d_begin(begin), d_end(end), out(rows * k),
+      vout(rows * k);
+  const auto call = [&](void* temp, std::size_t& bytes) {
+    if constexpr (What == batched::keys) {
+      return ringsweep::segmented_top_k_keys(temp, bytes, in.data(), out.data(), n, rows, d_begin.data(),
+                                             d_end.data(), k);
+    } else if constexpr (What == batched::pairs) {
+      return ringsweep::segmented_top_k_pairs(temp, bytes, in.data(), out.data(), vin.data(), vout.data(), n, rows,
+                                              d_begin.data(), d_end.data(), k);
+    } else {
+      return ringsweep::segmented_top_k_indices(temp, bytes, in.data(), out.data(), vout.data(), n, rows,
+                                                d_begin.data(), d_end.data(), k);
+    }
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(call(nullptr, bytes));
+  ringsweep_test::device_bytes temp(bytes);
+  simt::traffic_begin();
+  REQUIRE_CUDA(call(temp.data(), bytes));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const totals t = sum(simt::traffic_end());
+  const auto got = out.download(), got_values = vout.download();
+  std::vector<std::size_t> order(len);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t i = 0; i < len; ++i) order[i] = r * len + i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    for (std::size_t i = 0; i < std::min(k, len); ++i) {
+      REQUIRE(got[r * k + i] == keys[order[i]]);
+      if (What == batched::pairs) REQUIRE(got_values[r * k + i] == values[order[i]]);
+      if (What == batched::indices) REQUIRE(got_values[r * k + i] == order[i]);
+    }
+  }
+  // Sectors (32 bytes per warp-wide access), not requested bytes: a warp's or a block's broadcast
+  // load of its segment's offsets or list item is one sector, not a load per thread.
+  return {32.0 * double(t.load_sectors) / double(n), 32.0 * double(t.store_sectors) / double(n)};
+}
+
+}  // namespace
+
+TEST_CASE("batched top-k writes only each row's k keys for rows a warp or a block sorts",
+          "[sort][traffic][top_k][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto report = [](const char* what, std::size_t len, std::size_t k, std::pair<double, double> t) {
+    std::printf("batched top-k traffic, %-7s rows of %5zu, k %3zu: %6.3f B/key loaded, %6.3f B/key stored\n", what,
+                len, k, t.first, t.second);
+  };
+  // 16 rows of 4096 u32 keys (one block each: below every shipped tile) and 200 of 100 (one warp
+  // each). Before #36's change every key went to scratch and back (4 B/key stored, 8.1 for pairs,
+  // 12.1 for indices with their index array; pairs and indices gathered every value: 35 B/key
+  // loaded; rows of 100: 5.0 and 7.3 B/key stored).
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(std::size_t(1) << 16, ringsweep_test::distribution::uniform,
+                                                             seed);
+  for (std::size_t k : {std::size_t(8), std::size_t(64)}) {
+    const auto t = segmented_top_k_traffic<batched::keys>(keys, 16, k);
+    report("keys", 4096, k, t);
+    CHECK(t.first <= 4 * 1.1);  // the keys once, and a few sectors per row
+    CHECK(t.second <= 4.0 * double(k) / 4096 * 1.05 + 0.01);  // the k results per row
+  }
+  {
+    const auto t = segmented_top_k_traffic<batched::pairs>(keys, 16, 64);
+    report("pairs", 4096, 64, t);
+    // The values of the k results gathered, one sector each.
+    CHECK(t.first <= 4 * 1.1 + 32.0 * 64 / 4096);
+    CHECK(t.second <= 8.0 * 64 / 4096 * 1.05 + 0.01);
+  }
+  {
+    const auto t = segmented_top_k_traffic<batched::indices>(keys, 16, 64);
+    report("indices", 4096, 64, t);
+    // No index array written or read: positions are made where the results are stored.
+    CHECK(t.first <= 4 * 1.1);
+    CHECK(t.second <= 8.0 * 64 / 4096 * 1.05 + 0.01);
+  }
+  std::vector<std::uint32_t> tiny(keys.begin(), keys.begin() + 100 * 200);
+  for (std::size_t k : {std::size_t(8), std::size_t(64)}) {
+    const auto t = segmented_top_k_traffic<batched::keys>(tiny, 200, k);
+    report("keys", 100, k, t);
+    // The keys once; per row a few sectors of offsets and list words, read and written.
+    CHECK(t.first <= 4 * 1.1 + 6 * 32.0 / 100);
+    CHECK(t.second <= 4.0 * double(k) / 100 * 1.05 + 0.2);
+  }
+}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../detail/config.cuh"
+#include "../detail/load_store.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -40,6 +41,43 @@ struct segment_lists {
   u32* small_count;       // zeroed
   u64* large_word;        // zeroed: large segments << large_count_shift | their tiles
   large_segment* large;   // at most `large_capacity` entries
+};
+
+/// Where a segmented sort writes the segments a warp or a block sorts (and those of one key):
+/// `segment_in_place`, the sort's own (each segment to its own range of the result), or
+/// `segment_first_k`, a batched top-k's (docs/design.md section 15). Large segments are not
+/// affected. The kernels test `TOP_K` with `if constexpr`, so the sort's code is unchanged.
+struct segment_in_place {
+  static constexpr bool TOP_K = false;
+  static constexpr bool POSITIONS = false;
+};
+
+/// The first `min(k, size)` sorted keys (and values) of segment s go to `keys_out + s * k` (and
+/// `values_out + s * k`); the rest of its k slots are not written. The classification records
+/// each list item's segment number in `item_segments` (one word per segment of the call).
+/// `POSITIONS`: the values are the keys' input positions (made, not read: a top-k's indices).
+template <class Bits, class ValueRaw, bool Positions>
+struct segment_first_k {
+  static constexpr bool TOP_K = true;
+  static constexpr bool POSITIONS = Positions;
+  Bits* keys_out;        // null: keys not written (indices only)
+  ValueRaw* values_out;  // null: keys only
+  u32* item_segments;    // segment_lists item i's segment number (tiny from the front, small from the back)
+  u64 k;
+
+  /// Slots of segment `s`'s first key and value.
+  __device__ __forceinline__ u64 slot(u64 s) const { return s * k; }
+  /// How many of a segment of `size` keys are written.
+  __device__ __forceinline__ int take(u64 size) const { return int(min_of<u64>(k, size)); }
+  /// The value of the key at `values[at]`, whose input position is `first + at` (`values`: the
+  /// sort's value input, or a piece of it starting at input position `first`).
+  __device__ __forceinline__ ValueRaw value(const ValueRaw* values, u64 at, u64 first) const {
+    if constexpr (Positions) {
+      return index_value<ValueRaw>(first + at);
+    } else {
+      return load_global(values + at);
+    }
+  }
 };
 
 constexpr int large_count_shift = 40;

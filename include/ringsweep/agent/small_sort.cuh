@@ -61,11 +61,55 @@ class small_sort {
       : temp_(temp), p_(p) {}
 
   __device__ __forceinline__ void process() {
-    const int valid = int(p_.count.resolve(u64(p_.keys)));
     const u32 lane = lane_id();
     const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
     bits_type keys[ITEMS];
     u32 index[ITEMS];
+    const int valid = sort_tile(keys, index);
+
+    store_warp_striped(p_.keys_out + seg_first, lane, valid - seg_first, keys);
+    if constexpr (HAS_VALUES) {
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) {
+        const int pos = scatter_t::position(k);
+        if constexpr (Config::INDEX_VALUES) {  // argsort: the value is the input position
+          if (pos < valid) store_global(p_.values_out + pos, index_value<ValueRaw>(index[k]));
+        } else {
+          if (pos < valid) store_global(p_.values_out + pos, load_global(p_.values_in + index[k]));
+        }
+      }
+    }
+  }
+
+  /// A batched top-k's segment (segmented sorts only: no count on the device): sorts as `process`
+  /// does, then writes only the first `take` keys to `keys_out` (unless null) and their values to
+  /// `values_out` (segment_first_k::value; `first`: the segment's first input position).
+  template <class Output>
+  __device__ __forceinline__ void process_first(int take, u64 first, const Output& out) {
+    const u32 lane = lane_id();
+    const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
+    bits_type keys[ITEMS];
+    u32 index[ITEMS];
+    const int valid = sort_tile(keys, index);
+    const int limit = min_of(take, valid);
+
+    if (p_.keys_out != nullptr) store_warp_striped(p_.keys_out + seg_first, lane, limit - seg_first, keys);
+    if constexpr (HAS_VALUES) {
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) {
+        const int pos = scatter_t::position(k);
+        if (pos < limit) store_global(p_.values_out + pos, out.value(p_.values_in, index[k], first));
+      }
+    }
+  }
+
+ private:
+  /// Loads and sorts the tile: `keys` in sorted order at scatter_t::position, `index` their input
+  /// positions in the tile (meaningful where values move); returns the key count.
+  __device__ __forceinline__ int sort_tile(bits_type (&keys)[ITEMS], u32 (&index)[ITEMS]) {
+    const int valid = int(p_.count.resolve(u64(p_.keys)));
+    const u32 lane = lane_id();
+    const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
     load_warp_striped(p_.keys_in + seg_first, lane, valid - seg_first, keys);
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
@@ -90,22 +134,9 @@ RINGSWEEP_UNROLL
       }
       __syncthreads();
     }
-
-    store_warp_striped(p_.keys_out + seg_first, lane, valid - seg_first, keys);
-    if constexpr (HAS_VALUES) {
-RINGSWEEP_UNROLL
-      for (int k = 0; k < ITEMS; ++k) {
-        const int pos = scatter_t::position(k);
-        if constexpr (Config::INDEX_VALUES) {  // argsort: the value is the input position
-          if (pos < valid) store_global(p_.values_out + pos, index_value<ValueRaw>(index[k]));
-        } else {
-          if (pos < valid) store_global(p_.values_out + pos, load_global(p_.values_in + index[k]));
-        }
-      }
-    }
+    return valid;
   }
 
- private:
   TempStorage& temp_;
   const small_sort_params<Key, ValueRaw>& p_;
 };

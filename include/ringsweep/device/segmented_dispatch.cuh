@@ -115,9 +115,11 @@ struct segmented_dispatch {
   }
 
   /// Runs a planned sort (n > 0, segments > 0); `temp` is the caller's temporary storage.
-  template <class Segments>
+  /// `out`: where tiny, small and one-key segments go (segment_lists.cuh: in place, or a batched
+  /// top-k's first k; large segments always go to `b`'s result).
+  template <class Segments, class Output = segment_in_place>
   __host__ static cudaError_t run(const segmented_plan<Key>& p, void* temp, const buffers& b, const Segments& segments,
-                                  cudaStream_t stream) {
+                                  cudaStream_t stream, const Output& out = Output{}) {
     const segmented_layout& l = p.layout;
     char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
     u32* counters = reinterpret_cast<u32*>(base + l.counters);
@@ -150,9 +152,9 @@ struct segmented_dispatch {
     cp.keys_out = b.keys_final;
     cp.values_in = HAS_VALUES ? b.values_in : nullptr;
     cp.values_out = HAS_VALUES ? b.values_final : nullptr;
-    e = launch(segment_classify_kernel<Segments, bits_type, value_raw_t>,
+    e = launch(segment_classify_kernel<Segments, bits_type, value_raw_t, Output>,
                grid_of(ceil_div<std::size_t>(p.segments, segment_classify_threads), wide * 8),
-               unsigned(segment_classify_threads), stream, launch_order::serial, cp);
+               unsigned(segment_classify_threads), stream, launch_order::serial, cp, out);
     if (e != cudaSuccess) return e;
 
     segment_sort_params<Key, value_raw_t> sp;
@@ -169,12 +171,12 @@ struct segmented_dispatch {
     sp.end_bit = p.sort.end_bit;
     sp.descending = p.sort.descending;
     constexpr std::size_t tiny_warps = tiny_segment_threads / warp_threads;
-    e = launch(tiny_segment_kernel<Config>, grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16),
-               unsigned(tiny_segment_threads), stream, launch_order::serial, sp);
+    e = launch(tiny_segment_kernel<Config, Output>, grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16),
+               unsigned(tiny_segment_threads), stream, launch_order::serial, sp, out);
     if (e != cudaSuccess) return e;
     if (p.sort.n > std::size_t(TINY)) {  // else no segment is small
-      e = launch(small_segment_kernel<Config>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS), stream,
-                 launch_order::serial, sp);
+      e = launch(small_segment_kernel<Config, Output>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS),
+                 stream, launch_order::serial, sp, out);
       if (e != cudaSuccess) return e;
     }
     return p.large_max != 0 ? run_large(p, base, counters, lists, b, wide, stream) : cudaSuccess;

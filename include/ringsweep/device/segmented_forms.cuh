@@ -60,11 +60,12 @@ struct segmented_runner {
     return cudaSuccess;
   }
 
-  /// In/out: keys outside every segment are not written; the inputs never are.
-  template <class Key, class Value, class Segments>
+  /// In/out: keys outside every segment are not written; the inputs never are. `out`: where the
+  /// segments a warp or a block sorts go (segmented_dispatch::run).
+  template <class Key, class Value, class Segments, class Output = segment_in_place>
   __host__ static cudaError_t run(const in_out_form<Key, Value>& f, std::size_t segments, const Segments& bounds,
                                   void* d_temp, std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
-                                  cudaStream_t stream, const key_context<K>& context) {
+                                  cudaStream_t stream, const key_context<K>& context, const Output& out = Output{}) {
     segmented_plan<K> p;
     bool answered = false;
     cudaError_t e = plan(n, segments, bounds, opts, true, d_temp, temp_bytes, context, p, answered);
@@ -75,7 +76,7 @@ struct segmented_runner {
     if (e != cudaSuccess) return e;
     return dispatch::run(p, d_temp,
                          in_out_buffers<bits_type, value_raw_t>(f, d_temp, p.layout.keys_alt, p.layout.values_alt),
-                         bounds, stream);
+                         bounds, stream, out);
   }
 
   /// Double buffers: the segments are sorted into the alternate buffers, whose keys outside every

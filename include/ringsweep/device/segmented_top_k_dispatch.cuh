@@ -1,7 +1,8 @@
-// segmented_top_k: the entry of the segmented top-k overloads. Each segment is sorted by the
-// segmented sort (which sorts tiny segments by a warp, small ones by a block and large ones by
-// onesweep passes, classified on the device) into scratch, and a copy kernel takes the first
-// min(k, size) of each. docs/design.md section 15.
+// segmented_top_k: the entry of the segmented top-k overloads. The segmented sort (tiny segments by
+// a warp, small ones by a block, large ones by onesweep passes, classified on the device) writes
+// the first min(k, size) of each tiny and small segment straight to its k slots; the large ones
+// are sorted into scratch and a copy kernel takes their first min(k, size). docs/design.md
+// section 15.
 #pragma once
 
 #include <cstddef>
@@ -46,8 +47,8 @@ struct segmented_top_k_dispatch {
     const std::size_t keys_at = align_up(sort_bytes);
     const std::size_t values_at = keys_at + align_up(n * sizeof(Key));
     const std::size_t iota_at = values_at + (VALUES ? align_up(n * sizeof(Value)) : 0);
-    const std::size_t bytes = iota_at + (What == top_k_output::indices ? align_up(n * sizeof(Value)) : 0) +
-                              temp_alignment;
+    const std::size_t segs_at = iota_at + (What == top_k_output::indices ? align_up(n * sizeof(Value)) : 0);
+    const std::size_t bytes = segs_at + align_up(segments * sizeof(u32)) + temp_alignment;
     if (d_temp == nullptr) {
       temp_bytes = bytes;
       return cudaSuccess;
@@ -77,33 +78,42 @@ struct segmented_top_k_dispatch {
     V* const values_sorted = VALUES ? temp_piece<V>(d_temp, values_at) : nullptr;
     const V* values_in = nullptr;
     if constexpr (What == top_k_output::pairs) values_in = f.values_in;
+    // Segments of more than one tile are large (the classification's test): only they go
+    // through scratch.
+    constexpr u64 LARGE_ABOVE = u64(config<Value, What>::TILE);
+    constexpr std::size_t warps = top_k_gather_threads / warp_threads;
+    const unsigned segment_grid = unsigned(min_of<std::size_t>(ceil_div<std::size_t>(segments, warps), 4096));
     if constexpr (What == top_k_output::indices) {
+      // Positions as values for the large segments only; the warp and block classes make theirs.
       Value* const iota = temp_piece<Value>(d_temp, iota_at);
-      const unsigned grid = unsigned(min_of<std::size_t>(ceil_div<std::size_t>(n, top_k_gather_threads), 4096));
-      e = launch(top_k_iota_kernel<Value>, grid, unsigned(top_k_gather_threads), stream, launch_order::serial, iota,
-                 u64(n));
+      e = launch(top_k_segment_iota_kernel<Offset, Value>, segment_grid, unsigned(top_k_gather_threads), stream,
+                 launch_order::serial, begin_offsets, end_offsets, u64(segments), u64(n), LARGE_ABOVE, iota);
       if (e != cudaSuccess) return e;
       values_in = iota;
     }
+    using raw = value_raw<V>;
+    segment_first_k<bits_type, raw, What == top_k_output::indices> out;
+    out.keys_out = reinterpret_cast<bits_type*>(f.keys_out);
+    out.values_out = VALUES ? reinterpret_cast<raw*>(f.values_out) : nullptr;
+    out.item_segments = temp_piece<u32>(d_temp, segs_at);
+    out.k = u64(k);
     void* const sort_temp = temp_piece<char>(d_temp, 0);
     e = runner::run(in_out_form<Key, V>{f.keys_in, keys_sorted, values_in, values_sorted}, segments, bounds,
-                    sort_temp, sort_bytes, n, opts, stream, kind.context());
+                    sort_temp, sort_bytes, n, opts, stream, kind.context(), out);
     if (e != cudaSuccess) return e;
-    using raw = value_raw<V>;
     top_k_segment_copy_params<Offset, bits_type, raw> c;
     c.begin_offsets = begin_offsets;
     c.end_offsets = end_offsets;
     c.segments = segments;
     c.n = n;
     c.k = k;
+    c.large_above = LARGE_ABOVE;
     c.keys_sorted = reinterpret_cast<const bits_type*>(keys_sorted);
     c.keys_out = reinterpret_cast<bits_type*>(f.keys_out);
     c.values_sorted = reinterpret_cast<const raw*>(values_sorted);
     c.values_out = VALUES ? reinterpret_cast<raw*>(f.values_out) : nullptr;
-    constexpr std::size_t warps = top_k_gather_threads / warp_threads;
-    const unsigned grid = unsigned(min_of<std::size_t>(ceil_div<std::size_t>(segments, warps), 4096));
-    return launch(top_k_segment_copy_kernel<Offset, bits_type, raw>, grid, unsigned(top_k_gather_threads), stream,
-                  launch_order::serial, c);
+    return launch(top_k_segment_copy_kernel<Offset, bits_type, raw>, segment_grid, unsigned(top_k_gather_threads),
+                  stream, launch_order::serial, c);
   }
 };
 

@@ -75,23 +75,33 @@ struct segment_classify_params {
 /// it does not lie within `[0, n)`: nothing outside the input is read or written. Overlapping
 /// segments (undefined) could make more large segments or tiles than the host's bounds: those
 /// are dropped, so that nothing outside the temporary storage is written either.
-template <class Segments, class Bits, class ValueRaw>
+///
+/// `Output` (segment_in_place or segment_first_k): where a segment of one key goes, and whether
+/// each tiny and small item records its segment number.
+template <class Segments, class Bits, class ValueRaw, class Output = segment_in_place>
 __global__ void __launch_bounds__(segment_classify_threads)
-    segment_classify_kernel(segment_classify_params<Segments, Bits, ValueRaw> p) {
+    segment_classify_kernel(segment_classify_params<Segments, Bits, ValueRaw> p, Output out) {
   const u64 stride = u64(gridDim.x) * segment_classify_threads;
   for (u64 s = u64(blockIdx.x) * segment_classify_threads + threadIdx.x; s < p.num_segments; s += stride) {
     u64 begin = 0, end = 0;
     if (!p.segments.bounds(s, p.n, begin, end)) continue;
     const u64 size = end - begin;
     if (size == 1) {
-      store_global(p.keys_out + begin, load_global(p.keys_in + begin));
-      if (p.values_in != nullptr) store_global(p.values_out + begin, load_global(p.values_in + begin));
+      if constexpr (Output::TOP_K) {
+        if (out.keys_out != nullptr) store_global(out.keys_out + out.slot(s), load_global(p.keys_in + begin));
+        if (out.values_out != nullptr) store_global(out.values_out + out.slot(s), out.value(p.values_in, begin, 0));
+      } else {
+        store_global(p.keys_out + begin, load_global(p.keys_in + begin));
+        if (p.values_in != nullptr) store_global(p.values_out + begin, load_global(p.values_in + begin));
+      }
     } else if (size <= p.tiny_keys) {
       const u32 i = atomicAdd(p.lists.tiny_count, 1u);
       store_global(p.lists.items + i, segment_item::make(begin, size));
+      if constexpr (Output::TOP_K) store_global(out.item_segments + i, u32(s));
     } else if (size <= p.small_keys) {
       const u32 i = atomicAdd(p.lists.small_count, 1u);
       store_global(p.lists.items + (p.lists.capacity - 1 - i), segment_item::make(begin, size));
+      if constexpr (Output::TOP_K) store_global(out.item_segments + (p.lists.capacity - 1 - i), u32(s));
     } else {
       const u64 tiles = (size + p.small_keys - 1) / p.small_keys;
       // One compare-and-swap claims the list entry and the tiles within both bounds.

@@ -12,10 +12,11 @@ namespace detail {
 
 constexpr int tiny_segment_threads = 128;
 
-/// Persistent grid: warp `w` of the grid sorts tiny segments `w, w + warps, ...`.
-template <class Config>
+/// Persistent grid: warp `w` of the grid sorts tiny segments `w, w + warps, ...`; `Output`
+/// (segment_in_place or segment_first_k, segment_lists.cuh) says where each goes.
+template <class Config, class Output = segment_in_place>
 __global__ void __launch_bounds__(tiny_segment_threads)
-    tiny_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p) {
+    tiny_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p, Output out) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
     using agent_t = warp_segment_sort<Config>;
     constexpr int WARPS = tiny_segment_threads / warp_threads;
@@ -25,18 +26,24 @@ __global__ void __launch_bounds__(tiny_segment_threads)
     const u32 stride = gridDim.x * u32(WARPS);
     for (u32 i = blockIdx.x * u32(WARPS) + u32(warp); i < count; i += stride) {
       const u64 item = load_global(p.items + i);
-      agent_t(temp[warp], p).sort(segment_item::begin(item), int(segment_item::size(item)));
+      if constexpr (Output::TOP_K) {
+        agent_t(temp[warp], p).sort_first(segment_item::begin(item), int(segment_item::size(item)), out,
+                                          u64(load_global(out.item_segments + i)));
+      } else {
+        agent_t(temp[warp], p).sort(segment_item::begin(item), int(segment_item::size(item)));
+      }
     }
   } else {
-    (void)p;  // not this policy's architecture: never launched (see policy.cuh)
+    (void)p;
+    (void)out;  // not this policy's architecture: never launched (see policy.cuh)
   }
 }
 
 /// Persistent grid: block `b` sorts small segments `b, b + gridDim.x, ...` (from the back of the
-/// items), each as a single-tile sort.
-template <class Config>
+/// items), each as a single-tile sort; `Output` as for tiny_segment_kernel.
+template <class Config, class Output = segment_in_place>
 __global__ void __launch_bounds__(Config::THREADS, 1)
-    small_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p) {
+    small_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p, Output out) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
     using agent_t = small_sort<Config>;
     __shared__ typename agent_t::TempStorage temp;
@@ -47,18 +54,27 @@ __global__ void __launch_bounds__(Config::THREADS, 1)
       small_sort_params<typename Config::key_type, typename Config::value_raw_t> sp;
       static_cast<key_context<typename Config::key_type>&>(sp) = p;
       sp.keys_in = p.keys_in + begin;
-      sp.keys_out = p.keys_out + begin;
       sp.values_in = p.values_in != nullptr ? p.values_in + begin : nullptr;
-      sp.values_out = p.values_out != nullptr ? p.values_out + begin : nullptr;
       sp.keys = int(segment_item::size(item));
       sp.begin_bit = p.begin_bit;
       sp.end_bit = p.end_bit;
       sp.descending = p.descending;
-      agent_t(temp, sp).process();
+      if constexpr (Output::TOP_K) {
+        // The first min(k, size) sorted keys straight to the segment's k slots.
+        const u64 slot = out.slot(u64(load_global(out.item_segments + (p.capacity - 1 - i))));
+        sp.keys_out = out.keys_out != nullptr ? out.keys_out + slot : nullptr;
+        sp.values_out = out.values_out != nullptr ? out.values_out + slot : nullptr;
+        agent_t(temp, sp).process_first(out.take(sp.keys), begin, out);
+      } else {
+        sp.keys_out = p.keys_out + begin;
+        sp.values_out = p.values_out != nullptr ? p.values_out + begin : nullptr;
+        agent_t(temp, sp).process();
+      }
       __syncthreads();  // shared memory free for the next segment
     }
   } else {
-    (void)p;  // not this policy's architecture: never launched (see policy.cuh)
+    (void)p;
+    (void)out;  // not this policy's architecture: never launched (see policy.cuh)
   }
 }
 

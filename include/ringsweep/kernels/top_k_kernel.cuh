@@ -80,8 +80,41 @@ __global__ void __launch_bounds__(top_k_gather_threads) top_k_iota_kernel(Index*
   for (u64 i = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; i < n; i += stride) store_global(out + i, Index(i));
 }
 
+/// Segment `s` of a segmented top-k as `[begin, end)`, false where the segmented sort ignores it
+/// (empty, or not within [0, n)); the classification's test (segment_offsets::bounds).
+template <class Offset>
+__device__ __forceinline__ bool top_k_segment_bounds(const Offset* begin_offsets, const Offset* end_offsets, u64 s,
+                                                     u64 n, u64& begin, u64& end) {
+  const Offset b = load_global(begin_offsets + s);
+  const Offset e = load_global(end_offsets + s);
+  if (!(b < e)) return false;
+  if constexpr (std::is_signed<Offset>::value) {
+    if (b < 0) return false;
+  }
+  begin = u64(b);
+  end = u64(e);
+  return end <= n;
+}
+
+/// One warp per segment (grid-stride): positions `begin .. end - 1` at `out[begin, end)` for the
+/// segments of more than `large_above` keys only (the large class, which onesweep passes sort
+/// with these as values; the warp and block classes make their positions themselves).
+template <class Offset, class Index>
+__global__ void __launch_bounds__(top_k_gather_threads)
+    top_k_segment_iota_kernel(const Offset* begin_offsets, const Offset* end_offsets, u64 segments, u64 n,
+                              u64 large_above, Index* out) {
+  constexpr u64 WARPS = top_k_gather_threads / warp_threads;
+  const u64 lane = threadIdx.x % warp_threads;
+  for (u64 s = u64(blockIdx.x) * WARPS + threadIdx.x / warp_threads; s < segments; s += u64(gridDim.x) * WARPS) {
+    u64 begin = 0, end = 0;
+    if (!top_k_segment_bounds(begin_offsets, end_offsets, s, n, begin, end) || end - begin <= large_above) continue;
+    for (u64 i = begin + lane; i < end; i += warp_threads) store_global(out + i, Index(i));
+  }
+}
+
 /// Arguments of the segmented top-k's copy: segment `s` of the sorted arrays to slots
-/// `[s * k, s * k + min(k, size))` of the outputs.
+/// `[s * k, s * k + min(k, size))` of the outputs, for the segments of more than `large_above`
+/// keys (the others were written by the sort).
 template <class Offset, class Bits, class ValueRaw>
 struct top_k_segment_copy_params {
   const Offset* begin_offsets;
@@ -89,6 +122,7 @@ struct top_k_segment_copy_params {
   u64 segments;
   u64 n;
   u64 k;
+  u64 large_above;
   const Bits* keys_sorted;
   Bits* keys_out;  // null: no keys (indices only)
   const ValueRaw* values_sorted;
@@ -96,21 +130,17 @@ struct top_k_segment_copy_params {
 };
 
 /// One warp per segment (grid-stride): the first min(k, size) keys (and values) of each sorted
-/// segment. Segments the segmented sort ignores (empty, or not within [0, n)) write nothing.
+/// large segment. Segments the segmented sort ignores (empty, or not within [0, n)) write nothing.
 template <class Offset, class Bits, class ValueRaw>
 __global__ void __launch_bounds__(top_k_gather_threads)
     top_k_segment_copy_kernel(top_k_segment_copy_params<Offset, Bits, ValueRaw> p) {
   constexpr u64 WARPS = top_k_gather_threads / warp_threads;
   const u64 lane = threadIdx.x % warp_threads;
   for (u64 s = u64(blockIdx.x) * WARPS + threadIdx.x / warp_threads; s < p.segments; s += u64(gridDim.x) * WARPS) {
-    const Offset b = load_global(p.begin_offsets + s);
-    const Offset e = load_global(p.end_offsets + s);
-    if (!(b < e)) continue;
-    if constexpr (std::is_signed<Offset>::value) {
-      if (b < 0) continue;
+    u64 begin = 0, end = 0;
+    if (!top_k_segment_bounds(p.begin_offsets, p.end_offsets, s, p.n, begin, end) || end - begin <= p.large_above) {
+      continue;
     }
-    const u64 begin = u64(b), end = u64(e);
-    if (end > p.n) continue;
     const u64 take = min_of<u64>(p.k, end - begin);
     for (u64 i = lane; i < take; i += warp_threads) {
       if (p.keys_out != nullptr) store_global(p.keys_out + s * p.k + i, load_global(p.keys_sorted + begin + i));
