@@ -120,7 +120,8 @@ cudaError_t boundary_probe() {
 }
 
 /// Top-k: the select's count, pick and step kernels, the sorts of the candidates (keys only, and
-/// with 8-byte positions), the gathers; segmented top-k's position fill and copy.
+/// with 8-byte positions), the gathers; segmented top-k's sorts (indices and pairs), position
+/// fill and copy.
 template <class Key, class Index>
 cudaError_t top_k() {
   std::size_t bytes = 0;
@@ -132,6 +133,10 @@ cudaError_t top_k() {
   e = e != cudaSuccess ? e
                        : ringsweep::segmented_top_k_indices(nullptr, bytes, in, out, static_cast<Index*>(nullptr), 1, 1,
                                                             offsets, offsets, 1);
+  // The caller's values in the warp and block classes' first-k writes (indices make theirs).
+  e = e != cudaSuccess ? e
+                       : ringsweep::segmented_top_k_pairs(nullptr, bytes, in, out, static_cast<const Index*>(nullptr),
+                                                          static_cast<Index*>(nullptr), 1, 1, offsets, offsets, 1);
   return e;
 }
 

@@ -73,13 +73,6 @@ __global__ void __launch_bounds__(top_k_gather_threads) top_k_index_kernel(const
   }
 }
 
-/// `out[i] = Index(i)` for i < n (grid-stride): the positions a segmented top-k's sort carries.
-template <class Index>
-__global__ void __launch_bounds__(top_k_gather_threads) top_k_iota_kernel(Index* out, u64 n) {
-  const u64 stride = u64(gridDim.x) * top_k_gather_threads;
-  for (u64 i = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; i < n; i += stride) store_global(out + i, Index(i));
-}
-
 /// Segment `s` of a segmented top-k as `[begin, end)`, false where the segmented sort ignores it
 /// (empty, or not within [0, n)); the classification's test (segment_offsets::bounds).
 template <class Offset>
