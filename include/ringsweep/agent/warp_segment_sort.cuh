@@ -6,6 +6,7 @@
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
+#include "segment_lists.cuh"
 #include "sort_config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -57,48 +58,16 @@ class warp_segment_sort {
       : temp_(temp), p_(p) {}
 
   /// Sorts the `size` keys (at most KEYS) at `begin`; every lane of the warp calls it.
-  __device__ __forceinline__ void sort(u64 begin, int size) {
-    const int lane = int(lane_id());
-    bits_type keys[ITEMS];
-    u32 index[ITEMS];
-    sort_registers(begin, size, keys, index);
+  __device__ __forceinline__ void sort(u64 begin, int size) { sort(begin, size, segment_in_place{}, 0); }
 
-    store_warp_striped(p_.keys_out + begin, u32(lane), size, keys);
-    if constexpr (HAS_VALUES) {
-RINGSWEEP_UNROLL
-      for (int k = 0; k < ITEMS; ++k) {
-        const int pos = k * warp_threads + lane;
-        if (pos < size) store_global(p_.values_out + (begin + u64(pos)), load_global(p_.values_in + (begin + index[k])));
-      }
-    }
-  }
-
-  /// Sorts the segment as `sort` does, then writes only its first `out.take(size)` keys (and
-  /// values) to segment `segment`'s slots of `out` (segment_first_k): no other store.
+  /// Sorts the segment as above, and writes it where `out` says: in place (segment_in_place), or
+  /// only its first `out.take(size)` keys (and values) to segment `segment`'s slots
+  /// (segment_first_k), with no other store.
   template <class Output>
-  __device__ __forceinline__ void sort_first(u64 begin, int size, const Output& out, u64 segment) {
+  __device__ __forceinline__ void sort(u64 begin, int size, const Output& out, u64 segment) {
     const int lane = int(lane_id());
     bits_type keys[ITEMS];
     u32 index[ITEMS];
-    sort_registers(begin, size, keys, index);
-
-    const int take = out.take(u64(size));
-    const u64 slot = out.slot(segment);
-    if (out.keys_out != nullptr) store_warp_striped(out.keys_out + slot, u32(lane), take, keys);
-    if constexpr (HAS_VALUES) {
-RINGSWEEP_UNROLL
-      for (int k = 0; k < ITEMS; ++k) {
-        const int pos = k * warp_threads + lane;
-        if (pos < take) store_global(out.values_out + (slot + u64(pos)), out.value(p_.values_in, begin + index[k], 0));
-      }
-    }
-  }
-
- private:
-  /// Loads and sorts the segment: `keys` in warp-striped sorted order, `index` their positions
-  /// in the segment (meaningful where values move).
-  __device__ __forceinline__ void sort_registers(u64 begin, int size, bits_type (&keys)[ITEMS], u32 (&index)[ITEMS]) {
-    const int lane = int(lane_id());
     load_warp_striped(p_.keys_in + begin, u32(lane), size, keys);
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(k * warp_threads + lane);
@@ -133,8 +102,33 @@ RINGSWEEP_UNROLL
       permute(keys, ranks, temp_.u.keys, size);
       if constexpr (HAS_VALUES) permute(index, ranks, temp_.u.index, size);
     }
+
+    if constexpr (Output::TOP_K) {
+      const int take = out.take(u64(size));
+      const u64 slot = out.slot(segment);
+      if (out.keys_out != nullptr) store_warp_striped(out.keys_out + slot, u32(lane), take, keys);
+      if constexpr (HAS_VALUES) {
+RINGSWEEP_UNROLL
+        for (int k = 0; k < ITEMS; ++k) {
+          const int pos = k * warp_threads + lane;
+          if (pos < take) store_global(out.values_out + (slot + u64(pos)), out.value(p_.values_in, begin + index[k], 0));
+        }
+      }
+    } else {
+      (void)out;
+      (void)segment;
+      store_warp_striped(p_.keys_out + begin, u32(lane), size, keys);
+      if constexpr (HAS_VALUES) {
+RINGSWEEP_UNROLL
+        for (int k = 0; k < ITEMS; ++k) {
+          const int pos = k * warp_threads + lane;
+          if (pos < size) store_global(p_.values_out + (begin + u64(pos)), load_global(p_.values_in + (begin + index[k])));
+        }
+      }
+    }
   }
 
+ private:
   /// `digits[m]` for a row index known only at run time, without indexing the array (which would
   /// put it in local memory).
   __device__ __forceinline__ static u32 row_digit(const u32 (&digits)[ITEMS], int m) {

@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(tiny_segment_threads)
     for (u32 i = blockIdx.x * u32(WARPS) + u32(warp); i < count; i += stride) {
       const u64 item = load_global(p.items + i);
       if constexpr (Output::TOP_K) {
-        agent_t(temp[warp], p).sort_first(segment_item::begin(item), int(segment_item::size(item)), out,
+        agent_t(temp[warp], p).sort(segment_item::begin(item), int(segment_item::size(item)), out,
                                           u64(load_global(out.item_segments + i)));
       } else {
         agent_t(temp[warp], p).sort(segment_item::begin(item), int(segment_item::size(item)));
