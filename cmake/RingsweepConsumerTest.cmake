@@ -6,9 +6,10 @@
 #   -DMODE=fetch_content      the same through FetchContent: -DRINGSWEEP_GIT_REPOSITORY, with
 #                             FETCHCONTENT_SOURCE_DIR_RINGSWEEP=RINGSWEEP_SOURCE_DIR (no download)
 #   -DMODE=find_package       the same with -DCMAKE_PREFIX_PATH=PREFIX (after MODE=install)
-#   -DMODE=readme             check that every line of the README's CMake snippets is a line of
-#                             examples/consumer/CMakeLists.txt, in order: the README shows what
-#                             is tested
+#   -DMODE=readme             check that every line of every ```cmake snippet in README and
+#                             CMAKE_DOC (README.md and docs/cmake.md) is a line of
+#                             examples/consumer/CMakeLists.txt, in order, and that each of the two
+#                             files has at least one: the documents show what is tested
 #
 #   -DSHAPE=cxx|cuda|cuda_late  the consumer's CONSUMER_CUDA (OFF, ON, LATE): C++ only, a CUDA
 #                             project, CUDA enabled after ringsweep, in gpu/. cuda and cuda_late need
@@ -21,7 +22,7 @@
 # device") is accepted.
 #
 # Other inputs: CONSUMER_SOURCE_DIR, CONSUMER_BINARY_DIR, RINGSWEEP_SOURCE_DIR,
-# RINGSWEEP_BINARY_DIR, README, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CUDA_COMPILER,
+# RINGSWEEP_BINARY_DIR, README, CMAKE_DOC, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CUDA_COMPILER,
 # CUDA_HOST_COMPILER, CUDA_ARCHITECTURES (one architecture keeps the nvcc build short), LAUNCHER
 # (e.g. ccache; may be empty), CONFIG (the configuration of ringsweep's build, for the install;
 # may be empty), WITH_MPI (ringsweep was built with ringsweep::mpi).
@@ -35,7 +36,7 @@ function(run_step)
   endif()
 endfunction()
 
-# ---- the README's snippets against the consumer project ------------------------------------------
+# ---- the documents' snippets against the consumer project -----------------------------------------
 # A file's lines as a list. ';', '[', ']' and '\' would split or join list elements: they are
 # replaced by placeholders in both files compared.
 function(read_lines out path)
@@ -48,28 +49,24 @@ function(read_lines out path)
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
-if(MODE STREQUAL "readme")
-  read_lines(readme_lines "${README}")
-  read_lines(consumer_lines "${CONSUMER_SOURCE_DIR}/CMakeLists.txt")
+# Every ```cmake block of the markdown file `doc`: each of its lines (blank ones aside) must be a
+# line of the consumer project, in order, matched from the consumer's first line for each block;
+# the file must hold at least one block. Leading and trailing blanks are ignored on both sides.
+function(check_snippets doc consumer_file)
+  read_lines(doc_lines "${doc}")
+  read_lines(consumer_lines "${consumer_file}")
   set(consumer)
   foreach(line IN LISTS consumer_lines)
     string(STRIP "${line}" line)
     list(APPEND consumer "${line}")
   endforeach()
   list(LENGTH consumer n_consumer)
-  # Snippets: the ```cmake blocks of the section "## Using ringsweep from CMake".
-  set(in_section OFF)
   set(in_block OFF)
   set(n_blocks 0)
-  foreach(line IN LISTS readme_lines)
-    if(line MATCHES "^## ")
-      set(in_section OFF)
-      if(line STREQUAL "## Using ringsweep from CMake")
-        set(in_section ON)
-      endif()
-    elseif(in_section AND line STREQUAL "```cmake")
+  foreach(line IN LISTS doc_lines)
+    if(NOT in_block AND line STREQUAL "```cmake")
       set(in_block ON)
-      set(next 0)  # each snippet is matched from the consumer's first line
+      set(next 0)
       math(EXPR n_blocks "${n_blocks} + 1")
     elseif(in_block AND line STREQUAL "```")
       set(in_block OFF)
@@ -88,17 +85,27 @@ if(MODE STREQUAL "readme")
         endif()
       endwhile()
       if(NOT found)
-        message(FATAL_ERROR "consumer: README snippet ${n_blocks}: line not found (in this order) "
-                            "in examples/consumer/CMakeLists.txt:\n  ${want}")
+        message(FATAL_ERROR "consumer: ${doc}, CMake snippet ${n_blocks}: line not found (in this "
+                            "order) in ${consumer_file}:\n  ${want}")
       endif()
     endif()
   endforeach()
-  if(n_blocks EQUAL 0)
-    message(FATAL_ERROR "consumer: no ```cmake snippets in the README section "
-                        "\"Using ringsweep from CMake\"")
+  if(in_block)
+    message(FATAL_ERROR "consumer: ${doc}: a ```cmake snippet is never closed")
   endif()
-  message(STATUS "consumer: the README's ${n_blocks} CMake snippets are lines of "
-                 "examples/consumer/CMakeLists.txt")
+  if(n_blocks EQUAL 0)
+    message(FATAL_ERROR "consumer: no ```cmake snippets in ${doc}")
+  endif()
+  message(STATUS "consumer: the ${n_blocks} CMake snippets of ${doc} are lines of ${consumer_file}")
+endfunction()
+
+if(MODE STREQUAL "readme")
+  foreach(doc IN ITEMS "${README}" "${CMAKE_DOC}")
+    if(NOT EXISTS "${doc}")
+      message(FATAL_ERROR "consumer: no document '${doc}' (README and CMAKE_DOC are both needed)")
+    endif()
+    check_snippets("${doc}" "${CONSUMER_SOURCE_DIR}/CMakeLists.txt")
+  endforeach()
   return()
 endif()
 

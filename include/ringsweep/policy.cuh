@@ -203,6 +203,9 @@ struct policy_defaults {
   static constexpr bool CONTRACT_N_BELOW_2_32 = false;
   // top-k (top_k.cuh): a candidate buffer holds max(n / 64, TOP_K_MIN_CAPACITY) keys, at most n.
   static constexpr int TOP_K_MIN_CAPACITY = 65536;
+  // top-k: at most this many ranges (blocks of the select's kernels; a range spans several tiles
+  // beyond TOP_K_MAX_RANGES x HIST_THREADS x HIST_ITEMS keys).
+  static constexpr int TOP_K_MAX_RANGES = 1024;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
     return onesweep_shape::fit(t, 384, 16, 16, 384 * 16 * 4);

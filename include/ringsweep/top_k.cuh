@@ -14,17 +14,18 @@
 // stable sort, the same on every run. Pairs carry each key's value; indices give each key's input
 // position (no index array is read).
 //
-// **How** (design.md 14): a radix select. One read of the keys counts every pass's digits; then
+// **How** (design.md 15): a radix select. One read of the keys counts every pass's digits; then
 // per level (a digit pass from the most significant down, passes in which all keys agree skipped)
 // the keys below the bucket holding the k-th key become candidates and the bucket's keys are
 // filtered into a buffer (when they fit) for the next level, all in input order; finally the k
-// candidates are sorted by the stable sort. Random keys cost about two reads of the input plus
-// O(candidates); all keys equal costs two reads; no host synchronisation.
+// candidates are sorted by the stable sort. Random keys cost about one read of the input plus
+// O(candidates) (the count writes each range's likely candidates as it reads); skewed keys (all
+// equal, one dominant key) two or more; no host synchronisation.
 //
 // **Temporary storage** (`a(x)` = x rounded up to 256; P = passes of the window, at least 1;
-// R = min(ceil(n / (HIST_THREADS x HIST_ITEMS)), 1024) ranges (2048 keys per range tile in the
+// R = min(ceil(n / (HIST_THREADS x HIST_ITEMS)), TOP_K_MAX_RANGES = 1024) ranges (2048 keys per range tile in the
 // shipped policies); C = min(n, max(n / 64, 65536)) candidate-buffer keys; K = sizeof(Key)):
-//     256 + a(state) + 2 a(8 P 256) + a(4 R P 256) + a(40 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
+//     256 + a(state) + 2 a(8 P 256) + a(8) + a(4 R P 256) + a(48 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
 //         + [pairs, indices: a(8 k)] + [indices without keys_out: a(k K)] + the in/out sort of k keys
 //         (pairs and indices: with 8-byte values), see sort.cuh.
 // k = n: the stable sort of the whole input runs instead, with its own storage (sort.cuh, argsort

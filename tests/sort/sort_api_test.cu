@@ -433,8 +433,8 @@ namespace temp_size_test {
 
 std::size_t a256(std::size_t x) { return (x + 255) / 256 * 256; }
 
-/// Temporary storage the README promises for an input larger than one tile (sort.cuh's formula),
-/// written out here independently of the dispatcher: RADIX = 2^RADIX_BITS digits per pass.
+/// Temporary storage docs/temp_storage.md promises for an input larger than one tile (sort.cuh's
+/// formula), written out here independently of the dispatcher: RADIX = 2^RADIX_BITS digits per pass.
 template <class Policy>
 std::size_t promised_bytes(std::size_t n, std::size_t key_bytes, std::size_t value_bytes, int passes, bool in_out) {
   const std::size_t radix = std::size_t(1) << Policy::RADIX_BITS;
@@ -507,7 +507,7 @@ void check_tile_edge() {
 
 }  // namespace temp_size_test
 
-TEST_CASE("temporary storage at the tile edge is what the README promises", "[sort][api][temp]") {
+TEST_CASE("temporary storage at the tile edge is what docs/temp_storage.md promises", "[sort][api][temp]") {
   // n == TILE is one block's sort and needs 256 bytes; one more key takes the onesweep path and its
   // exact formula. A dispatcher that sent a full tile down the onesweep path would still sort
   // correctly, so only the size shows it.
@@ -518,8 +518,8 @@ TEST_CASE("temporary storage at the tile edge is what the README promises", "[so
   check_tile_edge<tiny, std::uint8_t, double>();
   check_tile_edge<ringsweep_test::policy_tiny_radix5, std::uint16_t, u32>();
   check_tile_edge<ringsweep_test::policy_tiny_per_type, double, u32>();
-  // The shipped policies (their STATUS_SLOTS and RADIX_BITS are policy_defaults'); the README names
-  // the four-byte-key tiles: 7680 (policy_sm80) or 9216 (policy_sm90).
+  // The shipped policies (their STATUS_SLOTS and RADIX_BITS are policy_defaults');
+  // docs/temp_storage.md names the four-byte-key tiles: 7680 (policy_sm80) or 9216 (policy_sm90).
   check_tile_edge<void, u32, u32>();
   check_tile_edge<void, float, double>();
   check_tile_edge<void, std::uint64_t, u32>();

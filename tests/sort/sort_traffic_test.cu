@@ -253,8 +253,9 @@ std::pair<double, double> top_k_traffic(const std::vector<Key>& keys, std::size_
 
 }  // namespace
 
-TEST_CASE("top-k reads the keys about twice, whatever their distribution", "[sort][traffic][top_k]") {
-  // 2^18 keys with the shipped policy: 2048-key range tiles, candidate buffers of 65536 keys.
+TEST_CASE("top-k reads random keys about once, skewed ones at most P + 1 times", "[sort][traffic][top_k]") {
+  // 2^18 keys with the shipped policy: 2048-key range tiles, candidate buffers of 65536 keys, so
+  // 512 speculative candidates per range.
   const std::size_t n = std::size_t(1) << 18;
   const std::uint64_t seed = ringsweep_test::catch_seed();
   using ringsweep::sort_order;
@@ -264,13 +265,15 @@ TEST_CASE("top-k reads the keys about twice, whatever their distribution", "[sor
                 t.first / key_bytes, t.second);
   };
   const auto u32 = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
-  for (std::size_t k : {std::size_t(32)}) {  // k = 1 and 1024 measured the same 2.01-2.02 reads
+  for (std::size_t k : {std::size_t(32)}) {
     const auto t = top_k_traffic(u32, k, sort_order::descending);
     report("u32 uniform", k, t, 4);
-    CHECK(t.first <= 4 * 2.05);  // the count's read, the first step's, and the candidates' (n / 256)
+    // The count's read, which also writes the keys at or below each range's guessed top digit
+    // (about 3 / 256 of them); the first step reads those instead of the input (1.04 reads).
+    CHECK(t.first <= 4 * 1.10);
   }
   // Floats in [0, 1): the largest share one top digit with half of the keys, which overflow the
-  // candidate buffer; the second level's bucket fits: three reads.
+  // speculative candidates and the candidate buffer; the second level's bucket fits: three reads.
   std::vector<float> unit(n);
   std::mt19937_64 rng(seed);
   for (auto& f : unit) f = float(rng() >> 40) / float(1 << 24);
@@ -283,14 +286,15 @@ TEST_CASE("top-k reads the keys about twice, whatever their distribution", "[sor
   {
     const auto t = top_k_traffic(equal, 1024, sort_order::ascending);
     report("u32 all equal", 1024, t, 4);
-    CHECK(t.first <= 4 * 2.05);  // every pass uniform: the count and the last step only
+    CHECK(t.first <= 4 * 2.05);  // every pass uniform (no speculation): the count and the last step
   }
   std::vector<std::uint32_t> dominant = u32;
   for (std::size_t i = 0; i < n; ++i) {
     if (i % 10 != 0) dominant[i] = 0x12345678u;
   }
   {
-    // The 1024 smallest lie below the dominant key: two reads.
+    // The 1024 smallest lie below the dominant key, which every range's guess includes (its
+    // candidates overflow): two reads.
     const auto t = top_k_traffic(dominant, 1024, sort_order::ascending);
     report("u32 one key 90%, below it", 1024, t, 4);
     CHECK(t.first <= 4 * 2.05);
@@ -308,6 +312,6 @@ TEST_CASE("top-k reads the keys about twice, whatever their distribution", "[sor
   {
     const auto t = top_k_traffic(u64, 32, sort_order::ascending);
     report("u64 uniform", 32, t, 8);
-    CHECK(t.first <= 8 * 2.05);
+    CHECK(t.first <= 8 * 1.10);
   }
 }

@@ -37,6 +37,13 @@ struct policy_tiny_top_k : ringsweep_test::policy_tiny {
   static constexpr int TOP_K_MIN_CAPACITY = 8;
 };
 using tiny = policy_tiny_top_k;
+
+/// policy_tiny with at most 64 ranges and candidate buffers of at least 4096 keys: at n = 3 x 64 x
+/// 128 each range is three 128-key tiles and gets 64 keys of the count's speculative candidates.
+struct policy_tiny_top_k_spec : ringsweep_test::policy_tiny {
+  static constexpr int TOP_K_MIN_CAPACITY = 4096;
+  static constexpr int TOP_K_MAX_RANGES = 64;
+};
 constexpr std::size_t SORT_TILE = 192;  // policy_tiny's onesweep tile for 4-byte keys
 
 /// The first k of the stable sort, and what top-k returned for keys, pairs and indices.
@@ -174,6 +181,38 @@ TEST_CASE("top_k: skewed keys keep the earliest positions", "[sort][top_k]") {
     for (sort_order o : {sort_order::ascending, sort_order::descending}) {
       check_top_k<tiny>(keys, k, sort_options_of(o));
     }
+  }
+}
+
+TEST_CASE("top_k: speculative candidates taken, overflowing midway, guessed too low", "[sort][top_k]") {
+  // Each of the 64 ranges guesses a top digit from its first 128-key tile and writes the keys at
+  // or below it while counting (design.md section 15); the result must be the same whichever way.
+  using spec = policy_tiny_top_k_spec;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 3 * 64 * 128, span = 384, tile = 128;
+  auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
+  SECTION("random keys: the guesses hold") {
+    for (std::size_t k : {std::size_t(1), std::size_t(33), std::size_t(500)}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_top_k<spec>(keys, k, sort_options_of(o), k == 33);
+      }
+    }
+  }
+  SECTION("a range's later tiles overflow its part of the buffer (ascending), or hold none (descending)") {
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % span >= tile) keys[i] = std::uint32_t(rng() & 0x00ffffffu);  // top digit 0
+    }
+    for (sort_order o : {sort_order::ascending, sort_order::descending}) check_top_k<spec>(keys, 33, sort_options_of(o));
+  }
+  SECTION("the first tiles crowd the lowest digit: the bucket lies above every guess") {
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % span < 56) keys[i] = std::uint32_t(rng() & 0x00ffffffu);  // 56 of a first tile: D_r = 0
+    }
+    // About 64 x 56 + 84 keys have top digit 0: the 3800th lies above it, and every range's
+    // candidates (56 and about 1.3 more) fit its 64.
+    check_top_k<spec>(keys, 3800, sort_options_of(sort_order::ascending), false);
   }
 }
 

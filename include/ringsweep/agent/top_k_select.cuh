@@ -68,6 +68,14 @@ struct top_k_params : key_context<Key> {
   u64* out_pos;            // and their input positions
   bits_type* buf_keys[2];  // candidate buffers 1 and 2
   u64* buf_pos[2];
+  // Speculation (design.md section 15): while counting, range r also writes the keys whose digit of
+  // pass `spec_pass` is at most its guess D_r to buffer 1 at r x spec_cap; the first pick uses them
+  // instead of a second read of the input when the bucket is at most every D_r and none overflowed.
+  int spec_pass;           // the top pass of the window
+  u64 spec_cap;            // keys per range in buffer 1 (0: no speculation)
+  u32 spec_need;           // D_r: the first digit at which a range's first tile holds this many keys
+  u64* spec_cnt;           // per range: keys written
+  u32* spec_flags;         // [0] max over ranges of RADIX - 1 - D_r, [1] some range overflowed (zeroed)
 };
 
 /// The select's block work for `Policy` and `Key`: blocks of `HIST_THREADS` threads walking tiles
@@ -96,10 +104,16 @@ struct top_k_select {
   static constexpr int PICK_THREADS = THREADS;
   static constexpr int PICK_DIGITS = (RADIX + THREADS - 1) / THREADS;
 
+  /// The count kernel ranks its speculative candidates per (row, warp) with one value a thread.
+  static constexpr bool SPECULATE = ROWS * WARPS <= THREADS;
+
   struct TempStorage {
     typename histogram_t::TempStorage hist;
     u64 row_counts[STEP_ROWS * WARPS];  // per (row, warp): keys below the bucket << 32 | keys in it
     typename block_scan<u64, THREADS>::TempStorage scan;
+    u32 spec_hist[RADIX];               // the speculation pass's digits of the range's first tile
+    u64 spec_rows[SPECULATE ? ROWS * WARPS : 1];  // per (row, warp): speculative candidates
+    u32 spec_digit;                     // D_r
   };
 
   __device__ __forceinline__ static digit_extractor<Key> extractor(const params_t& p, int pass) {
@@ -111,10 +125,14 @@ struct top_k_select {
   __device__ __forceinline__ static void count_input(TempStorage& temp, const params_t& p) {
     histogram_t hist(temp.hist);
     hist.clear();
+    if (threadIdx.x == 0) temp.spec_digit = u32(RADIX - 1);  // an empty range constrains nothing
     __syncthreads();
     const u64 r = blockIdx.x;
     const u64 begin = r * p.span;
     const u64 end = min_of<u64>(p.n, begin + p.span);
+    bool spec = SPECULATE && p.spec_cap != 0;  // the same in every thread of the block
+    u64 spec_written = 0;
+    const digit_extractor<Key> spec_of = spec ? extractor(p, p.spec_pass) : digit_extractor<Key>();
     // A tile's loads first (ROWS per thread in flight), then their digits.
     for (u64 tile = begin; tile < end; tile += TILE) {
       bits_type key[ROWS];
@@ -128,6 +146,22 @@ RINGSWEEP_UNROLL
         if (tile + u64(row) * THREADS + threadIdx.x >= end) continue;
         for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key[row]));
       }
+      if constexpr (SPECULATE) {
+        if (spec) {
+          if (tile == begin) guess_digit(temp, p, spec_of, key, end - begin);
+          spec = speculate(temp, p, spec_of, key, tile, end, spec_written);
+        }
+      }
+    }
+    if constexpr (SPECULATE) {
+      if (threadIdx.x == 0 && p.spec_cap != 0) {
+        p.spec_cnt[r] = spec_written;
+        if (spec) {
+          atomicMax(p.spec_flags, u32(RADIX - 1) - temp.spec_digit);
+        } else {
+          atomicOr(p.spec_flags + 1, 1u);
+        }
+      }
     }
     __syncthreads();
     const u32* flat = &temp.hist.bins[0][0];
@@ -136,6 +170,70 @@ RINGSWEEP_UNROLL
       rows[i] = flat[i];
       if (flat[i] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.input_counts + i), (unsigned long long)flat[i]);
     }
+  }
+
+  /// Speculation: D_r, the first digit of the speculation pass at which the range's first tile
+  /// (`valid` keys, in `key`) holds `spec_need` keys (all of them, if fewer), into temp.spec_digit.
+  __device__ __forceinline__ static void guess_digit(TempStorage& temp, const params_t& p,
+                                                     const digit_extractor<Key>& spec_of, const bits_type (&key)[ROWS],
+                                                     u64 valid) {
+    for (int d = int(threadIdx.x); d < RADIX; d += THREADS) temp.spec_hist[d] = 0;
+    __syncthreads();
+RINGSWEEP_UNROLL
+    for (int row = 0; row < ROWS; ++row) {
+      if (u64(row) * THREADS + threadIdx.x < valid) atomicAdd(&temp.spec_hist[spec_of(key[row])], 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const u32 need = u32(min_of<u64>(p.spec_need, min_of<u64>(valid, TILE)));
+      u32 sum = 0;
+      int d = 0;
+      for (; d < RADIX - 1; ++d) {
+        sum += temp.spec_hist[d];
+        if (sum >= need) break;
+      }
+      temp.spec_digit = u32(d);
+    }
+    __syncthreads();
+  }
+
+  /// Speculation: appends the tile's keys whose speculation digit is at most D_r, with their
+  /// positions, in input order, to the range's part of buffer 1; false (nothing written) when they
+  /// would not fit: the range then stops speculating.
+  __device__ __forceinline__ static bool speculate(TempStorage& temp, const params_t& p,
+                                                   const digit_extractor<Key>& spec_of, const bits_type (&key)[ROWS],
+                                                   u64 tile, u64 end, u64& written) {
+    const u32 lane = lane_id();
+    const int warp = int(threadIdx.x) / warp_threads;
+    const u32 limit = temp.spec_digit;
+    u32 rank[ROWS];
+RINGSWEEP_UNROLL
+    for (int row = 0; row < ROWS; ++row) {
+      const bool in = tile + u64(row) * THREADS + threadIdx.x < end && spec_of(key[row]) <= limit;
+      const u32 mask = __ballot_sync(0xffffffffu, in);
+      if (lane == 0) temp.spec_rows[row * WARPS + warp] = u64(__popc(mask));
+      rank[row] = in ? u32(__popc(mask & lanemask_lt())) : ~0u;
+    }
+    __syncthreads();
+    const u64 mine = int(threadIdx.x) < ROWS * WARPS ? temp.spec_rows[threadIdx.x] : 0;
+    u64 total = 0;
+    const u64 before = block_scan<u64, THREADS>::exclusive_sum(temp.scan, mine, total);
+    if (int(threadIdx.x) < ROWS * WARPS) temp.spec_rows[threadIdx.x] = before;
+    __syncthreads();
+    const bool fits = written + total <= p.spec_cap;
+    if (fits) {
+      const u64 base = u64(blockIdx.x) * p.spec_cap + written;
+RINGSWEEP_UNROLL
+      for (int row = 0; row < ROWS; ++row) {
+        if (rank[row] == ~0u) continue;
+        const u64 at = base + temp.spec_rows[row * WARPS + warp] + rank[row];
+        store_global(p.buf_keys[0] + at, key[row]);
+        store_global(p.buf_pos[0] + at, tile + u64(row) * THREADS + threadIdx.x);
+      }
+      written += total;
+    }
+    __syncthreads();  // spec_rows and the scan's storage are reused by the next tile
+    return fits;
   }
 
   /// Round `round`'s decision, by every block (the state by block 0): the level, the bucket of
@@ -198,9 +296,16 @@ RINGSWEEP_UNROLL
     __syncthreads();
     const u32 bucket = u32(chosen[0]);
     const u64 level_less = chosen[1], bucket_count = chosen[2];
+    // The count's speculative candidates stand in for the input when the level is the pass they
+    // were chosen by, the bucket is at most every range's D_r, and no range overflowed.
+    const bool spec_ok = first && SPECULATE && p.spec_cap != 0 && level >= 0 && level == p.spec_pass &&
+                         p.spec_flags[1] == 0 && bucket <= u32(RADIX - 1) - p.spec_flags[0];
     // This block's range: adopt what the last step wrote, then count below and in the bucket.
     u64 off, cnt;
-    if (first) {
+    if (spec_ok) {
+      off = r * p.spec_cap;
+      cnt = p.spec_cnt[r];
+    } else if (first) {
       off = min_of<u64>(p.n, r * p.span);
       cnt = min_of<u64>(p.n, off + p.span) - off;
     } else if (prev.dst != 0) {
@@ -230,7 +335,7 @@ RINGSWEEP_UNROLL
     const int next = level < 0 ? -1 : highest_level(uniform, level - 1);
     const u64 rem = k_rem - level_less;
     const bool take = next < 0 || bucket_count == rem;
-    const u32 src = first ? 0u : (prev.dst != 0 ? prev.dst : prev.src);
+    const u32 src = first ? (spec_ok ? 1u : 0u) : (prev.dst != 0 ? prev.dst : prev.src);
     u32 checks = 0;
     if (!first && prev.dst == 0) {
       // The source stays: its keys must also match the level just decided.

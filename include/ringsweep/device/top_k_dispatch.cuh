@@ -35,11 +35,10 @@ struct top_k_form {
   Value* values_out;
 };
 
-/// The select's ranges for `n` keys in tiles of `tile`: at most `top_k_max_ranges`, each at most
-/// 2^31 keys (per-range counts are 32-bit).
-constexpr std::size_t top_k_max_ranges = 1024;
-__host__ inline std::size_t top_k_ranges(std::size_t n, std::size_t tile) {
-  std::size_t g = min_of<std::size_t>(ceil_div<std::size_t>(n, tile), top_k_max_ranges);
+/// The select's ranges for `n` keys in tiles of `tile`: at most `max_ranges` (the policy's
+/// TOP_K_MAX_RANGES), each at most 2^31 keys (per-range counts are 32-bit).
+__host__ inline std::size_t top_k_ranges(std::size_t n, std::size_t tile, std::size_t max_ranges) {
+  std::size_t g = min_of<std::size_t>(ceil_div<std::size_t>(n, tile), max_ranges);
   g = max_of<std::size_t>(g, ceil_div<std::size_t>(n, std::size_t(1) << 31));
   return max_of<std::size_t>(g, 1);
 }
@@ -61,7 +60,7 @@ struct top_k_dispatch {
 
   /// Byte offsets of the pieces (from the aligned base) and the size a query reports.
   struct layout {
-    std::size_t state = 0, input_counts = 0, level_counts = 0, cleared = 0, range_counts = 0, ranges_at = 0,
+    std::size_t state = 0, input_counts = 0, level_counts = 0, spec_flags = 0, cleared = 0, range_counts = 0, ranges_at = 0,
                 out_keys = 0, out_pos = 0, buf_keys[2] = {0, 0}, buf_pos[2] = {0, 0}, sorted_pos = 0,
                 keys_scratch = 0, sort_temp = 0, sort_bytes = 0, bytes = temp_alignment;
     std::size_t ranges = 1, capacity = 0;
@@ -80,7 +79,7 @@ struct top_k_dispatch {
     if (n > (~std::size_t(0) >> 8) / (kb + 8)) return cudaErrorInvalidValue;  // bytes overflow
     l.passes = plan.passes;
     const std::size_t p = std::size_t(max_of(plan.passes, 1));
-    l.ranges = top_k_ranges(n, std::size_t(select::TILE));
+    l.ranges = top_k_ranges(n, std::size_t(select::TILE), std::size_t(Policy::TOP_K_MAX_RANGES));
     l.capacity = top_k_capacity(n, std::size_t(Policy::TOP_K_MIN_CAPACITY));
     std::size_t at = 0;
     const auto piece = [&](std::size_t bytes) {
@@ -91,9 +90,10 @@ struct top_k_dispatch {
     l.state = piece(2 * sizeof(typename select::state_t));
     l.input_counts = piece(p * RADIX * 8);
     l.level_counts = piece(p * RADIX * 8);
+    l.spec_flags = piece(2 * 4);
     l.cleared = at;
     l.range_counts = piece(l.ranges * p * RADIX * 4);
-    l.ranges_at = piece(5 * l.ranges * 8);
+    l.ranges_at = piece(6 * l.ranges * 8);
     l.out_keys = piece(k * kb);
     l.out_pos = piece(k * 8);
     for (int b = 0; b < 2; ++b) {
@@ -201,6 +201,16 @@ struct top_k_dispatch {
     p.range_less = ranges + 2 * l.ranges;
     p.range_in = ranges + 3 * l.ranges;
     p.bucket_before = ranges + 4 * l.ranges;
+    // Speculation (design.md section 15): each range guesses, from its first tile, a top digit
+    // at or above the bucket's: twice the keys the k-th key's share of a tile predicts, plus 16.
+    p.spec_cnt = ranges + 5 * l.ranges;
+    p.spec_flags = temp_piece<u32>(d_temp, l.spec_flags);
+    p.spec_pass = l.passes - 1;
+    p.spec_cap = l.passes > 0 && l.capacity / l.ranges >= 16 ? l.capacity / l.ranges : 0;
+    {
+      const long double share = (long double)(k) / (long double)(n) * 2.0L * (long double)(select::TILE);
+      p.spec_need = u32(min_of<long double>((long double)(select::TILE), share + 16.0L));
+    }
     p.out_keys = temp_piece<bits_type>(d_temp, l.out_keys);
     p.out_pos = temp_piece<u64>(d_temp, l.out_pos);
     for (int b = 0; b < 2; ++b) {
