@@ -74,6 +74,14 @@ struct policy_tiny_recompute : policy_tiny {
   }
 };
 
+/// policy_tiny with recomputed digits and a fused exchange (keys only: each key goes to shared
+/// memory at its rank inside the ranking).
+struct policy_tiny_fused : policy_tiny {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return policy_tiny::onesweep(t).recompute().fused_exchange();
+  }
+};
+
 /// Test hooks under which onesweep tiles sleep at random at every synchronisation point.
 using faulty = ringsweep::detail::fault_injection;
 
