@@ -8,10 +8,11 @@
 #include <cstdint>
 #include <cstdio>
 
-#include <ringsweep/detail/fault_injection.cuh>
 #include <ringsweep/detail/sort_hooks.cuh>
 #include <ringsweep/detail/tile_trace.cuh>
 #include <ringsweep/policy.cuh>
+
+#include "fault_injection.cuh"
 
 namespace ringsweep_test {
 
@@ -83,7 +84,7 @@ struct policy_tiny_fused : policy_tiny {
 };
 
 /// Test hooks under which onesweep tiles sleep at random at every synchronisation point.
-using faulty = ringsweep::detail::fault_injection;
+using faulty = fault_injection;
 
 /// policy_tiny with random sleeps at every synchronisation point of a onesweep tile.
 using policy_tiny_faulty = ringsweep::detail::with_hooks<policy_tiny, faulty>;

@@ -26,23 +26,13 @@
 #include "../detail/config.cuh"
 #include "../detail/digit_window.cuh"
 #include "../detail/temp_layout.cuh"
+#include "../host_sort_config.cuh"
 #include "../key_traits.cuh"
 #include "../sort_options.cuh"
 #include "host_extents.cuh"
 #include "radix_sort.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
-
-/// How a host-resident sort uses the machine (see host_sort.cuh).
-struct host_sort_config {
-  std::size_t device_bytes = 0;   // device memory the sort may use per GPU; 0: 80% of what is free
-  const int* devices = nullptr;   // GPUs to use; nullptr: the current device only
-  int num_devices = 0;
-  void* h_scratch = nullptr;      // optional host scratch of n keys (+ n values); else allocated
-  void (*progress)(double fraction, void* user) = nullptr;  // called from the host thread, 0..1
-  void* progress_user = nullptr;
-};
-
 namespace detail {
 
 /// One chunk of a host sort's work (see the top of this file).
