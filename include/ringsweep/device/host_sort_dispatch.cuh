@@ -27,9 +27,11 @@
 #include "../detail/digit_window.cuh"
 #include "../detail/temp_layout.cuh"
 #include "../host_sort_config.cuh"
+#include "../kernels/digit_count_kernel.cuh"
 #include "../key_traits.cuh"
 #include "../sort_options.cuh"
 #include "host_extents.cuh"
+#include "launch.cuh"
 #include "radix_sort.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -193,7 +195,8 @@ class host_sort {
     std::size_t temp_bytes = 0;
     std::size_t capacity = 0;
     cudaStream_t stream = nullptr;
-    int op = -1;  // the op in flight, or -1
+    unsigned* counts = nullptr;  // page-locked: a partition op's digit counts, copied from the device
+    int op = -1;                 // the op in flight, or -1
 
     __host__ cudaError_t allocate(std::size_t cap, std::size_t temp_size) {
       capacity = cap;
@@ -202,6 +205,7 @@ class host_sort {
       if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&keys), 2 * cap * sizeof(Key));
       if (e == cudaSuccess && HAS_VALUES) e = cudaMalloc(reinterpret_cast<void**>(&values), 2 * cap * sizeof(Value));
       if (e == cudaSuccess) e = cudaMalloc(&temp, temp_size);
+      if (e == cudaSuccess) e = cudaMallocHost(reinterpret_cast<void**>(&counts), BUCKETS * sizeof(unsigned));
       return e;
     }
     __host__ cudaError_t release() {
@@ -210,6 +214,11 @@ class host_sort {
       for (void* p : {static_cast<void*>(keys), static_cast<void*>(values), temp}) {
         const cudaError_t f = cudaFree(p);
         if (e == cudaSuccess) e = f;
+      }
+      if (counts != nullptr) {
+        const cudaError_t f = cudaFreeHost(counts);
+        if (e == cudaSuccess) e = f;
+        counts = nullptr;
       }
       if (stream != nullptr) {
         const cudaError_t f = cudaStreamDestroy(stream);
@@ -255,6 +264,23 @@ class host_sort {
     e = device_sort(s.temp, bytes, s.keys, s.values, count, op_options(op.level), s.stream, second);
     if (e != cudaSuccess || scratch_keys_ == nullptr) return e;
     const std::size_t half = second ? count : 0;
+    if (op.level >= 0) {
+      // The partition's digit counts, on the device (in the sort's temp, free once it is done),
+      // then to the slot's page-locked words: read when the op retires.
+      static_assert(BUCKETS <= digit_count_radix, "digit_count_kernel counts 8-bit digits");
+      unsigned* const d_counts = static_cast<unsigned*>(s.temp);
+      e = cudaMemsetAsync(d_counts, 0, BUCKETS * sizeof(unsigned), s.stream);
+      const unsigned grid = unsigned(min_of<std::size_t>(ceil_div<std::size_t>(count, 8 * digit_count_threads), 1024));
+      if (e == cudaSuccess) {
+        e = launch(digit_count_kernel<bits_type, decltype(partition_extractor(op.level))>, max_of(grid, 1u),
+                   unsigned(digit_count_threads), s.stream, launch_order::serial,
+                   reinterpret_cast<const bits_type*>(s.keys + half), count, partition_extractor(op.level), d_counts);
+      }
+      if (e == cudaSuccess) {
+        e = cudaMemcpyAsync(s.counts, d_counts, BUCKETS * sizeof(unsigned), cudaMemcpyDeviceToHost, s.stream);
+      }
+      if (e != cudaSuccess) return e;
+    }
     at = 0;
     for (const host_extent& x : op.extents.list) {
       e = cudaMemcpyAsync(scratch_keys_ + x.first, s.keys + half + at, x.count * sizeof(Key), cudaMemcpyDeviceToHost,
@@ -269,18 +295,15 @@ class host_sort {
     return cudaSuccess;
   }
 
-  /// A partition op's digit runs, counted on the host in the scratch it wrote.
-  __host__ void count_digits(host_chunk_op& op) const {
-    op.counts.assign(BUCKETS, 0);
-    const digit_window w = digit_window::of_pass(opts_.begin_bit, end_bit_, DIGIT_BITS, passes_ - 1 - op.level);
-    const auto digit_of = kind_.context().extractor(opts_.order == sort_order::descending, w);
-    for (const host_extent& x : op.extents.list) {
-      for (std::size_t i = x.first; i < x.first + x.count; ++i) {
-        bits_type bits;
-        std::memcpy(static_cast<void*>(&bits), static_cast<const void*>(scratch_keys_ + i), sizeof(bits_type));
-        ++op.counts[digit_of(bits)];
-      }
-    }
+  /// The digit a partition op at `level` splits by.
+  __host__ auto partition_extractor(int level) const {
+    const digit_window w = digit_window::of_pass(opts_.begin_bit, end_bit_, DIGIT_BITS, passes_ - 1 - level);
+    return kind_.context().extractor(opts_.order == sort_order::descending, w);
+  }
+
+  /// A partition op's digit runs: the counts its slot copied from the device (enqueue).
+  __host__ static void take_counts(host_chunk_op& op, const slot& s) {
+    op.counts.assign(s.counts, s.counts + BUCKETS);
   }
 
   /// Runs `ops` on every device, two slots each; the calling thread drives the first device and
@@ -299,7 +322,7 @@ class host_sort {
         if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
         if (e == cudaSuccess) {
           host_chunk_op& op = ops[std::size_t(s.op)];
-          if (op.level >= 0) count_digits(op);
+          if (op.level >= 0) take_counts(op, s);
           done_ += op.extents.size();
         }
         s.op = -1;
