@@ -476,20 +476,52 @@ class host_sort {
     return cudaSuccess;
   }
 
-  /// The sorted data, from the scratch's buckets in order into the caller's arrays.
+  /// The sorted data, from the scratch's buckets in order into the caller's arrays: the output
+  /// cut into equal parts, one host thread each (`host_threads`, or one per 4 MiB, at most 16); a
+  /// thread that cannot start leaves its part to the calling thread, so this cannot fail.
   __host__ void gather() {
+    struct piece {
+      std::size_t from, to, count;  // scratch index, output index, items
+    };
+    std::vector<piece> pieces;
     std::size_t out = 0;
     for (const bucket& b : order_) {
       for (const host_extent& x : b.extents.list) {
-        std::memcpy(static_cast<void*>(keys_ + out), static_cast<const void*>(scratch_keys_ + x.first),
-                    x.count * sizeof(Key));
-        if constexpr (HAS_VALUES) {
-          std::memcpy(static_cast<void*>(values_ + out), static_cast<const void*>(scratch_values_ + x.first),
-                      x.count * sizeof(Value));
-        }
+        if (x.count == 0) continue;
+        pieces.push_back({x.first, out, x.count});
         out += x.count;
       }
     }
+    const auto copy = [&](std::size_t lo, std::size_t hi) {  // output items [lo, hi)
+      auto it = std::upper_bound(pieces.begin(), pieces.end(), lo,
+                                 [](std::size_t v, const piece& p) { return v < p.to; });
+      if (it != pieces.begin()) --it;
+      for (; it != pieces.end() && it->to < hi; ++it) {
+        const std::size_t a = std::max(lo, it->to), z = std::min(hi, it->to + it->count);
+        if (a >= z) continue;
+        const std::size_t from = it->from + (a - it->to);
+        std::memcpy(static_cast<void*>(keys_ + a), static_cast<const void*>(scratch_keys_ + from),
+                    (z - a) * sizeof(Key));
+        if constexpr (HAS_VALUES) {
+          std::memcpy(static_cast<void*>(values_ + a), static_cast<const void*>(scratch_values_ + from),
+                      (z - a) * sizeof(Value));
+        }
+      }
+    };
+    const std::size_t by_size = std::min<std::size_t>(
+        {out * ITEM / (std::size_t(4) << 20), std::size_t(16), std::size_t(std::max(1u, std::thread::hardware_concurrency()))});
+    const std::size_t parts =
+        std::max<std::size_t>(1, std::min<std::size_t>(cfg_.host_threads > 0 ? std::size_t(cfg_.host_threads) : by_size, out));
+    const auto bound = [&](std::size_t t) { return out / parts * t + std::min(t, out % parts); };
+    std::vector<std::thread> threads;
+    std::size_t started = 1;  // part 0 is the calling thread's
+    try {
+      for (; started < parts; ++started) threads.emplace_back(copy, bound(started), bound(started + 1));
+    } catch (...) {  // no thread: the calling thread copies the rest
+    }
+    copy(bound(0), bound(1));
+    for (std::size_t t = started; t < parts; ++t) copy(bound(t), bound(t + 1));
+    for (std::thread& t : threads) t.join();
   }
 
   /// The progress callback, from the calling thread: never decreasing, 1.0 once at the end.
