@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/keygen.cuh"
+#include "common/fused.cuh"
 #include "common/pipelined.cuh"
 
 namespace tune {
@@ -492,6 +493,11 @@ struct narrow_variants {
                                                                          cub_ms);
     if (!pairs) {
       run_variant<ring_variant<min3_per_type, 396, 512, 6, 2>>("min3 per type ring396 T6 W2", b, pairs, reps, cub_ms);
+      // The fused exchange (issue #35 item 4): three blocks per SM at 22 keys per thread, spill-free
+      // (bench/common/fused.cuh); keys-only 4-byte sorts only, the rest is policy_sm90.
+      run_variant<tune::min3_fused<22, 2>>("min3 fused 22 ring396 W2", b, pairs, reps, cub_ms);
+      run_variant<tune::min3_fused<22, 4>>("min3 fused 22 ring396 W4", b, pairs, reps, cub_ms);
+      run_variant<tune::min3_fused<20, 2>>("min3 fused 20 ring396 W2", b, pairs, reps, cub_ms);
     }
     run_variant<ring_variant<min3_per_type, 396, 512, 6, 1, 1>>("min3 per type ring396 T6 prefetch", b, pairs, reps,
                                                                 cub_ms);

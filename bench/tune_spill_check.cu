@@ -1,4 +1,4 @@
-// Build-time check of ringsweep_tune's pipelined variants (bench/common/pipelined.cuh): ptxas with
+// Build-time check of ringsweep_tune's pipelined and fused variants (bench/common/pipelined.cuh, fused.cuh): ptxas with
 // -warn-spills -warn-lmem-usage -Werror (bench/CMakeLists.txt) fails if one spills, for the key and
 // value types the tune cases sort: with TUNE_SPILL_ARCH=90 the sm_90 variants (built for sm_90),
 // with 80 policy_sm80's (built for sm_80). Built by scripts/gpu_session.sh stage, not by CI: the
@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "common/fused.cuh"
 #include "common/pipelined.cuh"
 
 namespace {
@@ -43,6 +44,8 @@ int ringsweep_tune_spill_check() {
 #else
   return instantiate<tune::sm90_pipelined>() + instantiate<tune::sm90_pipelined_ring1024>() +
          instantiate<tune::min3_16_pipelined>() + instantiate<tune::min3_16>() +
-         instantiate<tune::sm90_22_pipelined_bulk>() + instantiate<tune::min3_16_pipelined_bulk>();
+         instantiate<tune::sm90_22_pipelined_bulk>() + instantiate<tune::min3_16_pipelined_bulk>() +
+         instantiate<tune::min3_fused<22, 2>>() + instantiate<tune::min3_fused<22, 4>>() +
+         instantiate<tune::min3_fused<20, 2>>();
 #endif
 }

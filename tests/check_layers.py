@@ -6,6 +6,8 @@ its files as backticked paths or globs relative to include/ringsweep (`device/*`
 `detail/tile_shape.cuh`). A file belongs to the first row that matches it. A file may include
 files of its own row or of rows below it, never above; only the host side (`device/`) includes
 `kernels/`. Every header must belong to a row, so the map cannot silently fall behind the tree.
+No header may reach itself through its includes (a file-level include cycle), even within one row:
+with `#pragma once`, which file of a cycle is read first decides whether the others compile.
 
     python3 tests/check_layers.py [repository root]
 """
@@ -38,7 +40,35 @@ def row_of(path, rows):
     return None
 
 
+def include_cycles(graph):
+    """Each include cycle of `graph` (file -> files it includes) once, as a path [a, b, ..., a]."""
+    cycles, done, seen = [], set(), set()
+
+    def visit(f, path, on_path):
+        for g in graph.get(f, ()):
+            if g in on_path:
+                cycle = path[path.index(g):] + [g]
+                key = frozenset(cycle)
+                if key not in seen:
+                    seen.add(key)
+                    cycles.append(cycle)
+            elif g not in done:
+                on_path.add(g)
+                visit(g, path + [g], on_path)
+                on_path.discard(g)
+        done.add(f)
+
+    for f in sorted(graph):
+        if f not in done:
+            visit(f, [f], {f})
+    return cycles
+
+
 def main():
+    # The cycle search must find a cycle where there is one (else the check below proves nothing).
+    assert include_cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c", "a"]]
+    assert include_cycles({"a": ["b", "c"], "b": ["c"], "c": []}) == []
+
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
     base = os.path.join(root, "include", "ringsweep")
     rows = layer_rows(os.path.join(root, "docs", "design.md"))
@@ -47,6 +77,7 @@ def main():
         return 1
     problems = []
     files = []
+    graph = {}
     for d, _, names in os.walk(base):
         for name in names:
             if name.endswith((".cuh", ".inl", ".hpp", ".h")):
@@ -61,6 +92,7 @@ def main():
             if not m:
                 continue
             target = os.path.normpath(os.path.join(os.path.dirname(f), m.group(1))).replace(os.sep, "/")
+            graph.setdefault(f, []).append(target)
             theirs = row_of(target, rows)
             if theirs is None:
                 problems.append(f"{f}:{n}: includes {target}, which is in no row of the map")
@@ -68,6 +100,8 @@ def main():
                 problems.append(f"{f}:{n}: includes {target} ({rows[theirs][0]}) from {rows[mine][0]}, below it")
             elif target.startswith("kernels/") and not (f.startswith("device/") or f.startswith("kernels/")):
                 problems.append(f"{f}:{n}: includes {target}; only the host side (device/) includes kernels/")
+    for cycle in include_cycles(graph):
+        problems.append("include cycle: " + " -> ".join(cycle))
     for p in problems:
         print(p)
     print(f"check_layers: {len(files)} headers, {len(rows)} layers, {len(problems)} problem(s)")

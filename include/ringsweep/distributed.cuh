@@ -27,22 +27,34 @@
 // rank's data is sorted. It communicates on a duplicate of `comm`, so messages of the caller's on
 // `comm` are never matched by it. Not to be called concurrently on one communicator.
 //
-// Errors, agreed by every rank: before anything is written, the ranks exchange their status (one
-// MPI_Allgather: each rank's own argument check and allocations, its options and its n_local).
-// If any rank failed, every rank returns the same error, with its keys and values untouched:
-// cudaErrorInvalidValue when any rank's arguments are invalid (a null pointer with n_local > 0, a
-// bad bit window, an n_local whose byte size overflows, e.g. a negative count converted to
-// std::size_t, keys or values misaligned for a custom key) or when the ranks' options (order, bit
-// window, key and value sizes, chunk size) disagree, or when the total count overflows;
-// otherwise the largest error code any rank met (cudaErrorMemoryAllocation for a failed
-// allocation). A failure the CUDA runtime reports after that point (a failed kernel or copy, on
-// any rank) is agreed the same way at the next step: every rank returns the same error; before the
-// exchange each rank's keys and values are then its own, in unspecified order (nothing lost),
-// after it they are unspecified, as for the device sorts after a failed launch. A rank never
-// waits on another that has returned: every rank runs the same sequence of collectives, whose
-// length depends only on agreed values. A null communicator, or MPI not initialised or already
-// finalised, returns cudaErrorInvalidValue at once (nothing can be agreed then). MPI errors go to the communicator's error handler (by
-// default the job aborts).
+// Errors, agreed by every rank (every rank returns the same code; none waits on one that returned):
+// 1. Before anything is written (agreement 1, one MPI_Allgather: each rank's own argument check
+//    and allocations, its options and its n_local): every rank's keys and values are untouched.
+//    cudaErrorInvalidValue when any rank's arguments are invalid (a null pointer with n_local > 0,
+//    a bad bit window, an n_local whose byte size overflows, e.g. a negative count converted to
+//    std::size_t, keys or values misaligned for a custom key) or when the ranks' options (order,
+//    bit window, key and value sizes, chunk size) disagree, or when the total count overflows;
+//    otherwise the largest error code any rank met (cudaErrorMemoryAllocation for a failed
+//    allocation, device or page-locked host).
+// 2. From the local sort to the end of the exchange (agreement 2 after the splitter search,
+//    agreement 3 after the exchange): a failure the CUDA runtime reports on any rank (a failed copy
+//    of the splitter search or of the exchange, the staged path's copies to and from the host, a
+//    failed launch) makes every rank return the largest code reported, with its own keys and
+//    values back in its arrays, sorted locally (stably, in the sort's order): nothing has left a
+//    rank for good, since the exchange never writes the array it sends from. (A rank whose local
+//    sort failed before its first launch gets its arrays back untouched; one whose local sort's
+//    kernel failed part-way, unspecified, as for the device sorts.) Not untouched: the local sort
+//    writes the caller's arrays, as a two-array sort of two passes or more must; keeping them
+//    untouched would need a third array (3x the local data; docs/design.md, section 14).
+// 3. After agreement 3 (the commit point: every item is on the rank where it belongs), only the
+//    final sort and the copy of its result into the caller's arrays remain. A failure there still
+//    makes every rank return the same error; the ranks where nothing failed hold their sorted part;
+//    a rank whose final sort failed before its first launch holds its part unsorted; a rank whose
+//    copy into its arrays or whose final sort's kernel failed holds unspecified data there.
+// A null communicator, or MPI not initialised or already finalised, returns cudaErrorInvalidValue
+// at once (nothing can be agreed then). MPI errors go to the communicator's error handler (by
+// default the job aborts). Every rank runs the same sequence of collectives, whose length depends
+// only on agreed values.
 #pragma once
 
 #include <mpi.h>
@@ -99,8 +111,9 @@ inline phase_times last_phase_times();
 /// Sorts keys spread over the ranks of `comm`, `n_local` of them on each rank in `d_keys` (device
 /// memory of the rank's current device), in place: afterwards the concatenation over ranks, in
 /// rank order, is the stable sorted order of all keys, and each rank holds `n_local` keys.
-/// Collective. Errors: see the top of this header (untouched on every error found before the
-/// first write, the same error on every rank).
+/// Collective. Errors: see the top of this header (the same error on every rank; keys and values
+/// untouched on an error found before the first write, each rank's own items, sorted locally, on one
+/// found before the end of the exchange).
 ///
 ///     // on every rank of MPI_COMM_WORLD
 ///     cudaError_t e = ringsweep::mpi::sort_keys(MPI_COMM_WORLD, d_keys, n_local);

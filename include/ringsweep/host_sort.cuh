@@ -1,6 +1,7 @@
 // Sorting data larger than the GPU: host-resident keys (and values) streamed through one or more
-// GPUs. Declarations and documentation; the definitions are in device/host_sort.inl, the machinery
-// in device/host_sort_dispatch.cuh. Included by sort.cuh.
+// GPUs. Declarations and documentation (the options, host_sort_config, in host_sort_config.cuh);
+// the definitions are in device/host_sort.inl, the machinery in device/host_sort_dispatch.cuh.
+// Included by sort.cuh.
 //
 // The sorts are in place on host arrays, stable, synchronous (they return when the data is
 // sorted) and give the bytes the device sorts give (same key types, decomposers, bit windows,
@@ -37,8 +38,8 @@
 #include <cstddef>
 
 #include "detail/config.cuh"
-#include "device/host_sort_dispatch.cuh"
 #include "device/key_kind.cuh"
+#include "host_sort_config.cuh"
 #include "sort_options.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN

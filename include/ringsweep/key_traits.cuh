@@ -28,7 +28,7 @@ RINGSWEEP_NAMESPACE_BEGIN
 ///
 /// Any other key type (bool, enums, classes, 128-bit integers, long double) is rejected by one
 /// static assertion, "ringsweep: unsupported key type", where a sort is instantiated with it.
-template <class Key, class Enable = void>
+template <class Key, class Enable>  // Enable = void (declared in detail/key_images.cuh)
 struct key_traits;
 
 /// Unsigned integers are their own image.
@@ -68,5 +68,6 @@ template <> struct key_traits<__nv_bfloat16> : detail::float_key_traits<__nv_bfl
 RINGSWEEP_NAMESPACE_END
 
 // How the sort reads digits out of these images (internal; here so that one include gives a key
-// type's traits and its digit extraction alike).
+// type's traits and its digit extraction alike). Those headers do not include this one (they take
+// key_traits' declaration from detail/key_images.cuh): the include graph has no cycle.
 #include "detail/key_context.cuh"

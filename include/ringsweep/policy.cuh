@@ -28,6 +28,7 @@ struct onesweep_shape {
   int items = 1;            // keys per thread
   int min_blocks = 1;       // blocks that must fit on one SM (__launch_bounds__)
   bool recompute_digits = false;
+  bool exchange_in_ranking = false;  // fused_exchange(): keys go to shared memory inside the ranking
   int vector_load_item_bytes = 0;
   int lookback_words = 0;  // look-back window (0: the policy's LOOKBACK_WINDOW)
   int bins_prefetch = -1;  // when the portion's digit offsets are read (-1: the policy's PREFETCH_BINS)
@@ -65,6 +66,16 @@ struct onesweep_shape {
   __host__ __device__ constexpr onesweep_shape recompute(bool on = true) const {
     onesweep_shape s = *this;
     s.recompute_digits = on;
+    return s;
+  }
+
+  /// Keys-only sorts: each key goes to its tile position in shared memory as soon as the ranking
+  /// gives it one (issue #35 item 4), so no array of ranks stays live into a separate exchange and
+  /// one barrier goes. The ranking's counters and the keys then need shared memory side by side
+  /// instead of in one union (384 x 22 4-byte keys: 47 KiB). Not for pipelined shapes.
+  __host__ __device__ constexpr onesweep_shape fused_exchange(bool on = true) const {
+    onesweep_shape s = *this;
+    s.exchange_in_ranking = on;
     return s;
   }
 

@@ -18,9 +18,9 @@
 #include <cstddef>
 
 #include "detail/config.cuh"
-#include "device/host_sort_dispatch.cuh"
 #include "device/key_kind.cuh"
 #include "device/stream_resource.cuh"
+#include "host_sort_config.cuh"
 #include "sort_options.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN

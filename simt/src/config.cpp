@@ -78,6 +78,7 @@ backend_config read_config() {
   c.poison_shared = env_int("RINGSWEEP_SIMT_POISON", 0) != 0;
   c.dependent_launch = env_int("RINGSWEEP_SIMT_PDL", 1) != 0;
   c.fail_alloc_at = static_cast<unsigned long long>(std::max<long long>(0, env_int("RINGSWEEP_SIMT_FAIL_ALLOC", 0)));
+  c.fail_copy_at = static_cast<unsigned long long>(std::max<long long>(0, env_int("RINGSWEEP_SIMT_FAIL_COPY", 0)));
   return c;
 }
 

@@ -26,6 +26,8 @@ struct backend_config {
                                // dependent launch overlap; default 1)
   unsigned long long fail_alloc_at;  // RINGSWEEP_SIMT_FAIL_ALLOC=k: allocation call number k of the process fails
                                      // with cudaErrorMemoryAllocation (0: none)
+  unsigned long long fail_copy_at;   // RINGSWEEP_SIMT_FAIL_COPY=k: copy call number k of the process fails with
+                                     // cudaErrorLaunchFailure, its destination overwritten with 0xA5 bytes (0: none)
 };
 
 const backend_config& config();

@@ -28,6 +28,7 @@ std::size_t g_allocated[16] = {};
 std::size_t g_peak[16] = {};  // the most g_allocated held since the last reset_peak_device_bytes()
 
 std::atomic<unsigned long long> g_allocation_calls{0};
+std::atomic<unsigned long long> g_copy_calls{0};
 
 cudaError_t allocate(void** ptr, std::size_t bytes, int device) {
   if (ptr == nullptr) return record_error(cudaErrorInvalidValue);
@@ -81,6 +82,11 @@ bool allocation_fails_now() {
   return call == config().fail_alloc_at;
 }
 
+bool copy_fails_now() {
+  const unsigned long long call = g_copy_calls.fetch_add(1) + 1;
+  return call == config().fail_copy_at;
+}
+
 cudaError_t allocate_memory(void** ptr, std::size_t bytes) { return allocate(ptr, bytes, t_device); }
 cudaError_t release_memory(void* ptr) { return release(ptr, false); }
 cudaError_t allocate_host(void** ptr, std::size_t bytes) { return allocate(ptr, bytes, -1); }
@@ -116,6 +122,10 @@ void reset_peak_device_bytes() {
 }
 void fail_allocation(unsigned long long k) {
   detail::mutable_config().fail_alloc_at = k == 0 ? 0 : detail::g_allocation_calls.load() + k;
+}
+unsigned long long copy_calls() { return detail::g_copy_calls.load(); }
+void fail_copy(unsigned long long k) {
+  detail::mutable_config().fail_copy_at = k == 0 ? 0 : detail::g_copy_calls.load() + k;
 }
 
 }  // namespace simt

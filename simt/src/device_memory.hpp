@@ -21,6 +21,9 @@ std::size_t device_memory_bytes(int device);
 // Counts an allocation call (cudaMalloc, cudaMallocAsync; cudaMallocHost through cudaMalloc); true
 // for the one that RINGSWEEP_SIMT_FAIL_ALLOC / simt::fail_allocation names.
 bool allocation_fails_now();
+// Counts a copy call (cudaMemcpy, cudaMemcpyAsync); true for the one that RINGSWEEP_SIMT_FAIL_COPY /
+// simt::fail_copy names.
+bool copy_fails_now();
 // Allocates 256-byte aligned memory of the current device like cudaMalloc, without the capture
 // check; cudaErrorMemoryAllocation beyond the device's memory (RINGSWEEP_SIMT_DEVICE_BYTES).
 cudaError_t allocate_memory(void** ptr, std::size_t bytes);

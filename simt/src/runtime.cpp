@@ -24,6 +24,13 @@ void set_now(void* ptr, int value, std::size_t bytes) {
   drain_grids();
   if (bytes != 0) std::memset(ptr, value, bytes);
 }
+// The copy call RINGSWEEP_SIMT_FAIL_COPY / simt::fail_copy names (checked after the arguments): a
+// copy that failed part-way, its destination garbage (0xA5 bytes, written at once, after the work
+// already enqueued).
+cudaError_t failed_copy(void* dst, std::size_t bytes) {
+  set_now(dst, 0xA5, bytes);
+  return record_error(cudaErrorLaunchFailure);
+}
 }  // namespace
 }  // namespace detail
 }  // namespace simt
@@ -258,16 +265,20 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t s) {
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+  const bool fails = simt::detail::copy_fails_now();
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record_error(cudaErrorInvalidMemcpyDirection);
   if (bytes != 0 && (dst == nullptr || src == nullptr)) return record_error(cudaErrorInvalidValue);
+  if (fails) return simt::detail::failed_copy(dst, bytes);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   if (cudaError_t e = simt::detail::stream_usable(nullptr)) return e;
   simt::detail::copy_now(dst, src, bytes);
   return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
+  const bool fails = simt::detail::copy_fails_now();
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record_error(cudaErrorInvalidMemcpyDirection);
   if (bytes != 0 && (dst == nullptr || src == nullptr)) return record_error(cudaErrorInvalidValue);
+  if (fails) return simt::detail::failed_copy(dst, bytes);
   return simt::detail::stream_operation(s, [dst, src, bytes]() {
     simt::detail::copy_now(dst, src, bytes);
     return cudaSuccess;

@@ -8,10 +8,11 @@
 #include <cstdint>
 #include <cstdio>
 
-#include <ringsweep/detail/fault_injection.cuh>
 #include <ringsweep/detail/sort_hooks.cuh>
 #include <ringsweep/detail/tile_trace.cuh>
 #include <ringsweep/policy.cuh>
+
+#include "fault_injection.cuh"
 
 namespace ringsweep_test {
 
@@ -74,8 +75,16 @@ struct policy_tiny_recompute : policy_tiny {
   }
 };
 
+/// policy_tiny with recomputed digits and a fused exchange (keys only: each key goes to shared
+/// memory at its rank inside the ranking).
+struct policy_tiny_fused : policy_tiny {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return policy_tiny::onesweep(t).recompute().fused_exchange();
+  }
+};
+
 /// Test hooks under which onesweep tiles sleep at random at every synchronisation point.
-using faulty = ringsweep::detail::fault_injection;
+using faulty = fault_injection;
 
 /// policy_tiny with random sleeps at every synchronisation point of a onesweep tile.
 using policy_tiny_faulty = ringsweep::detail::with_hooks<policy_tiny, faulty>;

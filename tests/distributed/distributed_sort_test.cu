@@ -460,6 +460,117 @@ TEST_CASE("distributed errors: a failed allocation on one rank fails every rank,
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 8)));
 }
 
+namespace {
+
+/// Pairs of u32 keys and u64 values (each value the item's global input index).
+struct pairs_u32 {
+  std::vector<u32> keys;
+  std::vector<u64> values;
+  bool operator==(const pairs_u32& o) const { return keys == o.keys && values == o.values; }
+};
+
+/// `in` sorted stably by key.
+pairs_u32 stably_sorted(const pairs_u32& in) {
+  std::vector<std::size_t> order(in.keys.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return in.keys[a] < in.keys[b]; });
+  pairs_u32 out;
+  for (std::size_t i : order) {
+    out.keys.push_back(in.keys[i]);
+    out.values.push_back(in.values[i]);
+  }
+  return out;
+}
+
+/// This rank's part of the global stable order of every rank's `mine` (gathered on every rank).
+pairs_u32 part_of_result(const pairs_u32& mine, u64 first) {
+  const int p = world_size();
+  const int n = int(mine.keys.size());
+  std::vector<int> counts(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
+  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, test_comm);
+  int total = 0;
+  for (int r = 0; r < p; ++r) {
+    displs[r] = total;
+    total += counts[r];
+  }
+  pairs_u32 all;
+  all.keys.resize(std::size_t(total) + 1);
+  all.values.resize(std::size_t(total) + 1);
+  MPI_Allgatherv(mine.keys.data(), n, MPI_UINT32_T, all.keys.data(), counts.data(), displs.data(), MPI_UINT32_T,
+                 test_comm);
+  MPI_Allgatherv(mine.values.data(), n, MPI_UINT64_T, all.values.data(), counts.data(), displs.data(), MPI_UINT64_T,
+                 test_comm);
+  all.keys.resize(std::size_t(total));
+  all.values.resize(std::size_t(total));
+  const pairs_u32 sorted = stably_sorted(all);
+  pairs_u32 part;
+  part.keys.assign(sorted.keys.begin() + std::ptrdiff_t(first), sorted.keys.begin() + std::ptrdiff_t(first) + n);
+  part.values.assign(sorted.values.begin() + std::ptrdiff_t(first), sorted.values.begin() + std::ptrdiff_t(first) + n);
+  return part;
+}
+
+}  // namespace
+
+// A copy that fails on one rank (simt::fail_copy: the copy returns cudaErrorLaunchFailure, its
+// destination garbage), each copy call of the sort in turn, on the direct and the staged path: every
+// rank returns the error (none hangs: ctest's timeout). Before the commit point (agreement 3, after
+// the exchange: the splitter search's copies, the staged path's copies to and from the host stages,
+// the rank's own run) every rank holds its own items again, sorted locally (the local sort has
+// written the arrays: untouched would need a third array, distributed.cuh); after it (the last two
+// copies: the result into the caller's keys and values) the other ranks hold their sorted part.
+TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothing lost", "[distributed]") {
+  const int rank = world_rank();
+  const int p = world_size();
+  const int failing = p - 1;
+  pairs_u32 mine;
+  mine.keys = make_u32(shape::uniform, seed() + 12);
+  u64 first = 0;
+  const u64 n64 = mine.keys.size();
+  MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, test_comm);
+  if (rank == 0) first = 0;
+  for (std::size_t i = 0; i < mine.keys.size(); ++i) mine.values.push_back(first + i);
+  const pairs_u32 local = stably_sorted(mine);
+  const pairs_u32 part = part_of_result(mine, first);
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
+    rmpi::exchange_settings s = saved;
+    s.path = path;
+    rmpi::set_exchange_settings(s);
+    // The copy calls of a sort that works, counted on the failing rank.
+    unsigned long long calls = 0;
+    {
+      ringsweep_test::device_buffer<u32> d_keys(mine.keys);
+      ringsweep_test::device_buffer<u64> d_values(mine.values);
+      const unsigned long long before = simt::copy_calls();
+      const cudaError_t e = rmpi::sort_pairs(test_comm, d_keys.data(), d_values.data(), mine.keys.size());
+      calls = simt::copy_calls() - before;
+      REQUIRE(all_ranks_returned(e, cudaSuccess));
+      CHECK(on_all_ranks(pairs_u32{d_keys.download(), d_values.download()} == part));
+    }
+    MPI_Bcast(&calls, 1, MPI_UNSIGNED_LONG_LONG, failing, test_comm);
+    // One rank: every copy is the result's (after the commit point); several: the last two are.
+    const unsigned long long committed = p == 1 ? 0 : calls - 2;
+    if (p > 1) REQUIRE(calls > 2);
+    for (unsigned long long k = 1; k <= calls; ++k) {
+      INFO("path " << int(path) << ": copy call " << k << " of " << calls << " fails on rank " << failing
+                   << " (the commit point after call " << committed << ")");
+      ringsweep_test::device_buffer<u32> d_keys(mine.keys);
+      ringsweep_test::device_buffer<u64> d_values(mine.values);
+      if (rank == failing) simt::fail_copy(k);
+      const cudaError_t e = rmpi::sort_pairs(test_comm, d_keys.data(), d_values.data(), mine.keys.size());
+      simt::fail_copy(0);
+      cudaGetLastError();
+      CHECK(e == cudaErrorLaunchFailure);
+      CHECK(all_ranks_returned(e, cudaErrorLaunchFailure));
+      const pairs_u32 held{d_keys.download(), d_values.download()};
+      const bool right = k <= committed ? held == local : (rank == failing || held == part);
+      CHECK(on_all_ranks(right));
+    }
+  }
+  rmpi::set_exchange_settings(saved);
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 13)));
+}
+
 // Registered as distributed_sort_test_simt_fail_alloc_env (tests/distributed/CMakeLists.txt): three
 // ranks, the last started with RINGSWEEP_SIMT_FAIL_ALLOC=3, so that its third allocation call (after
 // the test's two device arrays: the sort's own) fails, set from outside the program.

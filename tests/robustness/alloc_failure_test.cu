@@ -132,6 +132,54 @@ TEST_CASE("RINGSWEEP_SIMT_FAIL_ALLOC=k fails the k-th allocation call of the pro
   d.require_sorted(true);
 }
 
+// The backend's copy failure, which the distributed sort's tests inject on one rank
+// (tests/distributed): the k-th copy call from now fails once, as a copy that failed part-way.
+TEST_CASE("simt::fail_copy fails exactly the k-th copy call, once, its destination garbage", "[robustness][copy]") {
+  const std::vector<std::uint32_t> src(16, 0x01020304u);
+  std::vector<std::uint32_t> dst(16, 7u);
+  const std::vector<std::uint32_t> garbage(16, 0xA5A5A5A5u);
+  device_buffer<std::uint32_t> d(std::vector<std::uint32_t>(16, 0u));
+  const unsigned long long before = simt::copy_calls();
+  simt::fail_copy(2);
+  CHECK(cudaMemcpy(d.data(), src.data(), 64, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemsetAsync(d.data(), 0, 4, 0) == cudaSuccess);  // not a copy call
+  CHECK(cudaMemcpyAsync(dst.data(), d.data(), 64, cudaMemcpyDeviceToHost, 0) == cudaErrorLaunchFailure);
+  CHECK(dst == garbage);
+  CHECK(cudaMemcpy(dst.data(), d.data(), 64, cudaMemcpyDeviceToHost) == cudaSuccess);  // only once
+  CHECK(dst[0] == 0u);
+  CHECK(std::equal(dst.begin() + 1, dst.end(), src.begin() + 1));
+  CHECK(simt::copy_calls() == before + 3);
+  CHECK(cudaGetLastError() == cudaErrorLaunchFailure);  // recorded, then cleared: not sticky
+  CHECK(cudaGetLastError() == cudaSuccess);
+  // A failing call whose arguments are wrong reports them instead, and uses the failure up.
+  simt::fail_copy(1);
+  CHECK(cudaMemcpy(nullptr, src.data(), 4, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+  CHECK(cudaMemcpy(dst.data(), src.data(), 64, cudaMemcpyHostToHost) == cudaSuccess);
+  CHECK(dst == src);
+  simt::fail_copy(3);
+  simt::fail_copy(0);  // disarmed
+  for (int i = 0; i < 4; ++i) CHECK(cudaMemcpy(dst.data(), src.data(), 64, cudaMemcpyHostToHost) == cudaSuccess);
+  cudaGetLastError();
+}
+
+// Registered once more with RINGSWEEP_SIMT_FAIL_COPY=5 (tests/robustness/CMakeLists.txt): burns
+// copy calls up to the 4th (the uploads of the data are two), so that a download is the 5th.
+TEST_CASE("RINGSWEEP_SIMT_FAIL_COPY=k fails the k-th copy call of the process", "[.][fail_copy_env]") {
+  const char* env = std::getenv("RINGSWEEP_SIMT_FAIL_COPY");
+  REQUIRE(env != nullptr);
+  const unsigned long long k = std::strtoull(env, nullptr, 10);
+  pairs_data d;
+  REQUIRE(simt::copy_calls() < k - 1);
+  std::uint32_t word = 0;
+  while (simt::copy_calls() < k - 1) REQUIRE_CUDA(cudaMemcpy(&word, &word, 0, cudaMemcpyHostToHost));
+  std::vector<std::uint32_t> host(k_n, 0u);
+  CHECK(cudaMemcpy(host.data(), d.d_keys.data(), k_n * 4, cudaMemcpyDeviceToHost) == cudaErrorLaunchFailure);
+  CHECK(simt::copy_calls() == k);
+  CHECK(host == std::vector<std::uint32_t>(k_n, 0xA5A5A5A5u));
+  CHECK(cudaGetLastError() == cudaErrorLaunchFailure);
+  d.require_unchanged();  // a download: the source was never written, and the next copy works
+}
+
 #else
 
 namespace {

@@ -134,6 +134,11 @@ TEST_CASE("host sort: 8-64x the budget, every shape of data", "[sort][host]") {
   // 64x: 2 MiB of 8-byte keys through 32 KiB, descending.
   check_host_sort(make<std::uint64_t>(1 << 18, shape::zipf, seed), sort_options_of(sort_order::descending),
                   budget(32 << 10));
+  // The final copy into the caller's arrays cut among 7 host threads (parts cross bucket extents).
+  ringsweep::host_sort_config threads = budget(32 << 10);
+  threads.host_threads = 7;
+  check_host_sort<std::uint32_t, std::uint32_t>(make<std::uint32_t>(n + 3, shape::zipf, seed), sort_options_of(sort_order::ascending),
+                                                threads);
 }
 
 TEST_CASE("host sort: narrow keys, bit windows, descending, pairs of 1 to 16 bytes", "[sort][host]") {

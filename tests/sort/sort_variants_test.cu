@@ -47,6 +47,24 @@ TEMPLATE_TEST_CASE("tiny policy with RECOMPUTE_DIGITS", "[sort][tiny]", std::uin
   }
 }
 
+// The fused exchange (issue #35 item 4) changes the keys-only path only; pairs sorted with the
+// same policy take the ordinary exchange, which must be unaffected.
+TEMPLATE_TEST_CASE("tiny policy with a fused exchange", "[sort][tiny][fused]", std::uint32_t, float, std::uint64_t) {
+  using fused = ringsweep_test::policy_tiny_fused;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : sizes) {
+      const auto keys = ringsweep_test::make_keys<TestType>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<fused>(keys, with_order(o));
+    }
+    // One digit per tile for whole passes (the uniform-digit scatter reads the fused keys).
+    const auto few = ringsweep_test::make_keys<TestType>(20 * tile + 5, distribution::few_distinct, seed);
+    ringsweep_test::check_sort_keys<fused>(few, with_order(o));
+  }
+  const auto keys = ringsweep_test::make_keys<TestType>(9 * tile + 1, distribution::uniform, seed);
+  ringsweep_test::check_sort_pairs<fused, TestType, std::uint32_t>(keys, with_order(ringsweep::sort_order::ascending));
+}
+
 // Key types: one per item width (vectors move the keys' raw words: float keys load as u32 ones,
 // double as u64; their images are taken after the load, as with striped loads).
 TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_t, std::uint64_t, std::uint8_t,

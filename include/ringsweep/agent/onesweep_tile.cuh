@@ -125,6 +125,9 @@ class onesweep_tile {
   __host__ __device__ static constexpr bool bulk() { return Policy::PIPELINE_BULK_COPY && has_bulk_copy(); }
   static constexpr bool STAGED =
       !PIPELINED && (vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>()));
+  /// Keys only, the shape's fused_exchange: the ranking stores each key at its rank (no ranks
+  /// array, no exchange loop); the ranking's counters and the keys then sit side by side.
+  static constexpr bool FUSED = shape::FUSED_EXCHANGE && !HAS_VALUES && !PIPELINED;
 
   /// Each warp's warp_vector_load stage (keys, later values): not in the union, which holds other
   /// warps' keys while values are loaded. An empty base (no bytes) when nothing is vector-loaded.
@@ -174,13 +177,21 @@ class onesweep_tile {
     int valid;  // one-tile blocks: the tile's keys (acquire)
   };
 
+  /// The ranking's storage and the tile's keys (and values) for the exchange: one union, or side
+  /// by side for a fused exchange (FUSED).
+  union joint_storage {
+    typename rank_t::TempStorage rank;
+    bits_type keys[TILE];
+    ValueRaw values[HAS_VALUES ? TILE : 1];
+  };
+  struct split_storage {
+    typename rank_t::TempStorage rank;
+    bits_type keys[TILE];
+  };
+
   struct TileStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED>,
                        counted_storage<COUNTED> {
-    union {
-      typename rank_t::TempStorage rank;
-      bits_type keys[TILE];
-      ValueRaw values[HAS_VALUES ? TILE : 1];
-    } u;
+    typename std::conditional<FUSED, split_storage, joint_storage>::type u;
     // Per digit: where tile rank 0 would go if it had this digit, in the pass's key output (after
     // the look-back; pairs: in the values output once the keys have left). A pointer, so that a
     // key's address is one multiply-add of its 32-bit rank. Pairs keep the look-back's index here
@@ -584,7 +595,7 @@ RINGSWEEP_UNROLL
       }
     };
     // The tile is padded (acquire): no bounds check per key.
-    rank_t(temp_.u.rank).rank_padded(digit_at, valid, digit_of().mask, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
+    const auto publish = [&](const u32 (&c)[DPT]) {
       // sass: publish
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
@@ -596,7 +607,16 @@ RINGSWEEP_UNROLL
       }
       stamp(&tile_trace::counts);
       // sass: end
-    });
+    };
+    if constexpr (FUSED) {
+      // Each key to its rank as the warp ranking finds it (the padding lands past `valid`).
+      (void)ranks;
+      rank_t(temp_.u.rank).rank_padded_each(digit_at, valid, digit_of().mask, counts, starts, publish,
+                                            [&](int k, u32 rank) { temp_.u.keys[rank] = keys[k]; });
+      return;
+    } else {
+      rank_t(temp_.u.rank).rank_padded(digit_at, valid, digit_of().mask, ranks, counts, starts, publish);
+    }
 
     // Keys only: the keys go to shared memory at their ranks before the look-back, as in CUB, so
     // neither keys nor ranks hold registers while it spins (with 56 registers, three blocks per

@@ -96,11 +96,38 @@ RINGSWEEP_UNROLL
     rank_impl<true>(digit_at, valid, pad_digit, ranks, counts, starts, on_counts);
   }
 
+  /// As `rank_padded`, handing each key's rank to `on_rank(k, rank)` as the warp ranking finds it
+  /// (no ranks array): a fused exchange. The counters must not share memory with what `on_rank`
+  /// writes, since other warps still rank.
+  template <class DigitAt, class CountsReady, class OnRank>
+  __device__ __forceinline__ void rank_padded_each(DigitAt&& digit_at, int valid, u32 pad_digit,
+                                                   u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
+                                                   CountsReady&& on_counts, OnRank&& on_rank) {
+    count_and_offset<true>(digit_at, valid, pad_digit, counts, starts, on_counts);
+    // sass: rank
+    warp_multisplit<ITEMS, RADIX_BITS>::rank_each(temp_.counters[int(threadIdx.x) / warp_threads], digit_at, on_rank);
+    // sass: end
+  }
+
  private:
   template <bool QUADS, class DigitAt, class CountsReady>
   __device__ __forceinline__ void rank_impl(DigitAt&& digit_at, int valid, u32 pad_digit, u32 (&ranks)[ITEMS],
                                             u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
                                             CountsReady&& on_counts) {
+    count_and_offset<QUADS>(digit_at, valid, pad_digit, counts, starts, on_counts);
+    // sass: rank
+    // The counters now hold each warp's first tile rank per digit: the warp ranking advances
+    // them item by item. Padding positions get ranks too (past the real keys); callers skip them.
+    warp_multisplit<ITEMS, RADIX_BITS>::rank(temp_.counters[int(threadIdx.x) / warp_threads], digit_at, ranks);
+    // sass: end
+  }
+
+  /// The ranking up to the warp ranking: counts, their publication (`on_counts`), and each warp's
+  /// first tile rank per digit in the counters.
+  template <bool QUADS, class DigitAt, class CountsReady>
+  __device__ __forceinline__ void count_and_offset(DigitAt&& digit_at, int valid, u32 pad_digit,
+                                                   u32 (&counts)[DIGITS_PER_THREAD], u32 (&starts)[DIGITS_PER_THREAD],
+                                                   CountsReady&& on_counts) {
     const int warp = int(threadIdx.x) / warp_threads;
     // sass: counts
     clear_counters<QUADS>();
@@ -151,10 +178,6 @@ RINGSWEEP_UNROLL
       start += counts[i];
     }
     __syncthreads();
-
-    // The counters now hold each warp's first tile rank per digit: the warp ranking advances
-    // them item by item. Padding positions get ranks too (past the real keys); callers skip them.
-    warp_multisplit<ITEMS, RADIX_BITS>::rank(temp_.counters[warp], digit_at, ranks);
     // sass: end
   }
 

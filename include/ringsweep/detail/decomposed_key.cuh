@@ -22,6 +22,7 @@
 
 #include "../key_traits.cuh"
 #include "config.cuh"
+#include "key_context.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {

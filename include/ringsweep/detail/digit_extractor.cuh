@@ -1,8 +1,8 @@
 // digit_extractor: one pass's digit of a key, read from its raw bits.
 #pragma once
 
-#include "../key_traits.cuh"
 #include "config.cuh"
+#include "key_images.cuh"  // key_traits, declared; key_traits.cuh defines it and includes this file
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {

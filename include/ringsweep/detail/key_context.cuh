@@ -1,7 +1,6 @@
 // key_context: what a key type's digit extractors are built from besides the window and order.
 #pragma once
 
-#include "../key_traits.cuh"
 #include "config.cuh"
 #include "digit_extractor.cuh"
 #include "digit_window.cuh"

@@ -8,6 +8,13 @@
 #include "config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
+
+/// key_traits<Key> (key_traits.cuh documents and defines it), declared here with its default
+/// argument so that the digit extraction key_traits.cuh includes at its end (digit_extractor.cuh,
+/// key_context.cuh) names it without including key_traits.cuh back: no include cycle.
+template <class Key, class Enable = void>
+struct key_traits;
+
 namespace detail {
 
 template <class Key>

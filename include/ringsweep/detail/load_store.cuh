@@ -202,7 +202,17 @@ __device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int va
   if (valid >= ITEMS * warp_threads) {
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) items[k] = load_global<STREAM>(seg + k * warp_threads + lane);
+  } else if constexpr (sizeof(T) >= 4) {
+    // One base and constant offsets, as in the whole-segment loop: an address per item (a signed
+    // index widened for each) cost registers, and 384 x 22 keys at 56 registers spilled here.
+    const T* const base = seg + lane;
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) {
+      const int i = k * warp_threads + int(lane);
+      items[k] = i < valid ? load_global<STREAM>(base + k * warp_threads) : fill;
+    }
   } else {
+    // 1- and 2-byte items: the base form cost u16 keys 1.1 SASS instructions per key (sm_90).
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = k * warp_threads + int(lane);

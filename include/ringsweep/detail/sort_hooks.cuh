@@ -1,6 +1,7 @@
 // Test and measurement hooks of a sort: a second parameter beside the tuning policy, which
 // compiles to nothing by default. The shipped sorts always run with `no_hooks`; tests pause tiles
-// at random (fault_injection.cuh) and the tuning program records tile timelines (tile_trace.cuh).
+// at random (tests/common/fault_injection.cuh, not shipped) and the tuning program records tile
+// timelines (tile_trace.cuh).
 #pragma once
 
 #include "config.cuh"

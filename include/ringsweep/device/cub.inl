@@ -4,22 +4,10 @@
 
 #include <cstddef>
 
+#include "cub_options.cuh"
 #include "radix_sort.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
-namespace detail {
-
-/// CUB's bit window and order as sort_options: a negative `end_bit` stays invalid (sort_options
-/// reads -1 as "the key's width", so it becomes -2, which the plan rejects).
-__host__ inline sort_options cub_options(int begin_bit, int end_bit, bool descending) {
-  sort_options opts;
-  opts.order = descending ? sort_order::descending : sort_order::ascending;
-  opts.begin_bit = begin_bit;
-  opts.end_bit = end_bit < 0 ? -2 : end_bit;
-  return opts;
-}
-
-}  // namespace detail
 
 // ---- pairs --------------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "cub.inl"
+#include "cub_options.cuh"
 #include "radix_sort.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN

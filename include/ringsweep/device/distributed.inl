@@ -79,12 +79,16 @@ cudaError_t local_sort(const Kind& kind, void* d_temp, std::size_t& temp_bytes, 
 /// The first error of `a`, `b` (success when both succeeded).
 inline cudaError_t first_error(cudaError_t a, cudaError_t b) { return a != cudaSuccess ? a : b; }
 
-/// The agreed error: the largest code over the ranks (the same on every rank).
-inline cudaError_t agree(MPI_Comm comm, cudaError_t mine) {
-  int local = int(mine);
-  int all = 0;
-  MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MAX, comm);
-  return cudaError_t(all);
+/// The agreed error: the largest code over the ranks (the same on every rank). `inconsistent`:
+/// this rank saw counts that do not add up, which only a failure somewhere causes (a rank whose
+/// copy or kernel failed contributes zeros): cudaErrorUnknown, unless a rank has the failure itself
+/// to report, which then wins (the real cause rather than its echo).
+inline cudaError_t agree(MPI_Comm comm, cudaError_t mine, bool inconsistent = false) {
+  int local[2] = {int(mine), inconsistent ? 1 : 0};
+  int all[2] = {0, 0};
+  MPI_Allreduce(local, all, 2, MPI_INT, MPI_MAX, comm);
+  if (all[0] == int(cudaSuccess) && all[1] != 0) return cudaErrorUnknown;
+  return cudaError_t(all[0]);
 }
 
 /// What a rank tells every other before anything is written.
@@ -281,6 +285,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     probe.digit[t] = context.extractor(opts.order == sort_order::descending, w);
   }
   const bool search = boundaries > 0 && passes > 0;
+  bool inconsistent = false;
   std::vector<unsigned long long> local_counts, global_counts;
   for (int t = 0; search && t < passes; ++t) {
     const unsigned probes = (1u << detail::digit_window::of_pass(opts.begin_bit, end_bit, radix_bits,
@@ -314,7 +319,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
       unsigned d = 0;
       while (d + 1 < probes && g[d + 1] <= target) ++d;
       if (d + 1 >= probes) {
-        err = first_error(err, cudaErrorUnknown);  // counts inconsistent: only after a failure somewhere
+        inconsistent = true;  // the counts do not add up: only after a failure somewhere
         d = 0;
       }
       prefixes[std::size_t(b) * detail::probe_max_digits + std::size_t(t)] = static_cast<unsigned char>(d);
@@ -354,26 +359,32 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     sent += send_counts[q];
     received += recv_counts[q];
   }
-  if (received != n) err = first_error(err, cudaErrorUnknown);  // exact balance, or a failure somewhere
-  err = agree(comm, err);
-  const double t_split = MPI_Wtime();
-  times.splitters = t_split - t_sorted;
-  if (err != cudaSuccess) {
-    // Nothing has left this rank: its own keys, sorted, go back into the caller's buffers.
+  if (received != n) inconsistent = true;  // exact balance, or a failure somewhere
+  // A failure agreed before the commit point (agreement 3, after the exchange): this rank's own
+  // items, sorted locally, go back into the caller's arrays. Until then they are intact in
+  // kb.current(): the exchange only writes the other array (and the host stages).
+  auto give_back_own = [&]() {
     if (kb.current() != d_keys) {
       cudaMemcpyAsync(d_keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
       if (HAS_VALUES) cudaMemcpyAsync(d_values, vb.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream);
       cudaStreamSynchronize(stream);
     }
     release();
+  };
+  err = agree(comm, err, inconsistent);  // agreement 2: the counts are consistent, so the exchange can start
+  const double t_split = MPI_Wtime();
+  times.splitters = t_split - t_sorted;
+  if (err != cudaSuccess) {
+    give_back_own();
     return err;
   }
 
-  if (p == 1) {  // one rank: the local sort is the result
+  if (p == 1) {  // one rank: the local sort is the result (the commit point is here)
     if (kb.current() != d_keys) {
       err = cudaMemcpyAsync(d_keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
-      if (HAS_VALUES && err == cudaSuccess) {
-        err = cudaMemcpyAsync(d_values, vb.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream);
+      if (HAS_VALUES) {
+        err = first_error(err,
+                          cudaMemcpyAsync(d_values, vb.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream));
       }
     }
     err = first_error(err, cudaStreamSynchronize(stream));
@@ -438,21 +449,31 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   }
   MPI_Waitall(int(send_requests.size()), send_requests.data(), MPI_STATUSES_IGNORE);
   err = first_error(err, cudaStreamSynchronize(stream));
+  // Agreement 3, the commit point: a failed copy of the exchange on any rank (or a message built
+  // from one) fails every rank with its own items back; from here on the data has moved.
+  err = agree(comm, err);
   const double t_exchanged = MPI_Wtime();
   times.exchange = t_exchanged - t_split;
+  if (err != cudaSuccess) {
+    give_back_own();
+    return err;
+  }
 
   // ---- 7. the stable sort of what arrived, in source-rank order ----------------------------------
   double_buffer<Key> fk(kb.alternate(), kb.current());
   double_buffer<Value> fv(vb.alternate(), vb.current());
-  if (err == cudaSuccess) err = local_sort<HAS_VALUES>(kind, d_temp, temp_bytes, fk, fv, n, opts, stream);
-  if (err == cudaSuccess && fk.current() != d_keys) {
-    err = cudaMemcpyAsync(d_keys, fk.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
-    if (HAS_VALUES && err == cudaSuccess) {
-      err = cudaMemcpyAsync(d_values, fv.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream);
+  err = local_sort<HAS_VALUES>(kind, d_temp, temp_bytes, fk, fv, n, opts, stream);
+  // The result into the caller's arrays; after a sort that failed before its first launch (the
+  // selectors then unchanged), what arrived, so that the rank still holds its part of the items.
+  if (fk.current() != d_keys) {
+    err = first_error(err, cudaMemcpyAsync(d_keys, fk.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+    if (HAS_VALUES) {
+      err = first_error(err,
+                        cudaMemcpyAsync(d_values, fv.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream));
     }
   }
   err = first_error(err, cudaStreamSynchronize(stream));
-  err = agree(comm, err);
+  err = agree(comm, err);  // agreement 4: the same verdict on every rank
   times.final_sort = MPI_Wtime() - t_exchanged;
   release();
   return err;

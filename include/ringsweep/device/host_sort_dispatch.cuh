@@ -26,23 +26,15 @@
 #include "../detail/config.cuh"
 #include "../detail/digit_window.cuh"
 #include "../detail/temp_layout.cuh"
+#include "../host_sort_config.cuh"
+#include "../kernels/digit_count_kernel.cuh"
 #include "../key_traits.cuh"
 #include "../sort_options.cuh"
 #include "host_extents.cuh"
+#include "launch.cuh"
 #include "radix_sort.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
-
-/// How a host-resident sort uses the machine (see host_sort.cuh).
-struct host_sort_config {
-  std::size_t device_bytes = 0;   // device memory the sort may use per GPU; 0: 80% of what is free
-  const int* devices = nullptr;   // GPUs to use; nullptr: the current device only
-  int num_devices = 0;
-  void* h_scratch = nullptr;      // optional host scratch of n keys (+ n values); else allocated
-  void (*progress)(double fraction, void* user) = nullptr;  // called from the host thread, 0..1
-  void* progress_user = nullptr;
-};
-
 namespace detail {
 
 /// One chunk of a host sort's work (see the top of this file).
@@ -203,7 +195,8 @@ class host_sort {
     std::size_t temp_bytes = 0;
     std::size_t capacity = 0;
     cudaStream_t stream = nullptr;
-    int op = -1;  // the op in flight, or -1
+    unsigned* counts = nullptr;  // page-locked: a partition op's digit counts, copied from the device
+    int op = -1;                 // the op in flight, or -1
 
     __host__ cudaError_t allocate(std::size_t cap, std::size_t temp_size) {
       capacity = cap;
@@ -212,6 +205,7 @@ class host_sort {
       if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&keys), 2 * cap * sizeof(Key));
       if (e == cudaSuccess && HAS_VALUES) e = cudaMalloc(reinterpret_cast<void**>(&values), 2 * cap * sizeof(Value));
       if (e == cudaSuccess) e = cudaMalloc(&temp, temp_size);
+      if (e == cudaSuccess) e = cudaMallocHost(reinterpret_cast<void**>(&counts), BUCKETS * sizeof(unsigned));
       return e;
     }
     __host__ cudaError_t release() {
@@ -220,6 +214,11 @@ class host_sort {
       for (void* p : {static_cast<void*>(keys), static_cast<void*>(values), temp}) {
         const cudaError_t f = cudaFree(p);
         if (e == cudaSuccess) e = f;
+      }
+      if (counts != nullptr) {
+        const cudaError_t f = cudaFreeHost(counts);
+        if (e == cudaSuccess) e = f;
+        counts = nullptr;
       }
       if (stream != nullptr) {
         const cudaError_t f = cudaStreamDestroy(stream);
@@ -265,6 +264,23 @@ class host_sort {
     e = device_sort(s.temp, bytes, s.keys, s.values, count, op_options(op.level), s.stream, second);
     if (e != cudaSuccess || scratch_keys_ == nullptr) return e;
     const std::size_t half = second ? count : 0;
+    if (op.level >= 0) {
+      // The partition's digit counts, on the device (in the sort's temp, free once it is done),
+      // then to the slot's page-locked words: read when the op retires.
+      static_assert(BUCKETS <= digit_count_radix, "digit_count_kernel counts 8-bit digits");
+      unsigned* const d_counts = static_cast<unsigned*>(s.temp);
+      e = cudaMemsetAsync(d_counts, 0, BUCKETS * sizeof(unsigned), s.stream);
+      const unsigned grid = unsigned(min_of<std::size_t>(ceil_div<std::size_t>(count, 8 * digit_count_threads), 1024));
+      if (e == cudaSuccess) {
+        e = launch(digit_count_kernel<bits_type, decltype(partition_extractor(op.level))>, max_of(grid, 1u),
+                   unsigned(digit_count_threads), s.stream, launch_order::serial,
+                   reinterpret_cast<const bits_type*>(s.keys + half), count, partition_extractor(op.level), d_counts);
+      }
+      if (e == cudaSuccess) {
+        e = cudaMemcpyAsync(s.counts, d_counts, BUCKETS * sizeof(unsigned), cudaMemcpyDeviceToHost, s.stream);
+      }
+      if (e != cudaSuccess) return e;
+    }
     at = 0;
     for (const host_extent& x : op.extents.list) {
       e = cudaMemcpyAsync(scratch_keys_ + x.first, s.keys + half + at, x.count * sizeof(Key), cudaMemcpyDeviceToHost,
@@ -279,18 +295,15 @@ class host_sort {
     return cudaSuccess;
   }
 
-  /// A partition op's digit runs, counted on the host in the scratch it wrote.
-  __host__ void count_digits(host_chunk_op& op) const {
-    op.counts.assign(BUCKETS, 0);
-    const digit_window w = digit_window::of_pass(opts_.begin_bit, end_bit_, DIGIT_BITS, passes_ - 1 - op.level);
-    const auto digit_of = kind_.context().extractor(opts_.order == sort_order::descending, w);
-    for (const host_extent& x : op.extents.list) {
-      for (std::size_t i = x.first; i < x.first + x.count; ++i) {
-        bits_type bits;
-        std::memcpy(static_cast<void*>(&bits), static_cast<const void*>(scratch_keys_ + i), sizeof(bits_type));
-        ++op.counts[digit_of(bits)];
-      }
-    }
+  /// The digit a partition op at `level` splits by.
+  __host__ auto partition_extractor(int level) const {
+    const digit_window w = digit_window::of_pass(opts_.begin_bit, end_bit_, DIGIT_BITS, passes_ - 1 - level);
+    return kind_.context().extractor(opts_.order == sort_order::descending, w);
+  }
+
+  /// A partition op's digit runs: the counts its slot copied from the device (enqueue).
+  __host__ static void take_counts(host_chunk_op& op, const slot& s) {
+    op.counts.assign(s.counts, s.counts + BUCKETS);
   }
 
   /// Runs `ops` on every device, two slots each; the calling thread drives the first device and
@@ -309,7 +322,7 @@ class host_sort {
         if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
         if (e == cudaSuccess) {
           host_chunk_op& op = ops[std::size_t(s.op)];
-          if (op.level >= 0) count_digits(op);
+          if (op.level >= 0) take_counts(op, s);
           done_ += op.extents.size();
         }
         s.op = -1;
@@ -463,20 +476,52 @@ class host_sort {
     return cudaSuccess;
   }
 
-  /// The sorted data, from the scratch's buckets in order into the caller's arrays.
+  /// The sorted data, from the scratch's buckets in order into the caller's arrays: the output
+  /// cut into equal parts, one host thread each (`host_threads`, or one per 4 MiB, at most 16); a
+  /// thread that cannot start leaves its part to the calling thread, so this cannot fail.
   __host__ void gather() {
+    struct piece {
+      std::size_t from, to, count;  // scratch index, output index, items
+    };
+    std::vector<piece> pieces;
     std::size_t out = 0;
     for (const bucket& b : order_) {
       for (const host_extent& x : b.extents.list) {
-        std::memcpy(static_cast<void*>(keys_ + out), static_cast<const void*>(scratch_keys_ + x.first),
-                    x.count * sizeof(Key));
-        if constexpr (HAS_VALUES) {
-          std::memcpy(static_cast<void*>(values_ + out), static_cast<const void*>(scratch_values_ + x.first),
-                      x.count * sizeof(Value));
-        }
+        if (x.count == 0) continue;
+        pieces.push_back({x.first, out, x.count});
         out += x.count;
       }
     }
+    const auto copy = [&](std::size_t lo, std::size_t hi) {  // output items [lo, hi)
+      auto it = std::upper_bound(pieces.begin(), pieces.end(), lo,
+                                 [](std::size_t v, const piece& p) { return v < p.to; });
+      if (it != pieces.begin()) --it;
+      for (; it != pieces.end() && it->to < hi; ++it) {
+        const std::size_t a = std::max(lo, it->to), z = std::min(hi, it->to + it->count);
+        if (a >= z) continue;
+        const std::size_t from = it->from + (a - it->to);
+        std::memcpy(static_cast<void*>(keys_ + a), static_cast<const void*>(scratch_keys_ + from),
+                    (z - a) * sizeof(Key));
+        if constexpr (HAS_VALUES) {
+          std::memcpy(static_cast<void*>(values_ + a), static_cast<const void*>(scratch_values_ + from),
+                      (z - a) * sizeof(Value));
+        }
+      }
+    };
+    const std::size_t by_size = std::min<std::size_t>(
+        {out * ITEM / (std::size_t(4) << 20), std::size_t(16), std::size_t(std::max(1u, std::thread::hardware_concurrency()))});
+    const std::size_t parts =
+        std::max<std::size_t>(1, std::min<std::size_t>(cfg_.host_threads > 0 ? std::size_t(cfg_.host_threads) : by_size, out));
+    const auto bound = [&](std::size_t t) { return out / parts * t + std::min(t, out % parts); };
+    std::vector<std::thread> threads;
+    std::size_t started = 1;  // part 0 is the calling thread's
+    try {
+      for (; started < parts; ++started) threads.emplace_back(copy, bound(started), bound(started + 1));
+    } catch (...) {  // no thread: the calling thread copies the rest
+    }
+    copy(bound(0), bound(1));
+    for (std::size_t t = started; t < parts; ++t) copy(bound(t), bound(t + 1));
+    for (std::thread& t : threads) t.join();
   }
 
   /// The progress callback, from the calling thread: never decreasing, 1.0 once at the end.

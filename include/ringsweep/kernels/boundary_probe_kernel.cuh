@@ -6,9 +6,9 @@
 
 #include <cstddef>
 
-#include "../key_traits.cuh"  // first: it ends by including the digit extractors
 #include "../detail/config.cuh"
 #include "../detail/digit_extractor.cuh"
+#include "../key_traits.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {

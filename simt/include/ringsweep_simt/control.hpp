@@ -2,7 +2,7 @@
 // shadow). Everything else is set through the environment: RINGSWEEP_SIMT_WORKERS,
 // RINGSWEEP_SIMT_SEED, RINGSWEEP_SIMT_WATCHDOG_S, RINGSWEEP_SIMT_STACK_KB, RINGSWEEP_SIMT_SMS,
 // RINGSWEEP_SIMT_DEVICES, RINGSWEEP_SIMT_L2_BYTES, RINGSWEEP_SIMT_DELAY, RINGSWEEP_SIMT_POISON, RINGSWEEP_SIMT_FAIL_ALLOC,
-// RINGSWEEP_SIMT_PDL (0: no programmatic-dependent-launch overlap; see launch.hpp).
+// RINGSWEEP_SIMT_FAIL_COPY, RINGSWEEP_SIMT_PDL (0: no programmatic-dependent-launch overlap; see launch.hpp).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +35,17 @@ void set_poison_shared(bool on);
 //   assert(ringsweep::sort_keys(d_keys, n) == cudaErrorMemoryAllocation);
 unsigned long long allocation_calls();            // allocation calls so far
 void fail_allocation(unsigned long long k);       // call allocation_calls() + k fails; 0 disarms
+
+// Copy failure (RINGSWEEP_SIMT_FAIL_COPY=k: the k-th copy call of the process fails). Copy calls are
+// cudaMemcpy and cudaMemcpyAsync (not cudaMemset*), counted from 1 over the whole process (every
+// call counts, whatever it returns). The failing one, if its arguments are valid, acts as a copy
+// that failed part-way: it writes 0xA5 bytes over its whole destination instead of the source's
+// (at once, after the work already enqueued) and returns cudaErrorLaunchFailure. Once, not from
+// then on; the error is not sticky.
+//
+//   simt::fail_copy(2);                                    // the second copy call from now fails
+unsigned long long copy_calls();                  // copy calls so far
+void fail_copy(unsigned long long k);             // call copy_calls() + k fails; 0 disarms
 
 // Device memory held at once (RINGSWEEP_SIMT_DEVICE_BYTES caps it per device): the most bytes of
 // `device` allocated at any moment since the last reset (which starts from what is held now).
