@@ -99,10 +99,12 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
 /// sorted, and the rest of its k slots untouched. Segments as in segmented_sort.cuh (any order,
 /// gaps; empty or outside `[0, n)`: nothing written; overlapping: undefined). The device sorts
 /// each segment with the segmented sort (tiny by a warp, small by a block, large by onesweep
-/// passes; no host read of the offsets, no limit on a segment's length) into scratch and copies
-/// the first min(k, size). Temporary storage: the segmented in/out sort's of n keys (and values:
-/// pairs the caller's, indices the Index positions; see segmented_sort.cuh) + a(n sizeof(Key)) +
-/// [pairs, indices: a(n sizeof(Value or Index))] + [indices: a(n sizeof(Index))] + 256.
+/// passes; no host read of the offsets, no limit on a segment's length): a tiny or small one
+/// writes its first min(k, size) straight to `out`, a large one is sorted into scratch and its
+/// first min(k, size) copied. Temporary storage: the segmented in/out sort's of n keys (and
+/// values: pairs the caller's, indices the Index positions; see segmented_sort.cuh) +
+/// a(n sizeof(Key)) + [pairs, indices: a(n sizeof(Value or Index))] + [indices: a(n sizeof(Index))]
+/// + a(4 num_segments) + 256.
 /// Errors as for top_k_keys (k may exceed a segment's size), and as segmented_sort_keys for the
 /// offsets; segments x k must fit in half of std::size_t.
 ///
