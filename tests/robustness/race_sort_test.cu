@@ -57,6 +57,15 @@ TEST_CASE("sort kernels run race-free: the cache-hinted pass kernel", "[race][hi
   CHECK(policy::plain == 0);
 }
 
+TEST_CASE("sort kernels run race-free: the exchange fused into the ranking", "[race][fused]") {
+  // Each warp stores its keys at their ranks while other warps still rank: the counters and the
+  // keys must not share bytes, and the scatter reads the keys only after the look-back's barrier.
+  using policy = ringsweep_test::policy_tiny_fused;
+  const std::size_t n = GENERATE(std::size_t(1000), std::size_t(3000));
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 9 + n);
+  CHECK(ringsweep_test::sort_and_check<policy>(keys, false));
+}
+
 TEST_CASE("sort kernels run race-free: programmatic dependent launches", "[race][dependent]") {
   // Every kernel after the histogram starts while its predecessor still runs (the backend overlaps
   // them as sm_90 does); a read of the predecessor's output before griddepcontrol.wait has no
