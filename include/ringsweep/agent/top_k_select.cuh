@@ -172,6 +172,18 @@ RINGSWEEP_UNROLL
     }
   }
 
+  /// A tile's (row, warp) counts in `rows[0, count)` (one per thread at most) become exclusive
+  /// offsets in tile order; returns their total. Starts and ends with a barrier.
+  __device__ __forceinline__ static u64 offsets_of_rows(TempStorage& temp, u64* rows, int count) {
+    __syncthreads();
+    const u64 mine = int(threadIdx.x) < count ? rows[threadIdx.x] : 0;
+    u64 total = 0;
+    const u64 before = block_scan<u64, THREADS>::exclusive_sum(temp.scan, mine, total);
+    if (int(threadIdx.x) < count) rows[threadIdx.x] = before;
+    __syncthreads();
+    return total;
+  }
+
   /// Speculation: D_r, the first digit of the speculation pass at which the range's first tile
   /// (`valid` keys, in `key`) holds `spec_need` keys (all of them, if fewer), into temp.spec_digit.
   __device__ __forceinline__ static void guess_digit(TempStorage& temp, const params_t& p,
@@ -214,12 +226,7 @@ RINGSWEEP_UNROLL
       if (lane == 0) temp.spec_rows[row * WARPS + warp] = u64(__popc(mask));
       rank[row] = in ? u32(__popc(mask & lanemask_lt())) : ~0u;
     }
-    __syncthreads();
-    const u64 mine = int(threadIdx.x) < ROWS * WARPS ? temp.spec_rows[threadIdx.x] : 0;
-    u64 total = 0;
-    const u64 before = block_scan<u64, THREADS>::exclusive_sum(temp.scan, mine, total);
-    if (int(threadIdx.x) < ROWS * WARPS) temp.spec_rows[threadIdx.x] = before;
-    __syncthreads();
+    const u64 total = offsets_of_rows(temp, temp.spec_rows, ROWS * WARPS);
     const bool fits = written + total <= p.spec_cap;
     if (fits) {
       const u64 base = u64(blockIdx.x) * p.spec_cap + written;
@@ -430,12 +437,7 @@ RINGSWEEP_UNROLL
         // Ranks within the warp's row, kept in `where`'s company until the row offsets are known.
         cls[row] |= u32(__popc(cls[row] == 1u ? below & lanemask_lt() : in & lanemask_lt())) << 2;
       }
-      __syncthreads();
-      const u64 mine = int(threadIdx.x) < STEP_ROWS * WARPS ? temp.row_counts[threadIdx.x] : 0;
-      u64 tile_total = 0;
-      const u64 before = block_scan<u64, THREADS>::exclusive_sum(temp.scan, mine, tile_total);
-      if (int(threadIdx.x) < STEP_ROWS * WARPS) temp.row_counts[threadIdx.x] = before;
-      __syncthreads();
+      const u64 tile_total = offsets_of_rows(temp, temp.row_counts, STEP_ROWS * WARPS);
 RINGSWEEP_UNROLL
       for (int row = 0; row < STEP_ROWS; ++row) {
         const u32 c = cls[row] & 3u;

@@ -6,6 +6,7 @@
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/policy_for_arch.cuh"
+#include "segment_classify_kernel.cuh"
 
 #include <type_traits>
 
@@ -73,22 +74,6 @@ __global__ void __launch_bounds__(top_k_gather_threads) top_k_index_kernel(const
   }
 }
 
-/// Segment `s` of a segmented top-k as `[begin, end)`, false where the segmented sort ignores it
-/// (empty, or not within [0, n)); the classification's test (segment_offsets::bounds).
-template <class Offset>
-__device__ __forceinline__ bool top_k_segment_bounds(const Offset* begin_offsets, const Offset* end_offsets, u64 s,
-                                                     u64 n, u64& begin, u64& end) {
-  const Offset b = load_global(begin_offsets + s);
-  const Offset e = load_global(end_offsets + s);
-  if (!(b < e)) return false;
-  if constexpr (std::is_signed<Offset>::value) {
-    if (b < 0) return false;
-  }
-  begin = u64(b);
-  end = u64(e);
-  return end <= n;
-}
-
 /// One warp per segment (grid-stride): positions `begin .. end - 1` at `out[begin, end)` for the
 /// segments of more than `large_above` keys only (the large class, which onesweep passes sort
 /// with these as values; the warp and block classes make their positions themselves).
@@ -100,7 +85,7 @@ __global__ void __launch_bounds__(top_k_gather_threads)
   const u64 lane = threadIdx.x % warp_threads;
   for (u64 s = u64(blockIdx.x) * WARPS + threadIdx.x / warp_threads; s < segments; s += u64(gridDim.x) * WARPS) {
     u64 begin = 0, end = 0;
-    if (!top_k_segment_bounds(begin_offsets, end_offsets, s, n, begin, end) || end - begin <= large_above) continue;
+    if (!segment_offsets<Offset>{begin_offsets, end_offsets}.bounds(s, n, begin, end) || end - begin <= large_above) continue;
     for (u64 i = begin + lane; i < end; i += warp_threads) store_global(out + i, Index(i));
   }
 }
@@ -131,7 +116,7 @@ __global__ void __launch_bounds__(top_k_gather_threads)
   const u64 lane = threadIdx.x % warp_threads;
   for (u64 s = u64(blockIdx.x) * WARPS + threadIdx.x / warp_threads; s < p.segments; s += u64(gridDim.x) * WARPS) {
     u64 begin = 0, end = 0;
-    if (!top_k_segment_bounds(p.begin_offsets, p.end_offsets, s, p.n, begin, end) || end - begin <= p.large_above) {
+    if (!segment_offsets<Offset>{p.begin_offsets, p.end_offsets}.bounds(s, p.n, begin, end) || end - begin <= p.large_above) {
       continue;
     }
     const u64 take = min_of<u64>(p.k, end - begin);

@@ -30,8 +30,10 @@ namespace detail {
 ///     warp_multisplit<4, 8>::rank(counters, [&](int k) { return digit(keys[k]); }, ranks);
 template <int ITEMS, int RADIX_BITS>
 struct warp_multisplit {
-  template <class DigitAt>
-  __device__ __forceinline__ static void rank(u32* counters, DigitAt&& digit_at, u32 (&ranks)[ITEMS]) {
+  /// Each item's rank, handed to `on_rank(k, rank)` as soon as it is known (a fused exchange
+  /// stores the key there; `rank` keeps them).
+  template <class DigitAt, class OnRank>
+  __device__ __forceinline__ static void rank_each(u32* counters, DigitAt&& digit_at, OnRank&& on_rank) {
     const u32 lane = lane_id();
     const u32 lt = lanemask_lt();
 RINGSWEEP_UNROLL
@@ -46,32 +48,14 @@ RINGSWEEP_UNROLL
         counters[digit] = base + below + 1u;  // the leader is the group's highest lane
       }
       base = __shfl_sync(0xffffffffu, base, leader);
-      ranks[k] = base + below;
+      on_rank(k, base + below);
       __syncwarp();  // the counter update is visible to the next item's leader
     }
   }
 
-  /// As `rank`, handing each item's rank to `on_rank(k, rank)` as soon as it is known (a fused
-  /// exchange stores the key there) instead of keeping ITEMS ranks.
-  template <class DigitAt, class OnRank>
-  __device__ __forceinline__ static void rank_each(u32* counters, DigitAt&& digit_at, OnRank&& on_rank) {
-    const u32 lane = lane_id();
-    const u32 lt = lanemask_lt();
-RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) {
-      const u32 digit = digit_at(k);
-      const u32 peers = warp_match_any<RADIX_BITS>(digit);
-      const int leader = 31 - __clz(int(peers));
-      const u32 below = u32(__popc(peers & lt));
-      u32 base = 0;
-      if (int(lane) == leader) {
-        base = counters[digit];
-        counters[digit] = base + below + 1u;
-      }
-      base = __shfl_sync(0xffffffffu, base, leader);
-      on_rank(k, base + below);
-      __syncwarp();
-    }
+  template <class DigitAt>
+  __device__ __forceinline__ static void rank(u32* counters, DigitAt&& digit_at, u32 (&ranks)[ITEMS]) {
+    rank_each(counters, digit_at, [&](int k, u32 r) { ranks[k] = r; });
   }
 };
 
