@@ -61,7 +61,7 @@
 #include <vector>
 
 #include "../../bench/common/pipelined.cuh"
-#include "../sort/sort_test_util.cuh"
+#include "sort_test_util.cuh"
 #include "test_policies.cuh"
 #include "test_util.cuh"
 
