@@ -48,7 +48,7 @@
 
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/RingsweepCompileOptions.cmake)
-include(${CMAKE_CURRENT_LIST_DIR}/RingsweepSimt.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/../simt/cmake/RingsweepSimt.cmake)
 
 set(RINGSWEEP_TEST_SEEDS "1;2;3" CACHE STRING "Default RINGSWEEP_SIMT_SEED values for SIMT test runs")
 set(RINGSWEEP_TEST_WORKERS "2;3" CACHE STRING "Default RINGSWEEP_SIMT_WORKERS values for SIMT test runs")

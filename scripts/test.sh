@@ -7,7 +7,7 @@
 #                   nvcc, when it exists: with a GPU (nvidia-smi lists one) every nvcc test and
 #                   example is built for it and run; without one they would only be compile
 #                   checks, so only those that prove something are built (RINGSWEEP_GPU_PROGRAMS=OFF):
-#                   the spill gate (tests/sort/spill_check.cu: every kernel of the public API for
+#                   the spill gate (tests/spill/spill_check.cu: every kernel of the public API for
 #                   sm_75, sm_80 and sm_90, no spills), the abi units and their symbol test, and
 #                   smoke_gpu (the nvcc test main and helpers), as compute_90 PTX
 #                   ($RINGSWEEP_TEST_CUDA_ARCHS overrides). scripts/gpu_session.sh stage builds the rest.

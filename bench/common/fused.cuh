@@ -1,5 +1,5 @@
 // Tuning variants with the fused exchange (issue #35 item 4: each key goes to shared memory at its
-// rank inside the ranking), shared by ringsweep_tune and its spill check (tune_spill_check.cu).
+// rank inside the ranking), shared by ringsweep_tune and its spill check (tests/spill/tune_spill_check.cu).
 #pragma once
 
 #include <ringsweep/policy.cuh>

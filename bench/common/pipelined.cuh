@@ -1,5 +1,5 @@
 // Tuning variants with the persistent pipelined onesweep kernel (policy PIPELINE_STAGES = 2; see
-// docs/design.md section 3), shared by ringsweep_tune and its spill check (tune_spill_check.cu).
+// docs/design.md section 3), shared by ringsweep_tune and its spill check (tests/spill/tune_spill_check.cu).
 #pragma once
 
 #include <ringsweep/policy.cuh>

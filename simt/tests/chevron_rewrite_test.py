@@ -2,7 +2,7 @@
 """Test simt_chevron_rewrite: the SIMT wrap step's rewrite of <<<>>> launches and of
 `extern __shared__` declarations, and its refusals.
 
-    chevron_rewrite_test.py cmake/ringsweep_simt_chevrons.py
+    chevron_rewrite_test.py simt/cmake/ringsweep_simt_chevrons.py
 
 Each case rewrites a snippet and checks the launch call, the kept configuration and arguments,
 the line count (diagnostics must keep naming the right line), or the file:line of a refusal.

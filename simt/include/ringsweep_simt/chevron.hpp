@@ -1,5 +1,5 @@
 // ringsweep SIMT backend: what a triple-chevron launch becomes. The wrap step
-// (cmake/ringsweep_simt_chevrons.py, run by ringsweep_simt_wrap_sources) rewrites
+// (simt/cmake/ringsweep_simt_chevrons.py, run by ringsweep_simt_wrap_sources) rewrites
 //
 //   kernel<T, 4><<<grid, block, smem, stream>>>(a, b);
 //

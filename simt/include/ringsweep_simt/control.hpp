@@ -51,7 +51,7 @@ void fail_copy(unsigned long long k);             // call copy_calls() + k fails
 // `device` allocated at any moment since the last reset (which starts from what is held now).
 //
 //   simt::reset_peak_device_bytes();
-//   ringsweep::sort_keys_host(h, n);
+//   ringsweep::host_sort_keys(h, n);
 //   std::size_t most = simt::peak_device_bytes(1);
 std::size_t peak_device_bytes(int device);
 void reset_peak_device_bytes();

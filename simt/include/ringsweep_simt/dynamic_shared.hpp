@@ -1,7 +1,7 @@
 // ringsweep SIMT backend: dynamic shared memory, what `extern __shared__ T name[];` becomes.
 //
 // A C++ compiler cannot declare an array whose storage changes with the running block, so the wrap
-// step (cmake/ringsweep_simt_shared.py, run by ringsweep_simt_wrap_sources) rewrites each
+// step (simt/cmake/ringsweep_simt_shared.py, run by ringsweep_simt_wrap_sources) rewrites each
 // declaration of a client .cu file:
 //
 //   extern __shared__ float tile[];                  // in a kernel or device function

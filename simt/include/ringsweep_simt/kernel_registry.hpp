@@ -3,7 +3,7 @@
 // unpack its `void** args`. A kernel is remembered by every typed call that names it: a launch
 // (<<<>>>, cudaLaunchKernelEx, the typed cudaLaunchKernel), cudaFuncSetAttribute,
 // cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor. The wrap step
-// (cmake/ringsweep_simt_chevrons.py) strips a `(void*)` cast from a launch call's first argument, so
+// (simt/cmake/ringsweep_simt_chevrons.py) strips a `(void*)` cast from a launch call's first argument, so
 // `cudaLaunchKernel((void*)k, grid, block, args)` in a wrapped .cu is typed anyway.
 //
 //   simt::detail::remember_kernel(my_kernel);              // now (void*)my_kernel can be launched

@@ -1,8 +1,9 @@
-// Build-time check of ringsweep_tune's pipelined and fused variants (bench/common/pipelined.cuh, fused.cuh): ptxas with
-// -warn-spills -warn-lmem-usage -Werror (bench/CMakeLists.txt) fails if one spills, for the key and
-// value types the tune cases sort: with TUNE_SPILL_ARCH=90 the sm_90 variants (built for sm_90),
-// with 80 policy_sm80's (built for sm_80). Built by scripts/gpu_session.sh stage, not by CI: the
-// variants are off in every shipped policy.
+// Build-time check of ringsweep_tune's pipelined and fused variants (bench/common/pipelined.cuh,
+// fused.cuh): ptxas with -warn-spills -warn-lmem-usage -Werror (ringsweep_add_spill_check,
+// tests/spill/CMakeLists.txt) fails if one spills, for the key and value types the tune cases sort:
+// with RINGSWEEP_SPILL_ARCH=90 the sm_90 variants (built for sm_90), with 80 policy_sm80's (built
+// for sm_80). Built by scripts/gpu_session.sh stage, not by CI: the variants are off in every
+// shipped policy.
 #include <ringsweep/ringsweep.cuh>
 
 #include <cstdint>
@@ -39,7 +40,7 @@ int instantiate() {
 }  // namespace
 
 int ringsweep_tune_spill_check() {
-#if TUNE_SPILL_ARCH == 80
+#if RINGSWEEP_SPILL_ARCH == 80
   return instantiate<tune::sm80_pipelined>();
 #else
   return instantiate<tune::sm90_pipelined>() + instantiate<tune::sm90_pipelined_ring1024>() +

@@ -21,14 +21,21 @@
 #       Executable built by nvcc (CUDA must be enabled); defines RINGSWEEP_VARIANT_GPU=1.
 #
 # The functions work from any directory of any project that has ringsweep: after add_subdirectory
-# or FetchContent of a checkout, and after find_package(ringsweep COMPONENTS simt) of an install
-# (this file and the wrap-step scripts are installed beside ringsweepConfig.cmake, which includes
-# it). They find the scripts next to this file (CMAKE_CURRENT_FUNCTION_LIST_DIR) and the Python
-# interpreter through a global property, set here or by the first call that has to look for it:
-# nothing depends on variables of the directory that included this file.
+# or FetchContent of a checkout, and after find_package(ringsweep COMPONENTS simt) of an install (in
+# a checkout this file and the wrap-step scripts live with the backend, in simt/cmake/; they are
+# installed beside ringsweepConfig.cmake, which includes this file). They find the scripts next to
+# this file (CMAKE_CURRENT_FUNCTION_LIST_DIR) and the Python interpreter through a global property,
+# set here or by the first call that has to look for it: nothing depends on variables of the
+# directory that included this file.
 
 include_guard(GLOBAL)
-include(${CMAKE_CURRENT_LIST_DIR}/RingsweepCompileOptions.cmake)
+# The sanitizer flags (ringsweep_apply_sanitizers): beside this file in an install, in the
+# checkout's cmake/ when this file is read from simt/cmake/ (add_subdirectory, FetchContent).
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/RingsweepCompileOptions.cmake")
+  include("${CMAKE_CURRENT_LIST_DIR}/RingsweepCompileOptions.cmake")
+else()
+  include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/RingsweepCompileOptions.cmake")
+endif()
 find_package(Python3 3.6 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
   set_property(GLOBAL PROPERTY RINGSWEEP_SIMT_PYTHON "${Python3_EXECUTABLE}")

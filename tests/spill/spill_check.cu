@@ -1,6 +1,6 @@
 // Build-time check: instantiates every kernel the public API can launch for the common key and
 // value types, so that ptxas (run with -warn-spills -warn-lmem-usage -Werror by
-// tests/sort/CMakeLists.txt) fails the build if any of them spills registers or uses local memory.
+// tests/spill/CMakeLists.txt) fails the build if any of them spills registers or uses local memory.
 #include <ringsweep/kernels/boundary_probe_kernel.cuh>  // the distributed sort's (distributed.cuh needs MPI)
 #include <ringsweep/ringsweep.cuh>
 
