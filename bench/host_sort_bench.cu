@@ -1,4 +1,4 @@
-// ringsweep::sort_keys_host / sort_pairs_host (issue #26): host arrays sorted through a device budget
+// ringsweep::host_sort_keys / host_sort_pairs (issue #26): host arrays sorted through a device budget
 // smaller than the data, against the bus limit and against std::sort on the host's cores.
 //
 //     ringsweep_host_sort_bench [--rs_min_log2=26] [--rs_max_log2=30] [--rs_budget_div=8] [--rs_threads=T]
@@ -443,10 +443,10 @@ void bm_ringsweep(benchmark::State& state, const row& r) {
   u32* values = reinterpret_cast<u32*>(g_data.data.p + n * sizeof(Key));
   const auto once = [&](const ringsweep::host_sort_config& c) {
     if constexpr (Pairs) {
-      return ringsweep::sort_pairs_host(keys, values, n, ringsweep::sort_options{}, c);
+      return ringsweep::host_sort_pairs(keys, values, n, ringsweep::sort_options{}, c);
     } else {
       (void)values;
-      return ringsweep::sort_keys_host(keys, n, ringsweep::sort_options{}, c);
+      return ringsweep::host_sort_keys(keys, n, ringsweep::sort_options{}, c);
     }
   };
   // The first time: a warm-up run, checked, its progress calls telling the path.

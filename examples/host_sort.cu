@@ -1,4 +1,4 @@
-// Data larger than the GPU: ringsweep::sort_pairs_host sorts host arrays in place, streaming them
+// Data larger than the GPU: ringsweep::host_sort_pairs sorts host arrays in place, streaming them
 // through the GPU (or several) in chunks that fit its memory.
 //
 // An event log of 1.5 million (timestamp, event id) pairs in host memory is sorted by timestamp
@@ -8,7 +8,7 @@
 //
 //     ringsweep::host_sort_config cfg;
 //     cfg.device_bytes = 8 << 20;           // 0 (default): 80% of the free device memory
-//     ringsweep::sort_pairs_host(h_time, h_event, n, {}, cfg);
+//     ringsweep::host_sort_pairs(h_time, h_event, n, {}, cfg);
 //
 // Built for the CPU SIMT backend (example_host_sort, run by ctest) and by nvcc for a GPU
 // (example_host_sort_gpu, which exits with 77, "skipped", when no CUDA device is present).
@@ -51,9 +51,9 @@ int main() {
     if (fraction < previous) std::printf("progress went back: %f after %f\n", fraction, previous);
     previous = fraction;
   };
-  const cudaError_t e = ringsweep::sort_pairs_host(time.data(), event.data(), n, {}, cfg);
+  const cudaError_t e = ringsweep::host_sort_pairs(time.data(), event.data(), n, {}, cfg);
   if (e != cudaSuccess) {
-    std::printf("sort_pairs_host failed: %s\n", cudaGetErrorString(e));
+    std::printf("host_sort_pairs failed: %s\n", cudaGetErrorString(e));
     return 2;
   }
 

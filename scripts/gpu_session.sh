@@ -66,8 +66,8 @@
 # (default 3) within RS_BENCH_S s (default 300); then prints bench/plot.py's summary tables
 # (--summary-only, into OUT/summary/) and any row whose output check failed.
 #
-# `host` (one call per few sizes) runs ringsweep_host_sort_bench (issue #26: sort_keys_host u32 and
-# u64, sort_pairs_host u32/u32 through a device budget of 1/8 of the data, pinned and pageable,
+# `host` (one call per few sizes) runs ringsweep_host_sort_bench (issue #26: host_sort_keys u32 and
+# u64, host_sort_pairs u32/u32 through a device budget of 1/8 of the data, pinned and pageable,
 # plus the fitting path; std::sort on one thread and on every core; the bus limit from the
 # pinned cudaMemcpy bandwidth it measures first) at n = 2^LOG2 (default 26 27 28), one process and
 # one JSON (OUT/host_2e<LOG2>_<type>_<keys|pairs>.json) per size and key type, so a timeout loses

@@ -1,5 +1,5 @@
 // Custom key types (CUB's decomposer API): every sort form of sort.cuh, with a decomposer after
-// `n`. Included by sort.cuh.
+// `n`. Included by sort.cuh (and ringsweep.cuh).
 //
 // A decomposer is a copyable (trivially copyable: it travels in kernel parameters) functor whose
 // `__host__ __device__` call operator takes `Key&` and returns a `cuda::std::tuple` (or, for code
@@ -36,6 +36,7 @@
 #include "device/key_kind.cuh"
 #include "device/stream_resource.cuh"
 #include "sort_options.cuh"
+#include "tuning.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 

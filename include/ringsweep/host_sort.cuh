@@ -1,7 +1,7 @@
 // Sorting data larger than the GPU: host-resident keys (and values) streamed through one or more
 // GPUs. Declarations and documentation (the options, host_sort_config, in host_sort_config.cuh);
 // the definitions are in device/host_sort.inl, the machinery in device/host_sort_dispatch.cuh.
-// Included by sort.cuh.
+// Included by ringsweep.cuh.
 //
 // The sorts are in place on host arrays, stable, synchronous (they return when the data is
 // sorted) and give the bytes the device sorts give (same key types, decomposers, bit windows,
@@ -41,41 +41,66 @@
 #include "device/key_kind.cuh"
 #include "host_sort_config.cuh"
 #include "sort_options.cuh"
+#include "tuning.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 
 /// Sorts `n` host keys in place through the GPU(s) (see the top of host_sort.cuh).
 ///
 ///     std::vector<std::uint64_t> keys = load_column();         // 50 GB on a 24 GB card
-///     ringsweep::sort_keys_host(keys.data(), keys.size());
+///     ringsweep::host_sort_keys(keys.data(), keys.size());
 ///     ringsweep::host_sort_config cfg;
 ///     int gpus[] = {0, 1, 2, 3};
 ///     cfg.devices = gpus;
 ///     cfg.num_devices = 4;
-///     ringsweep::sort_keys_host(keys.data(), keys.size(), {}, cfg);   // four GPUs
+///     ringsweep::host_sort_keys(keys.data(), keys.size(), {}, cfg);   // four GPUs
 template <class Key>
-cudaError_t sort_keys_host(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+cudaError_t host_sort_keys(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
 
 /// Sorts `n` host (key, value) pairs in place by key, stably.
 ///
-///     ringsweep::sort_pairs_host(h_keys, h_values, n);
+///     ringsweep::host_sort_pairs(h_keys, h_values, n);
 template <class Key, class Value>
-cudaError_t sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {},
+cudaError_t host_sort_pairs(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {},
                             host_sort_config cfg = {});
 
 /// Sorts `n` host custom keys by the fields `decomposer` names (see decomposer.cuh).
 ///
-///     ringsweep::sort_keys_host(h_particles, n, by_cell_depth{});
+///     ringsweep::host_sort_keys(h_particles, n, by_cell_depth{});
 template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
-cudaError_t sort_keys_host(Key* h_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
+cudaError_t host_sort_keys(Key* h_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
                            host_sort_config cfg = {});
 
 /// Sorts `n` host (custom key, value) pairs by the key's fields, stably.
 ///
-///     ringsweep::sort_pairs_host(h_particles, h_ids, n, by_cell_depth{});
+///     ringsweep::host_sort_pairs(h_particles, h_ids, n, by_cell_depth{});
 template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
-cudaError_t sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, Decomposer decomposer,
+cudaError_t host_sort_pairs(Key* h_keys, Value* h_values, std::size_t n, Decomposer decomposer,
                             sort_options opts = {}, host_sort_config cfg = {});
+
+// Deprecated names (0.1), kept for one release: the same sorts as host_sort_keys / host_sort_pairs
+// (the qualifier first, as in segmented_sort_keys and top_k_keys). Each is that call.
+
+/// Deprecated: `ringsweep::host_sort_keys`.
+template <class Key>
+[[deprecated("ringsweep: use ringsweep::host_sort_keys (sort_keys_host goes in 0.3)")]] cudaError_t
+sort_keys_host(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+
+/// Deprecated: `ringsweep::host_sort_pairs`.
+template <class Key, class Value>
+[[deprecated("ringsweep: use ringsweep::host_sort_pairs (sort_pairs_host goes in 0.3)")]] cudaError_t
+sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+
+/// Deprecated: `ringsweep::host_sort_keys` (custom keys).
+template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+[[deprecated("ringsweep: use ringsweep::host_sort_keys (sort_keys_host goes in 0.3)")]] cudaError_t
+sort_keys_host(Key* h_keys, std::size_t n, Decomposer decomposer, sort_options opts = {}, host_sort_config cfg = {});
+
+/// Deprecated: `ringsweep::host_sort_pairs` (custom keys).
+template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+[[deprecated("ringsweep: use ringsweep::host_sort_pairs (sort_pairs_host goes in 0.3)")]] cudaError_t
+sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, Decomposer decomposer, sort_options opts = {},
+                host_sort_config cfg = {});
 
 RINGSWEEP_NAMESPACE_END
 

@@ -1,6 +1,6 @@
 // Segmented sorts: many independent sorts in one call. Declarations and documentation; the
 // definitions are in device/segmented_sort.inl, the machinery in device/segmented_dispatch.cuh.
-// Included by sort.cuh.
+// Included by ringsweep.cuh.
 //
 // Segment i is the keys `[d_begin_offsets[i], d_end_offsets[i])`; each is sorted stably on its
 // own, with the options of sort_keys (order, bit window). Segments may be empty (`end <= begin`),
@@ -34,6 +34,7 @@
 #include "detail/config.cuh"
 #include "device/key_kind.cuh"
 #include "sort_options.cuh"
+#include "tuning.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 
@@ -105,6 +106,47 @@ cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Ke
                                  std::size_t num_segments, const Offset* d_begin_offsets,
                                  const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
                                  cudaStream_t stream = 0);
+
+/// Sorts each segment of a double buffer's keys: on return `keys.current()` holds the sorted
+/// segments (the result always lands in the alternate buffer and the selector flips, as in CUB's
+/// segmented DoubleBuffer forms: positions outside every segment are not written there, and the
+/// other buffer's keys inside segments larger than one onesweep tile are overwritten). No scratch
+/// of n keys: temporary storage is the formula above without the `[P >= 2: ...]` term.
+///
+///     ringsweep::double_buffer<float> keys(d_a, d_b);
+///     ringsweep::segmented_sort_keys(d_temp, bytes, keys, n, segments, d_begin, d_end);
+///     float* sorted = keys.current();
+template <class Key, class Offset>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Sorts each segment's (key, value) pairs held in double buffers; both selectors point at the
+/// result on return (see above).
+///
+///     ringsweep::segmented_sort_pairs(d_temp, bytes, keys, values, n, segments, d_begin, d_end, {}, stream);
+template <class Key, class Value, class Offset>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
+                                 double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
+                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, sort_options opts = {},
+                                 cudaStream_t stream = 0);
+
+/// Double-buffer segments of custom keys (see decomposer.cuh).
+///
+///     ringsweep::segmented_sort_keys(d_temp, bytes, keys, n, segments, d_begin, d_end, by_cell_depth{});
+template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// Double-buffer segments of (custom key, value) pairs.
+///
+///     ringsweep::segmented_sort_pairs(d_temp, bytes, keys, values, n, segments, d_begin, d_end, by_cell_depth{});
+template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
+                                 double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
+                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, Decomposer decomposer,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
 
 RINGSWEEP_NAMESPACE_END
 

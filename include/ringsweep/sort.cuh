@@ -1,5 +1,6 @@
-// ringsweep's device-wide sort: declarations and documentation. The definitions are in
-// device/sort.inl, the machinery in device/.
+// ringsweep's device-wide sort of one array: declarations and documentation. The definitions are
+// in device/sort.inl, the machinery in device/; the other sorts have their own headers, and
+// ringsweep.cuh is the one header that includes them all.
 //
 // Every sort is a stable LSD radix sort: an upfront histogram of all digit passes, then one
 // onesweep launch per 8-bit digit (decoupled look-back over a fixed-size circular status buffer,
@@ -48,6 +49,7 @@
 #include "device/stream_resource.cuh"
 #include "key_traits.cuh"
 #include "sort_options.cuh"
+#include "tuning.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 
@@ -208,6 +210,13 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, sort_options
 RINGSWEEP_NAMESPACE_END
 
 #include "device/sort.inl"
-#include "decomposer.cuh"
-#include "segmented_sort.cuh"
+#include "decomposer.cuh"  // the same sorts of custom keys
+
+// Deprecated (0.1, gone in 0.3): sort.cuh used to double as an umbrella header. A program that
+// includes it for the segmented or host-resident sorts keeps compiling for one release; include
+// <ringsweep/ringsweep.cuh> (or segmented_sort.cuh, host_sort.cuh) instead. Define
+// RINGSWEEP_NO_DEPRECATED_INCLUDES to check that a program no longer relies on it.
+#ifndef RINGSWEEP_NO_DEPRECATED_INCLUDES
 #include "host_sort.cuh"
+#include "segmented_sort.cuh"
+#endif

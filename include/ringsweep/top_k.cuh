@@ -180,6 +180,43 @@ cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const
                                     Index* indices_out, std::size_t n, std::size_t num_segments,
                                     const Offset* d_begin, const Offset* d_end, std::size_t k,
                                     sort_options opts = {}, cudaStream_t stream = 0);
+// The remaining top-k forms with `Policy` (keys_out null, custom keys), so that every public
+// top-k form has its twin (tests/check_api_forms.py).
+template <class Policy, class Key, class Index>
+cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                          Index* indices_out, std::size_t n, std::size_t k, sort_options opts = {},
+                          cudaStream_t stream = 0);
+template <class Policy, class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                        const Value* values_in, Value* values_out, std::size_t n, std::size_t k,
+                        Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Index, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                          Index* indices_out, std::size_t n, std::size_t k, Decomposer decomposer,
+                          sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Index, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                          Index* indices_out, std::size_t n, std::size_t k, Decomposer decomposer,
+                          sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Index, class Offset>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
+                                  const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                  sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Index, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t n, std::size_t num_segments,
+                                    const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                    sort_options opts = {}, cudaStream_t stream = 0);
 }  // namespace tuning
 
 RINGSWEEP_NAMESPACE_END

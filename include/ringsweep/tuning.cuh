@@ -1,13 +1,20 @@
-// Sorting with an explicit tuning policy: the sorts of sort.cuh and decomposer.cuh with the policy
-// named by the caller instead of picked for the current device. For tuning programs, tests and
-// users who ship a policy of their own (one derived from ringsweep::policy_defaults, see
-// policy.cuh); arguments, results, errors and temporary storage are as in sort.cuh, with the
-// policy's tile, ring and portion sizes in the formulas there.
+// Sorting with an explicit tuning policy: every sort of sort.cuh, decomposer.cuh,
+// segmented_sort.cuh and host_sort.cuh with the policy named by the caller instead of picked for
+// the current device (top_k.cuh declares top-k's). For tuning programs, tests and users who ship a
+// policy of their own (one derived from ringsweep::policy_defaults, see policy.cuh); arguments,
+// results, errors and temporary storage are as in the public form, with the policy's tile, ring
+// and portion sizes in the formulas there.
 //
 //     struct my_policy : ringsweep::policy_sm90 {
 //       static constexpr int LOOKBACK_DEPTH = 256;
 //     };
 //     ringsweep::tuning::sort_keys<my_policy>(d_temp, bytes, d_in, d_out, n);
+//
+// The rule: every public sort form `ringsweep::NAME(args)` has the twin
+// `ringsweep::tuning::NAME<Policy>(args)` here, and the twin is the form's one body
+// (device/tuning.inl): the public form is defined as `tuning::NAME<detail::for_device>(args)`, the
+// device's shipped policy. So a public form cannot exist without its twin, and tests/check_api_forms.py
+// (the `api_forms` test) fails when a declaration here falls behind the public headers.
 //
 // A policy other than the shipped ones has kernel bodies for every architecture the program is
 // built for; the caller makes sure its shape fits the device (threads, shared memory). Tests and
@@ -210,18 +217,99 @@ template <class Policy, class Key, class Index, class Count>
 cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                     Index* d_indices_out, device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
 
-/// `ringsweep::sort_keys_host` with `Policy` (each chunk's device sort).
-///
-///     ringsweep::tuning::sort_keys_host<my_policy>(h_keys, n, {}, cfg);
-template <class Policy, class Key>
-cudaError_t sort_keys_host(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+/// argsort, count on the device, without the sorted keys, with `Policy`.
+template <class Policy, class Key, class Index, class Count>
+cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, std::nullptr_t d_keys_out,
+                    Index* d_indices_out, device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
 
-/// `ringsweep::sort_pairs_host` with `Policy`.
+/// `ringsweep::segmented_sort_keys` (custom keys through a decomposer) with `Policy`.
+template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
+                                const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
+                                cudaStream_t stream = 0);
+
+/// `ringsweep::segmented_sort_pairs` (custom keys through a decomposer) with `Policy`.
+template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                                 const Value* d_values_in, Value* d_values_out, std::size_t n,
+                                 std::size_t num_segments, const Offset* d_begin_offsets,
+                                 const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
+                                 cudaStream_t stream = 0);
+
+/// `ringsweep::segmented_sort_keys` (double-buffer form) with `Policy`.
 ///
-///     ringsweep::tuning::sort_pairs_host<my_policy>(h_keys, h_values, n, {}, cfg);
+///     ringsweep::tuning::segmented_sort_keys<my_policy>(d_temp, bytes, keys, n, segments, d_begin, d_end);
+template <class Policy, class Key, class Offset>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::segmented_sort_pairs` (double-buffer form) with `Policy`.
+template <class Policy, class Key, class Value, class Offset>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
+                                 double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
+                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, sort_options opts = {},
+                                 cudaStream_t stream = 0);
+
+/// `ringsweep::segmented_sort_keys` (double-buffer form, custom keys) with `Policy`.
+template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::segmented_sort_pairs` (double-buffer form, custom keys) with `Policy`.
+template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
+                                 double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
+                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, Decomposer decomposer,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
+
+/// `ringsweep::host_sort_keys` with `Policy` (each chunk's device sort).
+///
+///     ringsweep::tuning::host_sort_keys<my_policy>(h_keys, n, {}, cfg);
+template <class Policy, class Key>
+cudaError_t host_sort_keys(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+
+/// `ringsweep::host_sort_pairs` with `Policy`.
+///
+///     ringsweep::tuning::host_sort_pairs<my_policy>(h_keys, h_values, n, {}, cfg);
 template <class Policy, class Key, class Value>
-cudaError_t sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {},
+cudaError_t host_sort_pairs(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {},
                             host_sort_config cfg = {});
+
+/// `ringsweep::host_sort_keys` (custom keys through a decomposer) with `Policy`.
+template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t host_sort_keys(Key* h_keys, std::size_t n, Decomposer decomposer, sort_options opts = {},
+                           host_sort_config cfg = {});
+
+/// `ringsweep::host_sort_pairs` (custom keys through a decomposer) with `Policy`.
+template <class Policy, class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+cudaError_t host_sort_pairs(Key* h_keys, Value* h_values, std::size_t n, Decomposer decomposer,
+                            sort_options opts = {}, host_sort_config cfg = {});
+
+// Deprecated names (0.1), kept for one release: host_sort.cuh's old names with `Policy`.
+
+/// Deprecated: `tuning::host_sort_keys`.
+template <class Policy, class Key>
+[[deprecated("ringsweep: use ringsweep::tuning::host_sort_keys (sort_keys_host goes in 0.3)")]] cudaError_t
+sort_keys_host(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+
+/// Deprecated: `tuning::host_sort_pairs`.
+template <class Policy, class Key, class Value>
+[[deprecated("ringsweep: use ringsweep::tuning::host_sort_pairs (sort_pairs_host goes in 0.3)")]] cudaError_t
+sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
+
+/// Deprecated: `tuning::host_sort_keys` (custom keys).
+template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+[[deprecated("ringsweep: use ringsweep::tuning::host_sort_keys (sort_keys_host goes in 0.3)")]] cudaError_t
+sort_keys_host(Key* h_keys, std::size_t n, Decomposer decomposer, sort_options opts = {}, host_sort_config cfg = {});
+
+/// Deprecated: `tuning::host_sort_pairs` (custom keys).
+template <class Policy, class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+[[deprecated("ringsweep: use ringsweep::tuning::host_sort_pairs (sort_pairs_host goes in 0.3)")]] cudaError_t
+sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, Decomposer decomposer, sort_options opts = {},
+                host_sort_config cfg = {});
 
 }  // namespace tuning
 RINGSWEEP_NAMESPACE_END

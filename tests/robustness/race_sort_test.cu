@@ -142,7 +142,7 @@ TEST_CASE("host-resident sort: worker threads and streams race-free", "[race][ho
   cfg.device_bytes = 100 << 10;
   cfg.devices = devices;
   cfg.num_devices = 2;
-  REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(got.data(), values.data(), n, {}, cfg));
+  REQUIRE_CUDA(ringsweep::tuning::host_sort_pairs<policy>(got.data(), values.data(), n, {}, cfg));
   std::vector<std::size_t> order(n);
   for (std::size_t i = 0; i < n; ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });

@@ -10,7 +10,7 @@
 //              across the warp, block and onesweep class edges, empty ones and gaps;
 //   argsort    argsort with and without the sorted keys (device policy or policy_tiny) against
 //              cub::DeviceRadixSort::SortPairs of the keys and 0..n-1 (u32 or i64 indices);
-//   host       sort_keys_host / sort_pairs_host through a device budget of 1/8 to 1/64 of the data
+//   host       host_sort_keys / host_sort_pairs through a device budget of 1/8 to 1/64 of the data
 //              or the least the sort takes (policy_tiny with one portion, up to 2^21 keys; one in
 //              eight the device's policy, 2^20 to 2^23 keys, 1/8 but at least about 4 MiB), on
 //              pageable or page-locked arrays, against std::stable_sort (u32, u64, f32 keys; u32
@@ -797,11 +797,11 @@ void run_host(running_case& r) {
   cfg.device_bytes = c.budget;
   cudaError_t e;
   if constexpr (PAIRS) {
-    e = c.tiny ? ringsweep::tuning::sort_pairs_host<host_policy>(keys, values, n, o, cfg)
-               : ringsweep::sort_pairs_host(keys, values, n, o, cfg);
+    e = c.tiny ? ringsweep::tuning::host_sort_pairs<host_policy>(keys, values, n, o, cfg)
+               : ringsweep::host_sort_pairs(keys, values, n, o, cfg);
   } else {
-    e = c.tiny ? ringsweep::tuning::sort_keys_host<host_policy>(keys, n, o, cfg)
-               : ringsweep::sort_keys_host(keys, n, o, cfg);
+    e = c.tiny ? ringsweep::tuning::host_sort_keys<host_policy>(keys, n, o, cfg)
+               : ringsweep::host_sort_keys(keys, n, o, cfg);
   }
   if (e != cudaSuccess) {
     r.error = e;

@@ -1,4 +1,4 @@
-// Host-resident sorts (sort_keys_host / sort_pairs_host): data 8-64x the device budget streamed
+// Host-resident sorts (host_sort_keys / host_sort_pairs): data 8-64x the device budget streamed
 // through one or four (simulated) GPUs, against std::stable_sort. The chunk sorts use a test policy
 // with 4-bit digits, so their constant temporary storage is a few KiB and budgets of 32-64 KiB
 // make many chunks, many buckets and second partition levels out of a few hundred thousand keys.
@@ -100,11 +100,11 @@ void check_host_sort(const std::vector<Key>& keys, const ringsweep::sort_options
   const auto order = ringsweep_test::reference_order(keys, opts);
   std::vector<Key> got = keys;
   if constexpr (std::is_void<Value>::value) {
-    REQUIRE_CUDA(ringsweep::tuning::sort_keys_host<policy>(got.data(), n, opts, cfg));
+    REQUIRE_CUDA(ringsweep::tuning::host_sort_keys<policy>(got.data(), n, opts, cfg));
   } else {
     std::vector<Value> values(n);
     for (std::size_t i = 0; i < n; ++i) values[i] = ringsweep_test::value_of_index<Value>(i);
-    REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(got.data(), values.data(), n, opts, cfg));
+    REQUIRE_CUDA(ringsweep::tuning::host_sort_pairs<policy>(got.data(), values.data(), n, opts, cfg));
     for (std::size_t i = 0; i < n; ++i) {
       INFO("position " << i);
       REQUIRE(ringsweep_test::same_bytes(values[i], ringsweep_test::value_of_index<Value>(order[i])));
@@ -245,7 +245,7 @@ TEST_CASE("host sort: page-locked input, the caller's scratch, progress", "[sort
   cfg.h_scratch = scratch.data();
   cfg.progress = [](double f, void* user) { static_cast<std::vector<double>*>(user)->push_back(f); };
   cfg.progress_user = &seen;
-  REQUIRE_CUDA(ringsweep::tuning::sort_keys_host<policy>(pinned, n, {}, cfg));
+  REQUIRE_CUDA(ringsweep::tuning::host_sort_keys<policy>(pinned, n, {}, cfg));
   const std::vector<std::uint32_t> got(pinned, pinned + n);
   REQUIRE_CUDA(cudaFreeHost(pinned));
   CHECK(ringsweep_test::first_key_mismatch(got, keys, order) == -1);
@@ -290,7 +290,7 @@ TEST_CASE("host sort: custom keys through a decomposer", "[sort][host][decompose
     k.depth = float(rng() % 1000);
   }
   std::vector<cell_depth> got = keys;
-  REQUIRE_CUDA(ringsweep::sort_keys_host(got.data(), n, by_cell_depth{}, {}, budget(16 << 20)));
+  REQUIRE_CUDA(ringsweep::host_sort_keys(got.data(), n, by_cell_depth{}, {}, budget(16 << 20)));
   std::vector<cell_depth> want = keys;
   std::stable_sort(want.begin(), want.end(), [](const cell_depth& a, const cell_depth& b) {
     return a.cell != b.cell ? a.cell < b.cell : a.depth < b.depth;
@@ -306,18 +306,18 @@ TEST_CASE("host sort: refused arguments change nothing", "[sort][host][errors]")
   auto keys = make<std::uint32_t>(1000, shape::uniform, 3);
   const auto before = keys;
   ringsweep::host_sort_config cfg = budget(32 << 10);
-  using ringsweep::tuning::sort_keys_host;
-  CHECK(sort_keys_host<policy>(keys.data(), 1000, sort_options_of(sort_order::ascending, 0, 40), cfg) ==
+  using ringsweep::tuning::host_sort_keys;
+  CHECK(host_sort_keys<policy>(keys.data(), 1000, sort_options_of(sort_order::ascending, 0, 40), cfg) ==
         cudaErrorInvalidValue);
-  CHECK(sort_keys_host<policy>(static_cast<std::uint32_t*>(nullptr), 1000, {}, cfg) == cudaErrorInvalidValue);
+  CHECK(host_sort_keys<policy>(static_cast<std::uint32_t*>(nullptr), 1000, {}, cfg) == cudaErrorInvalidValue);
   cfg.num_devices = -1;
-  CHECK(sort_keys_host<policy>(keys.data(), 1000, {}, cfg) == cudaErrorInvalidValue);
+  CHECK(host_sort_keys<policy>(keys.data(), 1000, {}, cfg) == cudaErrorInvalidValue);
   const int missing[] = {7000};
   cfg.devices = missing;
   cfg.num_devices = 1;
-  CHECK(sort_keys_host<policy>(keys.data(), 1000, {}, cfg) == cudaErrorInvalidDevice);
+  CHECK(host_sort_keys<policy>(keys.data(), 1000, {}, cfg) == cudaErrorInvalidDevice);
   ringsweep::host_sort_config tiny_budget = budget(4096);
-  CHECK(sort_keys_host<policy>(keys.data(), 1000, {}, tiny_budget) == cudaErrorInvalidValue);
+  CHECK(host_sort_keys<policy>(keys.data(), 1000, {}, tiny_budget) == cudaErrorInvalidValue);
   CHECK(keys == before);
   cudaGetLastError();  // errors are returned; clear the one a refused device recorded
 }
@@ -332,7 +332,7 @@ TEST_CASE("host sort: a failed allocation at any point loses nothing", "[sort][h
   std::vector<std::uint32_t> values(n);
   std::iota(values.begin(), values.end(), 0u);
   const unsigned long long before = simt::allocation_calls();
-  REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(probe.data(), values.data(), n, {}, budget(32 << 10)));
+  REQUIRE_CUDA(ringsweep::tuning::host_sort_pairs<policy>(probe.data(), values.data(), n, {}, budget(32 << 10)));
   const unsigned long long calls = simt::allocation_calls() - before;
   REQUIRE(calls >= 4);
   for (unsigned long long k = 1; k <= calls; ++k) {
@@ -341,7 +341,7 @@ TEST_CASE("host sort: a failed allocation at any point loses nothing", "[sort][h
     std::iota(got_values.begin(), got_values.end(), 0u);
     simt::fail_allocation(k);
     const cudaError_t e =
-        ringsweep::tuning::sort_pairs_host<policy>(got.data(), got_values.data(), n, {}, budget(32 << 10));
+        ringsweep::tuning::host_sort_pairs<policy>(got.data(), got_values.data(), n, {}, budget(32 << 10));
     simt::fail_allocation(0);
     cudaGetLastError();
     if (e == cudaSuccess) {  // the scratch fell back to pageable memory
@@ -353,4 +353,87 @@ TEST_CASE("host sort: a failed allocation at any point loses nothing", "[sort][h
     }
   }
 }
+#endif
+
+// The names before the one naming pattern (sort_keys_host -> host_sort_keys, 0.1): deprecated for one
+// release, still compiling and still the same sorts. Only this case calls them, with the deprecation
+// warning silenced here alone (every other test uses the new names, so -Werror builds stay clean).
+#if defined(__NVCC__)
+#pragma nv_diagnostic push
+#pragma nv_diag_suppress 1444  // "... was declared deprecated"
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+TEST_CASE("host sort: the deprecated names sort as the new ones", "[sort][host][deprecated]") {
+  using host_sort_test::by_cell_depth;
+  using host_sort_test::cell_depth;
+  const std::size_t n = 5000;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, 7);
+  std::vector<std::uint32_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
+  const auto small = budget(32 << 10);  // the test policy: 5000 keys stream through it in chunks
+  const auto whole = budget(16 << 20);  // the device's policy: its temporary storage alone is 2 MiB
+  const auto opts = sort_options_of(sort_order::descending, 0, 32);
+  const auto order = ringsweep_test::reference_order(keys, opts);
+
+  // Each old name sorts as std::stable_sort does (keys and, for pairs, the values that follow them).
+  const auto sorted_keys = [&](const std::vector<std::uint32_t>& got) {
+    return ringsweep_test::first_key_mismatch(got, keys, order) == -1;
+  };
+  const auto sorted_values = [&](const std::vector<std::uint32_t>& got_values) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (got_values[i] != std::uint32_t(order[i])) return false;
+    }
+    return true;
+  };
+  std::vector<std::uint32_t> got = keys, got_v = values;
+  REQUIRE_CUDA(ringsweep::sort_keys_host(got.data(), n, opts, whole));
+  CHECK(sorted_keys(got));
+  got = keys;
+  REQUIRE_CUDA(ringsweep::sort_pairs_host(got.data(), got_v.data(), n, opts, whole));
+  CHECK(sorted_keys(got));
+  CHECK(sorted_values(got_v));
+  got = keys;
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys_host<policy>(got.data(), n, opts, small));
+  CHECK(sorted_keys(got));
+  got = keys;
+  got_v = values;
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(got.data(), got_v.data(), n, opts, small));
+  CHECK(sorted_keys(got));
+  CHECK(sorted_values(got_v));
+  // Arguments the new names refuse, the old ones refuse too.
+  CHECK(ringsweep::sort_keys_host(static_cast<std::uint32_t*>(nullptr), n, {}, whole) == cudaErrorInvalidValue);
+
+  // Custom keys, old names against the new ones: the same bytes.
+  std::vector<cell_depth> cells(n);
+  std::mt19937 rng(11);
+  for (auto& k : cells) {
+    std::memset(static_cast<void*>(&k), 0, sizeof k);
+    k.cell = std::uint16_t(rng() % 50);
+    k.depth = float(rng() % 100);
+  }
+  std::vector<cell_depth> want = cells, got_cells = cells;
+  REQUIRE_CUDA(ringsweep::host_sort_keys(want.data(), n, by_cell_depth{}, {}, whole));
+  REQUIRE_CUDA(ringsweep::sort_keys_host(got_cells.data(), n, by_cell_depth{}, {}, whole));
+  REQUIRE(std::memcmp(got_cells.data(), want.data(), n * sizeof(cell_depth)) == 0);
+  got_cells = cells;
+  got_v = values;
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs_host<policy>(got_cells.data(), got_v.data(), n, by_cell_depth{}, {}, small));
+  REQUIRE(std::memcmp(got_cells.data(), want.data(), n * sizeof(cell_depth)) == 0);
+  got_cells = cells;
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys_host<policy>(got_cells.data(), n, by_cell_depth{}, {}, small));
+  REQUIRE(std::memcmp(got_cells.data(), want.data(), n * sizeof(cell_depth)) == 0);
+  got_cells = cells;
+  std::vector<std::uint32_t> want_v = values;
+  REQUIRE_CUDA(ringsweep::host_sort_pairs(got_cells.data(), want_v.data(), 0, by_cell_depth{}, {}, whole));  // n = 0
+  REQUIRE_CUDA(ringsweep::sort_pairs_host(got_cells.data(), want_v.data(), 0, by_cell_depth{}, {}, whole));
+  REQUIRE(want_v == values);
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__NVCC__)
+#pragma nv_diagnostic pop
 #endif

@@ -135,6 +135,67 @@ void check_segmented(const std::vector<Key>& keys, const segments<Offset>& s, co
   REQUIRE(ringsweep_test::same_keys(kin.download(), keys));
 }
 
+/// The double-buffer forms (segmented_sort.cuh): the keys (and values) start in the current
+/// buffers, the alternate ones hold 0xAB bytes; afterwards the selectors point at the alternate
+/// buffers, which hold the sorted segments and still 0xAB outside every segment.
+template <class Policy, class Key, class Value, class Offset>
+void check_segmented_buffers(const std::vector<Key>& keys, const segments<Offset>& s,
+                             const ringsweep::sort_options& opts) {
+  const std::size_t n = keys.size();
+  constexpr bool pairs = !std::is_void<Value>::value;
+  using V = typename std::conditional<pairs, Value, char>::type;
+  INFO("double buffers, n " << n << ", " << s.size() << " segments, " << ringsweep_test::order_name(opts)
+                            << (pairs ? ", pairs" : ", keys only"));
+  std::vector<V> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = ringsweep_test::value_of_index<V>(i);
+  ringsweep_test::device_buffer<Key> k0(keys), k1(n);
+  ringsweep_test::device_buffer<V> v0(values), v1(n);
+  ringsweep_test::device_buffer<Offset> begin(s.begin), end(s.end);
+  k1.fill_bytes(0xAB);
+  v1.fill_bytes(0xAB);
+  ringsweep::double_buffer<Key> kb(k0.data(), k1.data());
+  ringsweep::double_buffer<V> vb(v0.data(), v1.data());
+  const auto call = [&](void* temp, std::size_t& bytes) {
+    if constexpr (pairs && std::is_void<Policy>::value) {
+      return ringsweep::segmented_sort_pairs(temp, bytes, kb, vb, n, s.size(), begin.data(), end.data(), opts);
+    } else if constexpr (pairs) {
+      return ringsweep::tuning::segmented_sort_pairs<Policy>(temp, bytes, kb, vb, n, s.size(), begin.data(),
+                                                             end.data(), opts);
+    } else if constexpr (std::is_void<Policy>::value) {
+      return ringsweep::segmented_sort_keys(temp, bytes, kb, n, s.size(), begin.data(), end.data(), opts);
+    } else {
+      return ringsweep::tuning::segmented_sort_keys<Policy>(temp, bytes, kb, n, s.size(), begin.data(), end.data(),
+                                                            opts);
+    }
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(call(nullptr, bytes));
+  REQUIRE(kb.selector == 0);  // a size query changes nothing
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(call(temp.data(), bytes));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  REQUIRE(kb.current() == k1.data());
+  if (pairs) REQUIRE(vb.current() == v1.data());
+
+  const auto from = expected_sources(keys, s, opts);
+  const auto got = k1.download();
+  const auto got_values = v1.download();
+  Key poisoned_key;
+  V poisoned_value;
+  std::memset(static_cast<void*>(&poisoned_key), 0xAB, sizeof(Key));
+  std::memset(static_cast<void*>(&poisoned_value), 0xAB, sizeof(V));
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("position " << i);
+    if (from[i] == ~std::size_t(0)) {
+      REQUIRE(ringsweep_test::raw_bits(got[i]) == ringsweep_test::raw_bits(poisoned_key));
+      if (pairs) REQUIRE(ringsweep_test::same_bytes(got_values[i], poisoned_value));
+    } else {
+      REQUIRE(ringsweep_test::raw_bits(got[i]) == ringsweep_test::raw_bits(keys[from[i]]));
+      if (pairs) REQUIRE(ringsweep_test::same_bytes(got_values[i], values[from[i]]));  // stable
+    }
+  }
+}
+
 /// Sizes at every class edge of the tiny policy: empty, one key, tiny (2 .. 128), small (129 ..
 /// 192), large (193 on: one tile and a key, a ring of 4 slots wrapped, 8-tile portions crossed).
 const std::vector<std::size_t> edge_sizes = {0, 1, 2, 3, 31, 33, 127, 128, 129, 191, 192, 193, 384, 385, 977, 2000};
@@ -288,6 +349,22 @@ TEST_CASE("segmented with the device's policy", "[sort][segmented]") {
   check_segmented<void, std::uint32_t, std::uint32_t>(keys, s, sort_options_of(sort_order::descending));
 }
 
+TEST_CASE("segmented: the double-buffer forms leave the result in current()", "[sort][segmented][buffers]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::size_t n = 0;
+  // The tiny policy: every class edge, reversed, with gaps (positions outside every segment).
+  const auto s = lay_out<int>(edge_sizes, 3, true, n);
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed);
+  check_segmented_buffers<tiny, std::uint32_t, void>(keys, s, sort_options_of(sort_order::ascending));
+  check_segmented_buffers<tiny, std::uint32_t, std::uint32_t>(keys, s, sort_options_of(sort_order::descending, 3, 29));
+  // The device's policy: tiny, small and large segments of the shipped tiles.
+  std::size_t n_device = 0;
+  const auto s_device = lay_out<int>({5, 129, 3000, 9217}, 7, false, n_device);
+  const auto keys_device =
+      ringsweep_test::make_keys<std::uint32_t>(n_device, ringsweep_test::distribution::uniform, seed + 1);
+  check_segmented_buffers<void, std::uint32_t, void>(keys_device, s_device, sort_options_of(sort_order::ascending));
+}
+
 TEST_CASE("segmented: refused arguments write nothing", "[sort][segmented]") {
   const std::size_t n = 1000;
   const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, 7);
@@ -375,12 +452,24 @@ TEST_CASE("segmented: custom keys through a decomposer, keys and pairs", "[sort]
   std::vector<bool> covered(n, false);  // positions in no segment (the gaps) stay as they were
   for (std::size_t i = 0; i < s.size(); ++i)
     for (int at = s.begin[i]; at < s.end[i]; ++at) covered[std::size_t(at)] = true;
-  for (bool pairs : {false, true}) {
-    INFO((pairs ? "pairs" : "keys"));
+  // In/out forms, then double buffers (keys from a copy of the input, the result in kout/vout).
+  for (int form = 0; form < 4; ++form) {
+    const bool pairs = form % 2 == 1, buffers = form >= 2;
+    INFO((pairs ? "pairs" : "keys") << (buffers ? ", double buffers" : ", in/out"));
     kout.fill_bytes(0xAB);
     vout.fill_bytes(0xAB);
+    ringsweep_test::device_buffer<cell_depth> kcopy(keys);
+    ringsweep_test::device_buffer<std::uint32_t> vcopy(index);
+    ringsweep::double_buffer<cell_depth> kb(kcopy.data(), kout.data());
+    ringsweep::double_buffer<std::uint32_t> vb(vcopy.data(), vout.data());
     std::size_t bytes = 0;
     const auto call = [&](void* temp) {
+      if (buffers) {
+        return pairs ? ringsweep::segmented_sort_pairs(temp, bytes, kb, vb, n, s.size(), begin.data(), end.data(),
+                                                       by_cell_depth{})
+                     : ringsweep::segmented_sort_keys(temp, bytes, kb, n, s.size(), begin.data(), end.data(),
+                                                      by_cell_depth{});
+      }
       return pairs ? ringsweep::segmented_sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
                                                      s.size(), begin.data(), end.data(), by_cell_depth{})
                    : ringsweep::segmented_sort_keys(temp, bytes, kin.data(), kout.data(), n, s.size(), begin.data(),
@@ -390,6 +479,10 @@ TEST_CASE("segmented: custom keys through a decomposer, keys and pairs", "[sort]
     ringsweep_test::device_bytes temp(bytes);
     REQUIRE_CUDA(call(temp.data()));
     REQUIRE_CUDA(cudaDeviceSynchronize());
+    if (buffers) {
+      REQUIRE(kb.current() == kout.data());
+      if (pairs) REQUIRE(vb.current() == vout.data());
+    }
     const auto got = kout.download();
     const auto got_index = vout.download();
     std::size_t gaps = 0;

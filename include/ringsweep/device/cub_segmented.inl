@@ -1,5 +1,6 @@
 // Definitions of ringsweep::DeviceSegmentedRadixSort and ringsweep::DeviceSegmentedSort (declared
-// and documented in cub_segmented.cuh): one-line forwards to the entry point, radix_sort.
+// and documented in cub_segmented.cuh): the pointer forms are one-line forwards to the entry point,
+// radix_sort; the double-buffer forms forward to segmented_sort.cuh's double_buffer forms.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,45 @@
 #include "radix_sort.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+/// The CUB names' segmented double-buffer forms are the native ones (segmented_sort.cuh's
+/// double_buffer forms): CUB's counts (any integer type but bool) checked as radix_sort checks them,
+/// its double buffers (any with CUB's layout) seen as ringsweep::double_buffer for the call
+/// `sort(keys[, values], n, segments)`, and the selectors written back.
+template <class T, class Buffers>
+__host__ double_buffer<T> as_double_buffer(const Buffers& b) {
+  double_buffer<T> d(b.d_buffers[0], b.d_buffers[1]);
+  d.selector = b.selector;
+  return d;
+}
+
+template <class KeyT, class KeyBuffers, class NumItemsT, class NumSegmentsT, class Sort>
+__host__ cudaError_t cub_segmented_buffers(KeyBuffers& d_keys, NumItemsT num_items, NumSegmentsT num_segments,
+                                           Sort sort) {
+  std::size_t n = 0, segments = 0;
+  if (!count_as_size(num_items, n) || !count_as_size(num_segments, segments)) return cudaErrorInvalidValue;
+  double_buffer<KeyT> keys = as_double_buffer<KeyT>(d_keys);
+  const cudaError_t e = sort(keys, n, segments);
+  d_keys.selector = keys.selector;
+  return e;
+}
+
+template <class KeyT, class ValueT, class KeyBuffers, class ValueBuffers, class NumItemsT, class NumSegmentsT,
+          class Sort>
+__host__ cudaError_t cub_segmented_buffers(KeyBuffers& d_keys, ValueBuffers& d_values, NumItemsT num_items,
+                                           NumSegmentsT num_segments, Sort sort) {
+  std::size_t n = 0, segments = 0;
+  if (!count_as_size(num_items, n) || !count_as_size(num_segments, segments)) return cudaErrorInvalidValue;
+  double_buffer<KeyT> keys = as_double_buffer<KeyT>(d_keys);
+  double_buffer<ValueT> values = as_double_buffer<ValueT>(d_values);
+  const cudaError_t e = sort(keys, values, n, segments);
+  d_keys.selector = keys.selector;
+  d_values.selector = values.selector;
+  return e;
+}
+
+}  // namespace detail
 
 template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
 cudaError_t DeviceSegmentedRadixSort::SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes,
@@ -29,10 +69,12 @@ cudaError_t DeviceSegmentedRadixSort::SortPairs(void* d_temp_storage, std::size_
                                                 NumItemsT num_items, NumSegmentsT num_segments,
                                                 const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
                                                 int begin_bit, int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT, ValueT>(d_keys, d_values), num_segments, d_begin_offsets, d_end_offsets),
-      d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(begin_bit, end_bit, false), stream);
+  return detail::cub_segmented_buffers<KeyT, ValueT>(
+      d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
+                                                     std::size_t n, std::size_t segments) {
+        return segmented_sort_pairs(d_temp_storage, temp_storage_bytes, keys, values, n, segments, d_begin_offsets,
+                                    d_end_offsets, detail::cub_options(begin_bit, end_bit, false), stream);
+      });
 }
 
 template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -56,10 +98,12 @@ cudaError_t DeviceSegmentedRadixSort::SortPairsDescending(void* d_temp_storage, 
                                                           NumItemsT num_items, NumSegmentsT num_segments,
                                                           const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
                                                           int begin_bit, int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT, ValueT>(d_keys, d_values), num_segments, d_begin_offsets, d_end_offsets),
-      d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(begin_bit, end_bit, true), stream);
+  return detail::cub_segmented_buffers<KeyT, ValueT>(
+      d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
+                                                     std::size_t n, std::size_t segments) {
+        return segmented_sort_pairs(d_temp_storage, temp_storage_bytes, keys, values, n, segments, d_begin_offsets,
+                                    d_end_offsets, detail::cub_options(begin_bit, end_bit, true), stream);
+      });
 }
 
 template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -80,10 +124,11 @@ cudaError_t DeviceSegmentedRadixSort::SortKeys(void* d_temp_storage, std::size_t
                                                KeyBuffers<KeyT>& d_keys, NumItemsT num_items, NumSegmentsT num_segments,
                                                const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
                                                int begin_bit, int end_bit, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT>(d_keys), num_segments, d_begin_offsets, d_end_offsets), d_temp_storage,
-      temp_storage_bytes, num_items, detail::cub_options(begin_bit, end_bit, false), stream);
+  return detail::cub_segmented_buffers<KeyT>(
+      d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
+        return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,
+                                   d_end_offsets, detail::cub_options(begin_bit, end_bit, false), stream);
+      });
 }
 
 template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -105,10 +150,11 @@ cudaError_t DeviceSegmentedRadixSort::SortKeysDescending(void* d_temp_storage, s
                                                          NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
                                                          const OffsetT* d_end_offsets, int begin_bit, int end_bit,
                                                          cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT>(d_keys), num_segments, d_begin_offsets, d_end_offsets), d_temp_storage,
-      temp_storage_bytes, num_items, detail::cub_options(begin_bit, end_bit, true), stream);
+  return detail::cub_segmented_buffers<KeyT>(
+      d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
+        return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,
+                                   d_end_offsets, detail::cub_options(begin_bit, end_bit, true), stream);
+      });
 }
 
 template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -131,10 +177,12 @@ cudaError_t DeviceSegmentedSort::SortPairs(void* d_temp_storage, std::size_t& te
                                            NumItemsT num_items, NumSegmentsT num_segments,
                                            const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
                                            cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT, ValueT>(d_keys, d_values), num_segments, d_begin_offsets, d_end_offsets),
-      d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
+  return detail::cub_segmented_buffers<KeyT, ValueT>(
+      d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
+                                                     std::size_t n, std::size_t segments) {
+        return segmented_sort_pairs(d_temp_storage, temp_storage_bytes, keys, values, n, segments, d_begin_offsets,
+                                    d_end_offsets, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
+      });
 }
 
 template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -157,10 +205,12 @@ cudaError_t DeviceSegmentedSort::SortPairsDescending(void* d_temp_storage, std::
                                                      NumItemsT num_items, NumSegmentsT num_segments,
                                                      const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
                                                      cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT, ValueT>(d_keys, d_values), num_segments, d_begin_offsets, d_end_offsets),
-      d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
+  return detail::cub_segmented_buffers<KeyT, ValueT>(
+      d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
+                                                     std::size_t n, std::size_t segments) {
+        return segmented_sort_pairs(d_temp_storage, temp_storage_bytes, keys, values, n, segments, d_begin_offsets,
+                                    d_end_offsets, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
+      });
 }
 
 template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -180,10 +230,11 @@ cudaError_t DeviceSegmentedSort::SortKeys(void* d_temp_storage, std::size_t& tem
                                           KeyBuffers<KeyT>& d_keys, NumItemsT num_items, NumSegmentsT num_segments,
                                           const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
                                           cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT>(d_keys), num_segments, d_begin_offsets, d_end_offsets), d_temp_storage,
-      temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
+  return detail::cub_segmented_buffers<KeyT>(
+      d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
+        return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,
+                                   d_end_offsets, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
+      });
 }
 
 template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -203,10 +254,11 @@ cudaError_t DeviceSegmentedSort::SortKeysDescending(void* d_temp_storage, std::s
                                                     KeyBuffers<KeyT>& d_keys, NumItemsT num_items,
                                                     NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
                                                     const OffsetT* d_end_offsets, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT>(d_keys), num_segments, d_begin_offsets, d_end_offsets), d_temp_storage,
-      temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
+  return detail::cub_segmented_buffers<KeyT>(
+      d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
+        return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,
+                                   d_end_offsets, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
+      });
 }
 
 template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -229,10 +281,12 @@ cudaError_t DeviceSegmentedSort::StableSortPairs(void* d_temp_storage, std::size
                                                  NumItemsT num_items, NumSegmentsT num_segments,
                                                  const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
                                                  cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT, ValueT>(d_keys, d_values), num_segments, d_begin_offsets, d_end_offsets),
-      d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
+  return detail::cub_segmented_buffers<KeyT, ValueT>(
+      d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
+                                                     std::size_t n, std::size_t segments) {
+        return segmented_sort_pairs(d_temp_storage, temp_storage_bytes, keys, values, n, segments, d_begin_offsets,
+                                    d_end_offsets, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
+      });
 }
 
 template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -256,10 +310,12 @@ cudaError_t DeviceSegmentedSort::StableSortPairsDescending(void* d_temp_storage,
                                                            NumItemsT num_items, NumSegmentsT num_segments,
                                                            const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
                                                            cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT, ValueT>(d_keys, d_values), num_segments, d_begin_offsets, d_end_offsets),
-      d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
+  return detail::cub_segmented_buffers<KeyT, ValueT>(
+      d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
+                                                     std::size_t n, std::size_t segments) {
+        return segmented_sort_pairs(d_temp_storage, temp_storage_bytes, keys, values, n, segments, d_begin_offsets,
+                                    d_end_offsets, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
+      });
 }
 
 template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -279,10 +335,11 @@ cudaError_t DeviceSegmentedSort::StableSortKeys(void* d_temp_storage, std::size_
                                                 KeyBuffers<KeyT>& d_keys, NumItemsT num_items,
                                                 NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
                                                 const OffsetT* d_end_offsets, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT>(d_keys), num_segments, d_begin_offsets, d_end_offsets), d_temp_storage,
-      temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
+  return detail::cub_segmented_buffers<KeyT>(
+      d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
+        return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,
+                                   d_end_offsets, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
+      });
 }
 
 template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
@@ -302,10 +359,11 @@ cudaError_t DeviceSegmentedSort::StableSortKeysDescending(void* d_temp_storage, 
                                                           KeyBuffers<KeyT>& d_keys, NumItemsT num_items,
                                                           NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
                                                           const OffsetT* d_end_offsets, cudaStream_t stream) {
-  return detail::radix_sort<detail::for_device>(
-      detail::builtin_keys<KeyT>{},
-      detail::segmented(detail::buffers<KeyT>(d_keys), num_segments, d_begin_offsets, d_end_offsets), d_temp_storage,
-      temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
+  return detail::cub_segmented_buffers<KeyT>(
+      d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
+        return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,
+                                   d_end_offsets, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
+      });
 }
 
 RINGSWEEP_NAMESPACE_END
