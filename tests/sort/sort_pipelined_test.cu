@@ -72,7 +72,7 @@ TEST_CASE("pipelined onesweep: each block loops over tiles and takes one ticket 
       const std::size_t portion = std::min<std::size_t>(pipelined::PORTION_TILES, tiles - first);
       expected += portion + std::min<std::size_t>(portion, std::size_t(sms));
     }
-    expected *= std::size_t(plan.passes);
+    expected *= std::size_t(plan.window.passes);
     INFO("n " << n << ", " << sms << " SMs");
     REQUIRE(ticket == expected);
     REQUIRE(ringsweep_test::first_key_mismatch(out.download(), keys,

@@ -69,9 +69,10 @@ struct segmented_dispatch {
     p.tiles_max = p.large_max == 0 ? 0 : n / std::size_t(TILE) + p.large_max;
     p.layout = temp_layout{};
     if (n == 0 || segments == 0) return cudaSuccess;
-    const bool scratch = p.large_max != 0 && in_out && p.sort.passes >= 2;
-    p.layout = temp_layout::segmented(Config::status_ring::bytes, p.sort.passes, RADIX,
-                                      Config::COUNTER_ROUTES + route_words(p.sort.passes), p.large_max, segments * 8,
+    const int passes = p.sort.window.passes;
+    const bool scratch = p.large_max != 0 && in_out && passes >= 2;
+    p.layout = temp_layout::segmented(Config::status_ring::bytes, passes, RADIX,
+                                      Config::COUNTER_ROUTES + route_words(passes), p.large_max, segments * 8,
                                       p.large_max * sizeof(large_segment), scratch ? n * sizeof(bits_type) : 0,
                                       scratch && HAS_VALUES ? n * sizeof(value_raw_t) : 0);
     return cudaSuccess;
@@ -130,9 +131,7 @@ struct segmented_dispatch {
     sp.capacity = p.segments;
     sp.tiny_count = lists.tiny_count;
     sp.small_count = lists.small_count;
-    sp.begin_bit = p.sort.begin_bit;
-    sp.end_bit = p.sort.end_bit;
-    sp.descending = p.sort.descending;
+    sp.window = p.sort.window;
     constexpr std::size_t tiny_warps = tiny_segment_threads / warp_threads;
     e = launch(tiny_segment_kernel<typename Config::unhooked, Output>, grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16),
                unsigned(tiny_segment_threads), stream, launch_order::serial, sp, out);
@@ -155,7 +154,7 @@ struct segmented_dispatch {
                                         const segment_lists& lists, const buffers& b, std::size_t wide,
                                         cudaStream_t stream) {
     const temp_layout& l = p.layout;
-    const int passes = p.sort.passes;
+    const int passes = p.sort.window.passes;
     u64* counts = reinterpret_cast<u64*>(base + l.counts);
     u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
     u32* routes = counters + Config::COUNTER_ROUTES;
@@ -167,9 +166,7 @@ struct segmented_dispatch {
       hp.large = lists.large;
       hp.large_word = lists.large_word;
       hp.counts = counts;
-      hp.begin_bit = p.sort.begin_bit;
-      hp.end_bit = p.sort.end_bit;
-      hp.descending = p.sort.descending;
+      hp.window = p.sort.window;
       e = launch(segment_histogram_kernel<typename Config::unhooked>, grid_of(p.tiles_max, wide * 4),
                  unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
       if (e != cudaSuccess) return e;

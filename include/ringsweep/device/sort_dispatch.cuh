@@ -61,7 +61,7 @@ __host__ onesweep_params_of<Config, Source> pass_params(
   op.ticket = counters + Config::COUNTER_TICKET;
   op.tails = counters + Config::COUNTER_TAILS;
   op.trace = Hooks::TRACE ? Hooks::trace_sink() : nullptr;
-  op.digit = p.context.extractor(p.descending, Config::window(p.begin_bit, p.end_bit, pass));
+  op.digit = p.window.template extractor<Config::RADIX_BITS>(p.context, pass);
   return op;
 }
 
@@ -173,9 +173,7 @@ struct sort_dispatch {
     params.values_out = b.values_final;
     params.keys = int(p.n);
     params.count = count;
-    params.begin_bit = p.begin_bit;
-    params.end_bit = p.end_bit;
-    params.descending = p.descending;
+    params.window = p.window;
     return launch(small_sort_kernel<typename Config::unhooked>, 1u, unsigned(Config::THREADS), stream,
                   launch_order::serial, params);
   }
@@ -292,7 +290,7 @@ struct sort_dispatch {
     e = onesweep_grid<COUNTED>(pass_kernel, sms, resident, shared_bytes);
     if (e != cudaSuccess) return e;
     onesweep_passes passes;
-    passes.passes = p.passes;
+    passes.passes = p.window.passes;
     passes.tiles = ceil_div<std::size_t>(p.n, TILE);
     passes.portion_tiles = Policy::PORTION_TILES;
     passes.resident = resident;
@@ -318,9 +316,7 @@ struct sort_dispatch {
     hp.keys = b.keys_in;
     hp.n = p.n;
     hp.counts = bins;
-    hp.begin_bit = p.begin_bit;
-    hp.end_bit = p.end_bit;
-    hp.descending = p.descending;
+    hp.window = p.window;
     hp.unsorted = counters + Config::COUNTER_UNSORTED;
     hp.count = count;
     e = launch(histogram_kernel<typename Config::keys_only>, grid, unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
@@ -331,7 +327,7 @@ struct sort_dispatch {
     sp.done = counters + Config::COUNTER_SCAN_DONE;
     sp.mode = b.mode;
     sp.unsorted = counters + Config::COUNTER_UNSORTED;
-    e = launch(bins_scan_kernel<RADIX, dependent>, unsigned(p.passes), unsigned(bins_scan_threads), stream, later, sp);
+    e = launch(bins_scan_kernel<RADIX, dependent>, unsigned(p.window.passes), unsigned(bins_scan_threads), stream, later, sp);
     if (e != cudaSuccess) return e;
 
     // Every pass is enqueued; its launches read the pass's route and exit at once when it is

@@ -242,7 +242,7 @@ struct form_runner {
     sort_plan<K> p;
     bool answered = false;
     cudaError_t e = plan_two_phase(n, opts, false, d_temp, temp_bytes, context, p, answered);
-    if (e != cudaSuccess || answered || n == 0 || p.passes == 0) return e;
+    if (e != cudaSuccess || answered || n == 0 || p.window.passes == 0) return e;
     // Both buffers by index, not through the selector, which is not checked yet.
     const buffer_pair key_pair{f.keys->d_buffers[0], f.keys->d_buffers[1], f.keys->selector, n * sizeof(Key)};
     buffer_pair value_pair;
@@ -253,7 +253,7 @@ struct form_runner {
     if (e != cudaSuccess) return e;
     // The single-tile sort writes the alternate buffer; onesweep ends in the alternate one after an
     // odd number of passes.
-    const bool flip = p.path == sort_path::single_tile || (p.passes & 1) != 0;
+    const bool flip = p.path == sort_path::single_tile || (p.window.passes & 1) != 0;
     Key* const key_current = f.keys->d_buffers[f.keys->selector];
     Key* const key_alternate = f.keys->d_buffers[f.keys->selector ^ 1];
     typename dispatch::buffers b;
@@ -290,7 +290,7 @@ struct form_runner {
     cudaError_t e = dispatch::make_plan(n, opts, false, p);
     if (e != cudaSuccess) return e;
     p.context = context;
-    if (n == 0 || p.passes == 0) return cudaSuccess;
+    if (n == 0 || p.window.passes == 0) return cudaSuccess;
     if (f.keys == nullptr || (HAS_VALUES && f.values == nullptr)) return cudaErrorInvalidValue;
     const std::size_t key_bytes = align_up(n * sizeof(Key));
     const std::size_t value_bytes = HAS_VALUES ? align_up(n * sizeof(Value)) : 0;

@@ -77,8 +77,8 @@ struct top_k_dispatch {
     if (k > n) return cudaErrorInvalidValue;
     constexpr std::size_t kb = sizeof(bits_type);
     if (n > (~std::size_t(0) >> 8) / (kb + 8)) return cudaErrorInvalidValue;  // bytes overflow
-    l.passes = plan.passes;
-    const std::size_t p = std::size_t(max_of(plan.passes, 1));
+    l.passes = plan.window.passes;
+    const std::size_t p = std::size_t(max_of(plan.window.passes, 1));
     l.ranges = top_k_ranges(n, std::size_t(select::TILE), std::size_t(Policy::TOP_K_MAX_RANGES));
     l.capacity = top_k_capacity(n, std::size_t(Policy::TOP_K_MIN_CAPACITY));
     std::size_t at = 0;
