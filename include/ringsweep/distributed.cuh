@@ -99,12 +99,15 @@ inline void set_exchange_settings(const exchange_settings& s);
 inline bool cuda_aware_mpi();
 
 /// Wall-clock seconds (MPI_Wtime) of the last distributed sort of the calling thread, per phase:
-/// `local_sort` the stable local sort that forms the runs (after the checks, the allocations and
-/// the first agreement, which only `total` counts), `splitters` the refinement rounds, the
-/// exclusive scan and the count exchange, `exchange` the data's all-to-all, `final_sort` the sort
-/// of what arrived (and a copy into the caller's buffers where needed), `total` the whole call.
+/// `splitters` the refinement rounds on the unsorted keys, the exclusive scan and the count
+/// exchange (after the checks, the allocations and the first agreement, which only `total`
+/// counts), `partition` the stable partition into runs, the staged path's copies to the host and
+/// the agreement at the commit point, `exchange` the data's all-to-all, `final_sort` the sort of
+/// what arrived (and a copy into the caller's buffers where needed), `total` the whole call.
+/// `local_sort` is 0: the first version sorted locally before the exchange (kept so that code
+/// written against it compiles).
 struct phase_times {
-  double local_sort = 0, splitters = 0, exchange = 0, final_sort = 0, total = 0;
+  double local_sort = 0, splitters = 0, exchange = 0, final_sort = 0, total = 0, partition = 0;
 };
 inline phase_times last_phase_times();
 

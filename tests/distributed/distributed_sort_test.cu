@@ -513,11 +513,11 @@ pairs_u32 part_of_result(const pairs_u32& mine, u64 first) {
 
 // A copy that fails on one rank (simt::fail_copy: the copy returns cudaErrorLaunchFailure, its
 // destination garbage), each copy call of the sort in turn, on the direct and the staged path: every
-// rank returns the error (none hangs: ctest's timeout). Before the commit point (agreement 3, after
-// the exchange: the splitter search's copies, the staged path's copies to and from the host stages,
-// the rank's own run) every rank holds its own items again, sorted locally (the local sort has
-// written the arrays: untouched would need a third array, distributed.cuh); after it (the last two
-// copies: the result into the caller's keys and values) the other ranks hold their sorted part.
+// rank returns the error (none hangs: ctest's timeout), and every rank, the failing one included,
+// holds either its input, byte for byte, or its part of the sorted result, never a mix: the input
+// when the copy comes before the commit point (agreement 2: the splitter search's copies, the
+// splitters' upload, the staged path's copies of the runs to the host), the result after it (the
+// copies into the caller's arrays, whose sources are intact, so the failing rank makes them again).
 TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothing lost", "[distributed]") {
   const int rank = world_rank();
   const int p = world_size();
@@ -529,8 +529,12 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
   MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, test_comm);
   if (rank == 0) first = 0;
   for (std::size_t i = 0; i < mine.keys.size(); ++i) mine.values.push_back(first + i);
-  const pairs_u32 local = stably_sorted(mine);
   const pairs_u32 part = part_of_result(mine, first);
+  // Whether this rank sends any item to another rank (values are global input indices).
+  std::size_t kept = 0;
+  for (u64 v : part.values) kept += v >= first && v < first + n64 ? 1 : 0;
+  unsigned long long sends_away = kept < mine.keys.size() ? 1 : 0;
+  MPI_Bcast(&sends_away, 1, MPI_UNSIGNED_LONG_LONG, failing, test_comm);
   const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
   for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
     rmpi::exchange_settings s = saved;
@@ -548,9 +552,14 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
       CHECK(on_all_ranks(pairs_u32{d_keys.download(), d_values.download()} == part));
     }
     MPI_Bcast(&calls, 1, MPI_UNSIGNED_LONG_LONG, failing, test_comm);
-    // One rank: every copy is the result's (after the commit point); several: the last two are.
-    const unsigned long long committed = p == 1 ? 0 : calls - 2;
-    if (p > 1) REQUIRE(calls > 2);
+    // The copies before the commit point, on the failing rank: none with one rank (nothing to
+    // agree on: the sort is the result); else two per refinement round (the groups' prefixes up,
+    // the counts down: 4 rounds of 8 bits for u32 keys), the splitters up, and on the staged path
+    // the keys and values of its peers' runs down to the host stage (the last rank's own run ends
+    // its partition, so its peers' runs are one range: one copy per array), if it sends any.
+    const bool staged = path == rmpi::exchange_path::staged;
+    const unsigned long long committed = p == 1 ? 0 : 2 * 4 + 1 + (staged && sends_away != 0 ? 2 : 0);
+    if (p > 1) REQUIRE(calls > committed);  // copies after the commit point too: the own run's
     for (unsigned long long k = 1; k <= calls; ++k) {
       INFO("path " << int(path) << ": copy call " << k << " of " << calls << " fails on rank " << failing
                    << " (the commit point after call " << committed << ")");
@@ -563,8 +572,11 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
       CHECK(e == cudaErrorLaunchFailure);
       CHECK(all_ranks_returned(e, cudaErrorLaunchFailure));
       const pairs_u32 held{d_keys.download(), d_values.download()};
-      const bool right = k <= committed ? held == local : (rank == failing || held == part);
-      CHECK(on_all_ranks(right));
+      if (k <= committed) {
+        CHECK(on_all_ranks(held == mine));  // untouched, byte for byte
+      } else {
+        CHECK(on_all_ranks(held == part));  // fully sorted
+      }
     }
   }
   rmpi::set_exchange_settings(saved);
