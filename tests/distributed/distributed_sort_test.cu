@@ -583,6 +583,43 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 13)));
 }
 
+// Device memory: the sort holds one more array of the rank's items and the device sort's
+// temporary storage (the splitter search's and the partition's tables share it), plus the
+// splitters' prefixes: 2x the local data (with the caller's arrays) and a constant. Both paths,
+// ragged counts (a rank of 12000 items).
+TEST_CASE("distributed memory: one more array and the sort's temporary storage", "[distributed]") {
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
+    rmpi::exchange_settings s = saved;
+    s.path = path;
+    rmpi::set_exchange_settings(s);
+    for (shape sh : {shape::uniform, shape::ragged}) {
+      const std::vector<u32> keys = make_u32(sh, seed() + 14);
+      const std::size_t n = keys.size();
+      std::vector<u64> values(n, 7);
+      ringsweep_test::device_buffer<u32> d_keys(keys);
+      ringsweep_test::device_buffer<u64> d_values(values);
+      ringsweep::double_buffer<u32> kb(d_keys.data(), d_keys.data());
+      ringsweep::double_buffer<u64> vb(d_values.data(), d_values.data());
+      std::size_t temp = 0;
+      REQUIRE(ringsweep::sort_pairs(nullptr, temp, kb, vb, n) == cudaSuccess);
+      int device = 0;
+      cudaGetDevice(&device);
+      simt::reset_peak_device_bytes();
+      const std::size_t held = simt::peak_device_bytes(device);
+      const cudaError_t e = rmpi::sort_pairs(test_comm, d_keys.data(), d_values.data(), n);
+      const std::size_t used = simt::peak_device_bytes(device) - held;
+      const std::size_t allowed = n * (4 + 8) + temp + 16 * 1024;  // the tables and prefixes: a few KiB
+      INFO("path " << int(path) << ", " << name_of(sh) << ": n_local " << n << ", sort held " << used
+                   << " bytes, allowed " << allowed << " (temp " << temp << ")");
+      CHECK(all_ranks_returned(e, cudaSuccess));
+      CHECK(on_all_ranks(used <= allowed));
+      CHECK(on_all_ranks(n == 0 || used >= n * (4 + 8)));  // the second array: the measure measures
+    }
+  }
+  rmpi::set_exchange_settings(saved);
+}
+
 // Registered as distributed_sort_test_simt_fail_alloc_env (tests/distributed/CMakeLists.txt): three
 // ranks, the last started with RINGSWEEP_SIMT_FAIL_ALLOC=3, so that its third allocation call (after
 // the test's two device arrays: the sort's own) fails, set from outside the program.
