@@ -633,6 +633,96 @@ TEST_CASE("distributed errors: RINGSWEEP_SIMT_FAIL_ALLOC on one rank fails every
 }
 #endif
 
+// The splitter search's histogram and the partition with more boundaries than 4 ranks make (what
+// 20 to 100 ranks would need), run on each rank's device directly and checked against host
+// counts: 40 groups (three slices of 16 along the grid) in a second round, and a stable partition
+// by 100 splitters (201 slots, several blocks), values carrying input positions.
+TEST_CASE("distributed kernels: histogram and partition with many boundaries", "[distributed]") {
+  namespace rd = ringsweep::detail;
+  std::mt19937_64 rng(seed() * 31 + u64(world_rank()));
+  const std::size_t n = 9000;
+  std::vector<u32> keys(n);
+  for (auto& k : keys) k = u32(rng() % 60) << 24 | u32(rng() % 5) << 16 | u32(rng() % 3);  // many equal keys
+  rd::key_digits<u32> digits{};
+  for (int t = 0; t < 4; ++t) digits.digit[t] = rd::digit_extractor<u32>(false, 24 - 8 * t, 8);
+  ringsweep_test::device_buffer<u32> d_keys(keys);
+
+  // Round 1: groups are 40 distinct top digits (some no key has); count each group's second digit.
+  std::vector<unsigned char> prefixes(40 * rd::probe_max_digits, 0);
+  for (unsigned g = 0; g < 40; ++g) prefixes[g * rd::probe_max_digits] = static_cast<unsigned char>(g * 3 / 2);
+  ringsweep_test::device_buffer<unsigned char> d_prefixes(prefixes);
+  ringsweep_test::device_buffer<unsigned long long> d_counts(std::vector<unsigned long long>(40 * 256, 0));
+  rd::boundary_histogram_params<u32> h{};
+  h.keys = d_keys.data();
+  h.n = n;
+  h.digits = digits;
+  h.prefixes = d_prefixes.data();
+  h.groups = 40;
+  h.depth = 1;
+  h.buckets = 256;
+  h.counts = d_counts.data();
+  h.x_blocks = 2;
+  REQUIRE(rd::launch(rd::boundary_histogram_kernel<u32>, 2 * 3, rd::boundary_histogram_threads, 0,
+                     rd::launch_order::serial, h) == cudaSuccess);
+  std::vector<unsigned long long> want(40 * 256, 0);
+  for (u32 k : keys) {
+    for (unsigned g = 0; g < 40; ++g) {
+      if (k >> 24 == g * 3 / 2) ++want[g * 256 + ((k >> 16) & 255)];
+    }
+  }
+  CHECK(d_counts.download() == want);
+
+  // The partition by 100 distinct full-depth splitters.
+  std::vector<u32> split;
+  for (std::size_t i = 0; split.size() < 100; ++i) split.push_back(keys[i * 37 % n]);
+  std::sort(split.begin(), split.end());
+  split.erase(std::unique(split.begin(), split.end()), split.end());
+  while (split.size() < 100) split.push_back(split.back() + 1);  // distinct, increasing
+  std::sort(split.begin(), split.end());
+  const unsigned count = unsigned(split.size());
+  std::vector<unsigned char> table(count * rd::probe_max_digits, 0);
+  for (unsigned i = 0; i < count; ++i) {
+    for (int t = 0; t < 4; ++t) table[i * rd::probe_max_digits + t] = static_cast<unsigned char>(split[i] >> (24 - 8 * t));
+  }
+  std::vector<u32> positions(n);
+  std::iota(positions.begin(), positions.end(), 0u);
+  ringsweep_test::device_buffer<u32> d_positions(positions), d_keys_out(n), d_positions_out(n);
+  ringsweep_test::device_buffer<unsigned char> d_table(table);
+  using raw = rd::value_raw<u32>;
+  rd::slot_partition_params<u32, raw> sp{};
+  sp.keys_in = d_keys.data();
+  sp.keys_out = d_keys_out.data();
+  sp.values_in = reinterpret_cast<const raw*>(d_positions.data());
+  sp.values_out = reinterpret_cast<raw*>(d_positions_out.data());
+  sp.n = n;
+  sp.blocks = rmpi::detail_mpi::partition_blocks(n, 2 * count + 1);
+  CHECK(sp.blocks > 1);
+  sp.span = (n + sp.blocks - 1) / sp.blocks;
+  sp.digits = digits;
+  sp.splitters = d_table.data();
+  sp.count = count;
+  sp.depth = 4;
+  ringsweep_test::device_buffer<unsigned long long> d_offsets(std::size_t(2 * count + 1) * sp.blocks);
+  sp.offsets = d_offsets.data();
+  REQUIRE(rd::launch(rd::slot_count_kernel<u32, raw>, sp.blocks, rd::slot_partition_threads, 0,
+                     rd::launch_order::serial, sp) == cudaSuccess);
+  REQUIRE(rd::launch(rd::slot_scan_kernel, 1, rd::slot_scan_threads, 0, rd::launch_order::serial, sp.offsets,
+                     std::size_t(2 * count + 1) * sp.blocks) == cudaSuccess);
+  REQUIRE(rd::launch(rd::slot_scatter_kernel<u32, raw>, sp.blocks, rd::slot_partition_threads, 0,
+                     rd::launch_order::serial, sp) == cudaSuccess);
+  auto slot = [&](u32 k) {
+    const std::size_t i = std::size_t(std::lower_bound(split.begin(), split.end(), k) - split.begin());
+    return 2 * i + (i < split.size() && split[i] == k ? 1 : 0);
+  };
+  std::vector<u32> order(positions);
+  std::stable_sort(order.begin(), order.end(), [&](u32 a, u32 b) { return slot(keys[a]) < slot(keys[b]); });
+  std::vector<u32> want_keys(n);
+  for (std::size_t i = 0; i < n; ++i) want_keys[i] = keys[order[i]];
+  CHECK(d_positions_out.download() == order);
+  CHECK(d_keys_out.download() == want_keys);
+  CHECK(rmpi::detail_mpi::partition_blocks(std::size_t(1) << 30, 65535) == 32);  // the counters' cap
+}
+
 TEST_CASE("distributed: a communicator of some ranks; a null one", "[distributed]") {
   // Even and odd ranks of the world sort apart, at the same time.
   MPI_Comm part = MPI_COMM_NULL;
