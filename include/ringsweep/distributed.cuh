@@ -10,9 +10,9 @@
 // the device sort (sort.cuh: descending, bit windows), values of 1, 2, 4, 8 or 16 bytes.
 //
 // How (docs/design.md, section 14): the exact splitter at every rank boundary is found on the keys
-// as they are, digit by digit from the top: per 8-bit digit one read of the keys counts, for each
-// boundary, the next digit of the keys that match its splitter's digits so far, and one
-// MPI_Allreduce sums the counts; keys equal to a splitter are split by (rank, position) through an
+// as they are, digit by digit from the top: per 8-bit digit one read of the keys (one per 16
+// distinct prefixes) counts, for each boundary, the next digit of the keys that match its
+// splitter's digits so far, and one MPI_Allreduce sums the counts; keys equal to a splitter are split by (rank, position) through an
 // MPI_Exscan. Each rank then partitions its keys stably into a second array by destination (one
 // run per rank), agrees with every other rank that all went well (the commit point), and only
 // then exchanges the runs into the caller's arrays (point to point, in messages of at most
