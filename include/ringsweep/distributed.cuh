@@ -12,13 +12,13 @@
 // How (docs/design.md, section 14): the exact splitter at every rank boundary is found on the keys
 // as they are, digit by digit from the top: per 8-bit digit one read of the keys (one per 16
 // distinct prefixes) counts, for each boundary, the next digit of the keys that match its
-// splitter's digits so far, and one MPI_Allreduce sums the counts; keys equal to a splitter are split by (rank, position) through an
-// MPI_Exscan. Each rank then partitions its keys stably into a second array by destination (one
-// run per rank), agrees with every other rank that all went well (the commit point), and only
-// then exchanges the runs into the caller's arrays (point to point, in messages of at most
-// `chunk_bytes`: directly from and into device memory when the MPI is CUDA-aware, otherwise
-// staged through page-locked host buffers), and sorts what it received, in source-rank order,
-// with the stable device sort. Network traffic: each key and value crosses the network once.
+// splitter's digits so far, and one MPI_Allreduce sums the counts; keys equal to a splitter are
+// split by (rank, position) through an MPI_Exscan. Each rank then partitions its keys stably into
+// a second array by destination (one run per rank), agrees with every other rank that all went
+// well (the commit point), and only then exchanges the runs into the caller's arrays (point to
+// point, in messages of at most `chunk_bytes`: directly from and into device memory when the MPI
+// is CUDA-aware, otherwise staged through page-locked host buffers), and sorts what it received,
+// in source-rank order, with the stable device sort. Network traffic: each key and value crosses the network once.
 // Device memory: one more array of n_local keys and values, and the device sort's constant
 // temporary storage (the splitter search's and the partition's tables, O(p) words, share it),
 // plus 16 bytes per rank of the communicator; allocated with cudaMallocAsync on `stream` and freed
@@ -33,8 +33,8 @@
 // Errors, agreed by every rank (every rank returns the same code; none waits on one that returned).
 // The caller's keys and values are either untouched (byte for byte what the caller gave) or fully
 // sorted (this rank's part of the global stable order), on every rank, in every case below but
-// the last (a kernel, or a copy failing twice, after the commit point). With one rank there is
-// nothing to agree on or to move: the commit point is right after agreement 1.
+// the last (after the commit point: the final sort failing, or a copy failing twice). With one
+// rank there is nothing to agree on or to move: the commit point is right after agreement 1.
 // 1. An invalid argument or disagreeing options anywhere: cudaErrorInvalidValue on every rank, every
 //    array untouched (agreement 1, one MPI_Allgather before anything else: each rank's own argument
 //    check and allocations, its options and its n_local). Invalid: a null pointer with n_local > 0,
@@ -54,9 +54,10 @@
 //    path's copies from the host stage, the final sort's result copied back) has an intact source,
 //    so the failing rank makes it once more: every rank returns the error (agreement 3), every
 //    rank's arrays fully sorted. Only a failure that persists (the copy failing again: the
-//    context is lost, as after a kernel fault) or a failed kernel of the final sort leaves that
-//    rank's arrays unspecified, as for the device sorts (a final sort that failed before its first
-//    launch leaves the rank's part there unsorted); the other ranks hold their sorted parts.
+//    context is lost, as after a kernel fault) or a failed launch or kernel of the final sort
+//    leaves that rank's arrays unspecified, as for the device sorts (a final sort that failed
+//    before its first launch leaves the rank's part there, unsorted); every rank returns the error
+//    and the other ranks hold their sorted parts.
 // A null communicator, or MPI not initialised or already finalised, returns cudaErrorInvalidValue
 // at once (nothing can be agreed then), arrays untouched. MPI errors go to the communicator's error
 // handler (by default the job aborts). Every rank runs the same sequence of collectives, whose
@@ -124,7 +125,7 @@ inline phase_times last_phase_times();
 /// rank's keys are untouched when it is agreed before the commit point, i.e. bad arguments, a failed
 /// allocation, a failed copy or launch of the splitter search, the partition or the staged path's
 /// copies to the host; fully sorted when a copy after it fails once; unspecified only on the rank
-/// whose final sort's kernel failed or whose copy failed twice).
+/// whose final sort failed or whose copy failed twice).
 ///
 ///     // on every rank of MPI_COMM_WORLD
 ///     cudaError_t e = ringsweep::mpi::sort_keys(MPI_COMM_WORLD, d_keys, n_local);
@@ -144,7 +145,7 @@ cudaError_t sort_pairs(MPI_Comm comm, Key* d_keys, Value* d_values, std::size_t 
 
 /// Sorts custom keys spread over the ranks of `comm` by the fields `decomposer` names (see
 /// decomposer.cuh), stably, in place. Errors: as sort_keys (untouched before the commit point, fully
-/// sorted after it, unspecified only after a failed kernel of the final sort or a copy failing twice).
+/// sorted after it, unspecified only on a rank whose final sort failed or whose copy failed twice).
 ///
 ///     ringsweep::mpi::sort_keys(MPI_COMM_WORLD, d_particles, n_local, by_cell_depth{});
 template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>

@@ -682,7 +682,9 @@ TEST_CASE("distributed kernels: histogram and partition with many boundaries", "
   const unsigned count = unsigned(split.size());
   std::vector<unsigned char> table(count * rd::probe_max_digits, 0);
   for (unsigned i = 0; i < count; ++i) {
-    for (int t = 0; t < 4; ++t) table[i * rd::probe_max_digits + t] = static_cast<unsigned char>(split[i] >> (24 - 8 * t));
+    for (int t = 0; t < 4; ++t) {
+      table[i * rd::probe_max_digits + t] = static_cast<unsigned char>(split[i] >> (24 - 8 * t));
+    }
   }
   std::vector<u32> positions(n);
   std::iota(positions.begin(), positions.end(), 0u);

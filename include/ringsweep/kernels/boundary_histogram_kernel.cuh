@@ -105,7 +105,9 @@ __global__ void __launch_bounds__(boundary_histogram_threads)
   }
   __syncthreads();
   for (unsigned i = threadIdx.x; i < entries; i += boundary_histogram_threads) {
-    if (local[i] != 0) atomicAdd(&p.counts[std::size_t(first) * p.buckets + i], static_cast<unsigned long long>(local[i]));
+    if (local[i] != 0) {
+      atomicAdd(&p.counts[std::size_t(first) * p.buckets + i], static_cast<unsigned long long>(local[i]));
+    }
   }
 }
 

@@ -58,7 +58,8 @@ __device__ __forceinline__ unsigned slot_of(const slot_partition_params<SortKey,
 
 /// offsets[s][b] = the keys of block b's range in slot s.
 template <class SortKey, class ValueRaw>
-__global__ void __launch_bounds__(slot_partition_threads) slot_count_kernel(slot_partition_params<SortKey, ValueRaw> p) {
+__global__ void __launch_bounds__(slot_partition_threads)
+    slot_count_kernel(slot_partition_params<SortKey, ValueRaw> p) {
   const unsigned slots = 2 * p.count + 1;
   const unsigned block = blockIdx.x;
   const u32 lane = lane_id();
@@ -78,7 +79,8 @@ __global__ void __launch_bounds__(slot_partition_threads) slot_count_kernel(slot
 
 /// The exclusive scan of `entries` counts in place, by one block: each thread sums a contiguous
 /// share, the block scans the shares, each thread writes its share's offsets.
-__global__ void __launch_bounds__(slot_scan_threads) slot_scan_kernel(unsigned long long* offsets, std::size_t entries) {
+__global__ void __launch_bounds__(slot_scan_threads)
+    slot_scan_kernel(unsigned long long* offsets, std::size_t entries) {
   __shared__ unsigned long long sums[slot_scan_threads];
   const std::size_t share = (entries + slot_scan_threads - 1) / slot_scan_threads;
   const std::size_t begin = std::size_t(threadIdx.x) * share;
