@@ -66,7 +66,7 @@ std::vector<bool> uniform_passes(const std::vector<Key>& keys, const ringsweep::
 /// write the output and the final copy must run exactly when no pass does.
 template <class Policy, class Key>
 void check_routes(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
-  using dispatch = ringsweep::detail::sort_dispatch<Policy, Key, ringsweep::detail::null_value, false>;
+  using dispatch = ringsweep::detail::sort_dispatch<ringsweep::detail::sort_config<Policy, Key, ringsweep::detail::null_value>>;
   const std::size_t n = keys.size();
   typename dispatch::plan plan;
   REQUIRE_CUDA(dispatch::make_plan(n, opts, true, plan));

@@ -40,11 +40,13 @@ struct histogram_params : key_context<Key> {
 /// stops checking. The bins scan then skips every pass of a sorted input. Custom (decomposed) keys
 /// are not checked: their images may be wider than a word.
 ///
-///     __shared__ typename histogram_tile<P, Key>::TempStorage temp;
-///     histogram_tile<P, Key>(temp, params).process();
-template <class Policy, class Key>
+///     __shared__ typename histogram_tile<Config>::TempStorage temp;   // Config: a sort_config
+///     histogram_tile<Config>(temp, params).process();
+template <class Config>
 class histogram_tile {
  public:
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
   using bits_type = typename key_traits<Key>::bits_type;
   static constexpr int THREADS = Policy::HIST_THREADS;
   static constexpr int ITEMS = Policy::HIST_ITEMS;

@@ -7,22 +7,21 @@
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_scatter.cuh"
 #include "../detail/config.cuh"
-#include "../detail/count_source.cuh"
 #include "../detail/sort_hooks.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
 #include "../warp/warp_vector_load.cuh"
 #include "pass_route.cuh"
-#include "segment_lists.cuh"
 #include "sort_config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// Arguments of one onesweep launch (one pass over one portion of the keys).
-template <class Key, class ValueRaw>
-struct onesweep_params {
+/// Arguments of one onesweep launch (one pass over one portion of the keys); those of its tile
+/// source (`SourceParams`: a segmented sort's segments, a counted sort's count) in its base.
+template <class Key, class ValueRaw, class SourceParams>
+struct onesweep_params : SourceParams {
   using bits_type = typename key_traits<Key>::bits_type;
   bits_type* keys_buf[3];        // the sort's key buffers, by pass_buffer: input (read only), final, other
   ValueRaw* values_buf[3];       // the same for values (null: keys only)
@@ -41,16 +40,6 @@ struct onesweep_params {
   u32 launch;                    // index of this launch within the sort
   digit_extractor<Key> digit;    // this pass's digit of a key (built on the host)
   tile_trace* trace;             // hooks that trace: the sort's tile timelines, by ticket
-  // Segmented sorts only (see onesweep_tile's SEGMENTED): the large segments, and this pass's
-  // digit offsets of each, `segment_bins_stride` words apart.
-  const large_segment* segments;
-  const u64* segment_word;       // segment_lists::large_word
-  const u64* segment_bins;
-  u64 segment_bins_stride;
-  u64 segment_first_tile;        // the large tile of the launch's first ticket
-  // Counted sorts only (onesweep_tile's COUNTED): the sort's key count in device memory; the
-  // portion's real keys are it minus `first_key`, clamped to [0, keys].
-  count_source count;
 };
 
 /// The per-block worker of the onesweep kernel. A tile goes through four phases, each a
@@ -71,32 +60,33 @@ struct onesweep_params {
 /// a tile's values follow into it during the tile's ranking. TempStorage is then too large for
 /// static shared memory: the kernel places it in dynamic shared memory.
 ///
-/// With `SEGMENTED` the tiles are those of a segmented sort's large segments (segment_lists): the
-/// ticket is a large tile, found in its segment's list by binary search; blocks past the last
-/// tile leave before taking a ticket. The look-back runs over all the launch's tiles as usual, segment boundaries
-/// included: each segment's digit offsets (`segment_bins`) are its own offsets minus the counts of
-/// the segments before it, which the look-back adds back, and `bins_in` / `bins_out` carry only
-/// those counts from portion to portion (`bins_in` is zeros for the first).
+/// Where the tile's keys come from is its tile source (`Source`), a type of its own file:
+/// `portion_tiles<HINTS>` (a plain pass over a portion), `counted_tiles<HINTS>` (a sort whose n
+/// is on the device: only the real keys' tiles exist) and `segment_tiles` (a segmented sort's
+/// large segments). A source answers which launched tiles exist, what a ticket's tile is (its keys
+/// and its first key) and where the digits' offsets at its start come from and go to; `HINTS`
+/// (cache hints, for a sort whose data cannot stay in L2: the host decides) rides with it: keys
+/// and values then load and store evict-first, the status words and digit offsets evict-last
+/// (load_store.cuh, intrinsics.cuh); but a pairs tile of one digit stores plainly (its 2 x ITEMS
+/// striped stores through inline PTX spilled the sm_90 4-byte pairs kernel 8 bytes). A new kind of
+/// sort adds a tile source, not a flag here.
 ///
-/// With `CACHE_HINTS` (the policy's CACHE_HINTS, for a sort whose data cannot stay in L2: the host
-/// decides) keys and values load and store evict-first, the status words and digit offsets
-/// evict-last (load_store.cuh, intrinsics.cuh); but a pairs tile of one digit stores plainly (its
-/// 2 x ITEMS striped stores through inline PTX spilled the sm_90 4-byte pairs kernel 8 bytes).
-///
-/// With `COUNTED` (a sort whose n is read on the device, sort.cuh's device_count) the host
-/// launched the portions of max_n keys; the portion's real keys are the count read at the start
-/// (pass_runs) minus its first key, clamped to [0, keys], and only its real tiles exist: as in the
-/// segmented case, a one-tile block past the last real tile leaves before taking a ticket, a
-/// persistent block stops at the first ticket past it, the last real tile moves the ticket past
-/// the missing ones, and a portion with no real tile acts as a skipped launch.
-template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks, bool INDEX_VALUES = false,
-          bool SEGMENTED = false, bool CACHE_HINTS = false, bool COUNTED = false>
+/// Where a source's tiles are not all real (`ALL_REAL` false), a one-tile block past the last
+/// real tile leaves before taking a ticket, a persistent block stops at its first ticket past
+/// them, the last real tile moves the ticket past the missing ones, and a launch with no real
+/// tile acts as a skipped launch.
+template <class Config, class Source>
 class onesweep_tile {
-  static_assert(!(SEGMENTED && INDEX_VALUES), "segmented sorts do not make their values");
-  static_assert(!(SEGMENTED && COUNTED), "segmented sorts take their sizes from the segments");
-
  public:
-  using Config = sort_config<Policy, Key, typename std::conditional<HAS_VALUES, ValueRaw, null_value>::type>;
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
+  using ValueRaw = typename Config::value_raw_t;
+  using Hooks = typename Config::hooks;
+  using params_t = onesweep_params<Key, ValueRaw, typename Source::params>;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+  static constexpr bool INDEX_VALUES = Config::INDEX_VALUES;
+  static constexpr bool CACHE_HINTS = Source::HINTS;
+  static_assert(Source::PERSISTENT || !INDEX_VALUES, "a source that is not persistent (segmented) reads its values");
   using bits_type = typename Config::bits_type;
   using shape = typename Config::shape;
   static constexpr int THREADS = Config::THREADS;
@@ -120,7 +110,7 @@ class onesweep_tile {
     }
   }
   /// Persistent and pipelined (see above).
-  static constexpr bool PIPELINED = Config::PIPELINED && !SEGMENTED;
+  static constexpr bool PIPELINED = Config::PIPELINED && Source::PERSISTENT;
   /// Pipelined with the copy engine (PIPELINE_BULK_COPY) where this compilation has it.
   __host__ __device__ static constexpr bool bulk() { return Policy::PIPELINE_BULK_COPY && has_bulk_copy(); }
   static constexpr bool STAGED =
@@ -136,16 +126,6 @@ class onesweep_tile {
   template <class Dummy>
   struct stage_storage<true, Dummy> {
     uint4 stage[WARPS * warp_threads];
-  };
-
-  /// Segmented sorts: the tile's segment, first key and key count.
-  template <bool, class = void>
-  struct segment_storage {};
-  template <class Dummy>
-  struct segment_storage<true, Dummy> {
-    u64 origin;
-    const u64* bins;  // the tile's segment's digit offsets
-    int valid;
   };
 
   /// Pipelined: the keys (and values) of a tile on their way in, apart from the ranking's storage.
@@ -168,15 +148,6 @@ class onesweep_tile {
     u32 next_ticket;
   };
 
-  /// Counted sorts: the portion's real keys.
-  template <bool, class = void>
-  struct counted_storage {};
-  template <class Dummy>
-  struct counted_storage<true, Dummy> {
-    u32 real_keys;
-    int valid;  // one-tile blocks: the tile's keys (acquire)
-  };
-
   /// The ranking's storage and the tile's keys (and values) for the exchange: one union, or side
   /// by side for a fused exchange (FUSED).
   union joint_storage {
@@ -189,8 +160,7 @@ class onesweep_tile {
     bits_type keys[TILE];
   };
 
-  struct TileStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED>,
-                       counted_storage<COUNTED> {
+  struct TileStorage : stage_storage<STAGED>, incoming_storage<PIPELINED>, Source::storage {
     typename std::conditional<FUSED, split_storage, joint_storage>::type u;
     // Per digit: where tile rank 0 would go if it had this digit, in the pass's key output (after
     // the look-back; pairs: in the values output once the keys have left). A pointer, so that a
@@ -217,7 +187,7 @@ class onesweep_tile {
   };
   struct TempStorage : TileStorage, value_table_storage<VALUE_TABLE> {};
 
-  __device__ __forceinline__ onesweep_tile(TempStorage& temp, const onesweep_params<Key, ValueRaw>& p)
+  __device__ __forceinline__ onesweep_tile(TempStorage& temp, const params_t& p)
       : temp_(temp), p_(p) {}
 
   __device__ __forceinline__ void process() {
@@ -255,18 +225,11 @@ class onesweep_tile {
   /// that ran would (the next launch's `tile_base` and tail set stay valid) and every block exits.
   __device__ __forceinline__ bool pass_runs() {
     const u32 r = *p_.route;
-    if constexpr (SEGMENTED || COUNTED) {
+    if constexpr (!Source::ALL_REAL) {
       // Blocks past the launch's last real tile leave before taking a ticket, so the real tiles
       // take the first ones; the last real tile moves the ticket past the rest (acquire). A
       // persistent block stays while one real tile exists and stops at its first ticket past them.
-      u32 real = 0;
-      if constexpr (COUNTED) {
-        const u32 keys = counted_keys();
-        if (threadIdx.x == 0) temp_.real_keys = keys;  // read after the first barrier, as the route
-        real = ceil_div(keys, u32(TILE));
-      } else {
-        real = real_tiles();
-      }
+      const u32 real = Source::template start<TILE>(temp_, p_);
       if (pass_route::runs(r) && (PIPELINED ? real == 0 : blockIdx.x >= real)) {
         if (blockIdx.x == 0 && threadIdx.x == 0) {  // no real tile: as a skipped launch
           *p_.ticket = p_.tile_base + p_.tickets;
@@ -302,78 +265,33 @@ class onesweep_tile {
   // This warp's segment of the tile's values, as one opaque pointer: otherwise the item addresses
   // become a 64-bit index sum on a register base per item (sm_90 pairs spilled).
   __device__ __forceinline__ const ValueRaw* values_segment(u32 u) const {
-    if constexpr (SEGMENTED) {
-      return opaque(values_in() + (temp_.origin + seg_first()));
-    } else {
-      return opaque(values_in() + (tile_first(u) + seg_first()));
-    }
+    return opaque(values_in() + (Source::template origin<TILE>(temp_, u) + seg_first()));
   }
   // This warp's segment of the tile's keys.
   __device__ __forceinline__ const bits_type* keys_segment(u32 u) const {
-    if constexpr (SEGMENTED) {
-      return keys_in() + (temp_.origin + seg_first());
-    } else {
-      return keys_in() + (tile_first(u) + seg_first());
-    }
+    return keys_in() + (Source::template origin<TILE>(temp_, u) + seg_first());
   }
-  /// Segmented: tiles of this launch that exist (the host launches a bound). Counted: those of
-  /// the real keys (temp_.real_keys, set by pass_runs).
-  __device__ __forceinline__ u32 real_tiles() const {
-    if constexpr (COUNTED) {
-      return ceil_div(temp_.real_keys, u32(TILE));
-    } else {
-      const u64 total = large_tiles(*p_.segment_word);
-      return total > p_.segment_first_tile ? u32(min_of<u64>(total - p_.segment_first_tile, p_.tiles)) : 0u;
-    }
-  }
-  /// Counted: the portion's keys that exist, from the sort's count in device memory.
-  __device__ __forceinline__ u32 counted_keys() const {
-    const u64 n = p_.count.resolve(0);
-    return n > u64(p_.first_key) ? u32(min_of<u64>(n - u64(p_.first_key), p_.keys)) : 0u;
-  }
-  /// The launch's tiles a persistent block takes: all, or (counted) the real ones.
-  __device__ __forceinline__ u32 launch_tiles() const {
-    if constexpr (COUNTED) {
-      return real_tiles();
-    } else {
-      return p_.tiles;
-    }
-  }
-  /// Segmented and counted: the launch's last real tile (ticket `t`) moves the ticket past the
-  /// tiles that do not exist, so that the launch ends with the ticket the host counted on.
+  /// The launch's tiles a persistent block takes: all, or those that exist.
+  __device__ __forceinline__ u32 launch_tiles() const { return Source::template launch_tiles<TILE>(temp_, p_); }
+  /// A source whose tiles are not all real: the launch's last real tile (ticket `t`) moves the
+  /// ticket past the tiles that do not exist, so that the launch ends with the ticket the host
+  /// counted on.
   __device__ __forceinline__ void skip_missing_tiles(u32 t) const {
-    if constexpr (SEGMENTED || COUNTED) {
-      const u32 real = real_tiles();
+    if constexpr (!Source::ALL_REAL) {
+      const u32 real = Source::template real_tiles<TILE>(temp_, p_);
       if (t - p_.tile_base == real - 1 && real < p_.tiles) atomicAdd(p_.ticket, p_.tiles - real);
     } else {
       (void)t;
     }
   }
 
-  // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used, so
-  // no 64-bit offset stays in registers from the first load to the last.
+  /// Tile `u`'s first key in the portion (pipelined sources only: 32 bits).
   __device__ __forceinline__ static u32 tile_first(u32 u) { return u * u32(TILE); }
   __device__ __forceinline__ int valid_keys(u32 u) const {
-    if constexpr (SEGMENTED) {
-      return temp_.valid;
-    } else if constexpr (COUNTED && !PIPELINED) {
-      (void)u;
-      return temp_.valid;  // as a segmented tile's: one shared word, set by acquire
-    } else if constexpr (COUNTED) {
-      return int(min_of<u32>(u32(TILE), temp_.real_keys - tile_first(u)));
-    } else {
-      return int(min_of<u32>(u32(TILE), p_.keys - tile_first(u)));
-    }
+    return Source::template valid<TILE, PIPELINED>(temp_, p_, u);
   }
-  /// Digit `d`'s global offset at the portion's start: the portion's, or (segmented) the tile's
-  /// segment's plus the earlier portions' counts of the digit (`bins_in`).
-  __device__ __forceinline__ u64 bin_of(int d) const {
-    if constexpr (SEGMENTED) {
-      return temp_.bins[d] + p_.bins_in[d];
-    } else {
-      return load_word<CACHE_HINTS>(p_.bins_in + d);
-    }
-  }
+  /// Digit `d`'s global offset at the tile's start (its source's).
+  __device__ __forceinline__ u64 bin_of(int d) const { return Source::bin(temp_, p_, d); }
   __device__ __forceinline__ static int warp() { return int(threadIdx.x) / warp_threads; }
   __device__ __forceinline__ static u32 seg_first() { return u32(warp()) * u32(scatter_t::SEGMENT); }
 
@@ -501,7 +419,7 @@ RINGSWEEP_UNROLL
       Hooks::first_ticket(tail().words, tail_t::WORDS);
       tail().clear_next();
     }
-    if constexpr (COUNTED) skip_missing_tiles(t);
+    skip_missing_tiles(t);
     return t;
   }
 
@@ -554,19 +472,7 @@ RINGSWEEP_UNROLL
       temp_.ticket = t;
       temp_.uniform_digit = -1;
       skip_missing_tiles(t);
-      if constexpr (COUNTED && !PIPELINED) {
-        temp_.valid = int(min_of<u32>(u32(TILE), temp_.real_keys - tile_first(t - p_.tile_base)));
-      }
-      if constexpr (SEGMENTED) {
-        u32 segment = 0;
-        u64 origin = 0;
-        int valid = 0;
-        find_large_tile(p_.segments, *p_.segment_word, p_.segment_first_tile + (t - p_.tile_base), TILE, segment,
-                        origin, valid);
-        temp_.bins = p_.segment_bins + u64(segment) * p_.segment_bins_stride;
-        temp_.origin = origin;
-        temp_.valid = valid;
-      }
+      Source::template on_ticket<TILE, PIPELINED>(temp_, p_, t);
     }
     __syncthreads();
     stamp(&tile_trace::ticket);
@@ -659,11 +565,7 @@ RINGSWEEP_UNROLL
           temp_.digit_out[d] = keys_out() + base;
         }
         if (p_.bins_out != nullptr && u == p_.tiles - 1) {
-          if constexpr (SEGMENTED) {
-            p_.bins_out[d] = p_.bins_in[d] + inclusive;
-          } else {
-            store_word<CACHE_HINTS>(p_.bins_out + d, bin + inclusive);
-          }
+          Source::carry(p_, d, bin, inclusive);
         }
       }
     }
@@ -850,7 +752,7 @@ RINGSWEEP_UNROLL
   }
 
   TempStorage& temp_;
-  const onesweep_params<Key, ValueRaw>& p_;
+  const params_t& p_;
 };
 
 }  // namespace detail

@@ -10,6 +10,7 @@
 #include "../detail/digit_window.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/policy_check.cuh"
+#include "../detail/sort_hooks.cuh"
 #include "../detail/temp_layout.cuh"
 #include "../detail/tile_shape.cuh"
 #include "../key_traits.cuh"
@@ -38,18 +39,29 @@ struct sort_plan {
   key_context<Key> context;  // what the digit extractors need besides the window (custom keys)
 };
 
-/// The configuration of a sort of `Key` (and `Value`; `null_value` for keys only) with `Policy`.
+/// The configuration of a sort of `Key` (and `Value`; `null_value` for keys only) with `Policy`
+/// and the test or measurement hooks `Hooks` (no_hooks in every shipped sort). Made once, where
+/// the policy is chosen (radix_sort), it is the only template argument of the dispatch and of
+/// every kernel and agent below it that depends on the policy (kernels that move data only take
+/// their word types).
 ///
 ///     using config = sort_config<policy_sm90, float, null_value>;
 ///     static_assert(config::TILE == 384 * 24, "");
 ///     sort_plan<float> p;
 ///     cudaError_t e = config::make_plan(n, opts, /*in_out=*/true, p);
-template <class Policy, class Key, class Value>
+template <class Policy, class Key, class Value, class Hooks = no_hooks>
 struct sort_config {
   static_assert(policy_check<Policy>::ok, "");
   using policy = Policy;
   using key_type = Key;
   using value_type = Value;  // null_value: keys only
+  using hooks = Hooks;
+  /// The same sort without hooks: kernels that have no hook (the small sorts) take it, so a
+  /// sort with hooks shares them with the plain one.
+  using unhooked = sort_config<Policy, Key, Value, no_hooks>;
+  /// The keys-only sort of the same keys: kernels that read keys only (the histograms) take it,
+  /// so keys and pairs sorts share them.
+  using keys_only = sort_config<Policy, Key, null_value, no_hooks>;
   using traits = key_traits<Key>;
   using bits_type = typename traits::bits_type;
   static constexpr bool HAS_VALUES = !std::is_same<Value, null_value>::value;

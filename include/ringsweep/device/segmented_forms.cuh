@@ -30,10 +30,10 @@ struct segmented_form {
   }
 };
 
-/// The runners of the segmented forms, with the configuration `Config` and hooks.
-template <class Config, class Hooks>
+/// The runners of the segmented forms, with the configuration `Config` (hooks included).
+template <class Config>
 struct segmented_runner {
-  using dispatch = segmented_dispatch<Config, Hooks>;
+  using dispatch = segmented_dispatch<Config>;
   using K = typename Config::key_type;
   using bits_type = typename Config::bits_type;
   using value_raw_t = typename Config::value_raw_t;

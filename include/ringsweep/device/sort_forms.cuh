@@ -141,11 +141,10 @@ struct argsort_form {
 };
 
 /// The form runners: each takes the sort's configuration `Config` (of the key type the kernels
-/// sort) and hooks, and the caller's arguments.
-template <class Config, class Hooks>
+/// sort, with its hooks) and the caller's arguments.
+template <class Config>
 struct form_runner {
-  using dispatch = sort_dispatch<typename Config::policy, typename Config::key_type, typename Config::value_type,
-                                 Config::HAS_VALUES, Hooks>;
+  using dispatch = sort_dispatch<Config>;
   using K = typename Config::key_type;
   using bits_type = typename Config::bits_type;
   using value_raw_t = typename Config::value_raw_t;

@@ -29,10 +29,14 @@ struct segment_histogram_params : key_context<Key> {
   bool descending;
 };
 
-/// Persistent grid over the large segments' onesweep tiles (`TILE` keys): each block counts a
-/// tile's digits of every pass in shared memory and adds them to its segment's counts.
-template <class Policy, class Key, int TILE>
-__global__ void __launch_bounds__(Policy::HIST_THREADS) segment_histogram_kernel(segment_histogram_params<Key> p) {
+/// Persistent grid over the large segments' onesweep tiles (`Config::TILE` keys): each block
+/// counts a tile's digits of every pass in shared memory and adds them to its segment's counts.
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS)
+    segment_histogram_kernel(segment_histogram_params<typename Config::key_type> p) {
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
+  constexpr int TILE = Config::TILE;
   if constexpr (policy_compiled_here<Policy>()) {
     using bits_type = typename key_traits<Key>::bits_type;
     constexpr int THREADS = Policy::HIST_THREADS;
