@@ -206,7 +206,8 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : distributed_kernels<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : distributed_kernels<std::uint64_t, std::uint64_t>();
   e = e != cudaSuccess ? e : distributed_kernels<float, v16>();
-  e = e != cudaSuccess ? e : distributed_kernels<ringsweep::detail::decomposed_key<fi_key, fi_decomposer>, std::uint16_t>();
+  e = e != cudaSuccess ? e
+                       : distributed_kernels<ringsweep::detail::decomposed_key<fi_key, fi_decomposer>, std::uint16_t>();
   e = e != cudaSuccess ? e : top_k<std::uint32_t, std::int32_t>();
   e = e != cudaSuccess ? e : top_k<float, std::int64_t>();
   e = e != cudaSuccess ? e : top_k<std::uint64_t, std::uint32_t>();
