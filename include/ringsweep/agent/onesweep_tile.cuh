@@ -12,6 +12,7 @@
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
 #include "../warp/warp_vector_load.cuh"
+#include "onesweep_pipeline.cuh"
 #include "pass_route.cuh"
 #include "sort_config.cuh"
 
@@ -54,11 +55,12 @@ struct onesweep_params : SourceParams {
 /// With `INDEX_VALUES` (argsort) the pass that reads the input's values makes them instead: each
 /// key's input position.
 ///
-/// With the policy's `PIPELINE_STAGES` = 2 (not segmented) the block is persistent: it takes tiles
-/// by ticket until one finds no tile, and while a tile ranks, looks back and scatters, the next
-/// tile's ticket is taken and its keys are on their way into shared memory of their own (`in`);
-/// a tile's values follow into it during the tile's ranking. TempStorage is then too large for
-/// static shared memory: the kernel places it in dynamic shared memory.
+/// With the shape's `PIPELINE_STAGES` = 2 (and a source a persistent block may take) the block is
+/// persistent and its feeder is onesweep_pipeline (its own file, with the copy engine's bulk copies):
+/// it takes tiles by ticket until one finds no tile, and while a tile ranks, looks back and
+/// scatters, the next tile's ticket is taken and its keys are on their way into shared memory of
+/// their own (`in`); a tile's values follow into it during the tile's ranking. TempStorage is then
+/// too large for static shared memory: the kernel places it in dynamic shared memory.
 ///
 /// Where the tile's keys come from is its tile source (`Source`), a type of its own file:
 /// `portion_tiles<HINTS>` (a plain pass over a portion), `counted_tiles<HINTS>` (a sort whose n
@@ -111,13 +113,14 @@ class onesweep_tile {
   }
   /// Persistent and pipelined (see above).
   static constexpr bool PIPELINED = Config::PIPELINED && Source::PERSISTENT;
-  /// Pipelined with the copy engine (PIPELINE_BULK_COPY) where this compilation has it.
-  __host__ __device__ static constexpr bool bulk() { return Policy::PIPELINE_BULK_COPY && has_bulk_copy(); }
   static constexpr bool STAGED =
       !PIPELINED && (vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>()));
   /// Keys only, the shape's fused_exchange: the ranking stores each key at its rank (no ranks
   /// array, no exchange loop); the ranking's counters and the keys then sit side by side.
   static constexpr bool FUSED = shape::FUSED_EXCHANGE && !HAS_VALUES && !PIPELINED;
+  /// Pipelined: the feeder that takes the block's tickets and stages its tiles (its own file).
+  using pipeline_t = onesweep_pipeline<onesweep_tile>;
+  friend pipeline_t;
 
   /// Each warp's warp_vector_load stage (keys, later values): not in the union, which holds other
   /// warps' keys while values are loaded. An empty base (no bytes) when nothing is vector-loaded.
@@ -128,25 +131,11 @@ class onesweep_tile {
     uint4 stage[WARPS * warp_threads];
   };
 
-  /// Pipelined: the keys (and values) of a tile on their way in, apart from the ranking's storage.
+  /// Pipelined: the feeder's storage (onesweep_pipeline), apart from the ranking's.
   template <bool, class = void>
   struct incoming_storage {};
   template <class Dummy>
-  struct incoming_storage<true, Dummy> {
-    struct stage {
-      union {
-        bits_type keys[TILE];
-        uint4 keys_words[ceil_div(TILE * int(sizeof(bits_type)), 16)];  // 16-byte alignment
-      };
-      union {
-        ValueRaw values[HAS_VALUES ? TILE : 1];
-        uint4 values_words[HAS_VALUES ? ceil_div(TILE * int(sizeof(ValueRaw)), 16) : 1];
-      };
-    } in;
-    u64 bars[2];    // bulk copies: the mbarriers the keys' and the values' copies complete on
-    u32 parity[2];  // and the parities of the phases the waiters wait for (thread 0 flips them)
-    u32 next_ticket;
-  };
+  struct incoming_storage<true, Dummy> : pipeline_storage<bits_type, ValueRaw, TILE, HAS_VALUES> {};
 
   /// The ranking's storage and the tile's keys (and values) for the exchange: one union, or side
   /// by side for a fused exchange (FUSED).
@@ -192,7 +181,7 @@ class onesweep_tile {
 
   __device__ __forceinline__ void process() {
     if constexpr (PIPELINED) {
-      process_pipelined();
+      pipeline_t(*this).run();
     } else {
       if (!pass_runs()) return;
       bits_type keys[ITEMS];
@@ -318,142 +307,6 @@ RINGSWEEP_UNROLL
     if constexpr (Hooks::TRACE) {
       __syncthreads();
       stamp(&tile_trace::exit);
-    }
-  }
-
-  /// The persistent pipelined block (PIPELINED). Per tile `u`, with `next` the ticket after it:
-  /// wait for u's keys (the only batch in flight) and a barrier; thread 0 takes `next`; the keys
-  /// go to registers and u's values start on their way (a batch); a barrier frees the keys' stage,
-  /// which next's keys start into (a batch); then u ranks, looks back and scatters as a one-tile
-  /// block does, waiting for its values (all batches but next's keys) just before they move.
-  /// A block holds two tickets, u and next, and waits only for smaller tickets than u (look-back,
-  /// slot) or for its own copies; next starts once u is done (design.md section 6).
-  ///
-  /// With the copy engine (bulk()) each stage's copy is one `cp.async.bulk` by thread 0 that
-  /// completes on the stage's mbarrier; the waiters read the phase's parity from shared memory,
-  /// where thread 0 flips it as it starts the stage's next copy (a loop counter for the parity
-  /// costs a register, and sm_90's 4-byte-key kernels spilled 4 B with it).
-  __device__ __forceinline__ void process_pipelined() {
-    if (!pass_runs()) return;
-    if (threadIdx.x == 0) {
-      if constexpr (bulk()) {
-        mbarrier_init(&temp_.bars[0], 1);
-        mbarrier_init(&temp_.bars[1], 1);
-        temp_.parity[0] = temp_.parity[1] = 1;  // each start flips it: the first phase waited for is 0
-      }
-      temp_.next_ticket = take_ticket();
-    }
-    __syncthreads();  // also orders pass_runs' route before its first use
-    u32 u = temp_.next_ticket - p_.tile_base;
-    if (u >= launch_tiles()) return;
-    start_keys(u);
-    if constexpr (bulk()) __syncthreads();  // the keys' parity
-    for (;;) {
-      if constexpr (bulk()) {
-        wait_bulk(0);
-      } else {
-        async_copy_wait<0>();
-      }
-      __syncthreads();  // u's keys have landed for the whole block; the last tile's reads are done
-      if (threadIdx.x == 0) {
-        temp_.ticket = p_.tile_base + u;
-        temp_.uniform_digit = -1;
-        temp_.next_ticket = take_ticket();  // early: the next tile's keys load during this one
-      }
-      stamp(&tile_trace::ticket);
-      const int valid = valid_keys(u);
-      bits_type keys[ITEMS];
-      read_stage(temp_.in.keys, valid, keys, digit_of().pad);  // padded as acquire pads
-      if constexpr (HAS_VALUES) start_values(u, valid);
-      __syncthreads();  // the keys' stage is free; next_ticket is set
-      if (next_in_flight()) start_keys(temp_.next_ticket - p_.tile_base);
-      if (threadIdx.x == 0) tail().wait_slot_free(u);
-      work(u, valid, keys);
-      // next_ticket is read from shared memory where needed (no register holds it through the
-      // tile); thread 0 rewrites it only after the next iteration's first barrier.
-      if (!next_in_flight()) return;
-      u = temp_.next_ticket - p_.tile_base;
-    }
-  }
-
-  /// Bulk copies, thread 0 only: flips stage `s`'s parity. The access is volatile so that the
-  /// compiler cannot hoist the read out of thread 0's branch: it did (an unconditional LDS in
-  /// every thread, dead in all but thread 0), and compute-sanitizer's racecheck on an H100
-  /// (2026-11-26) reported those reads as racing with thread 0's write.
-  __device__ __forceinline__ void flip_parity(int s) const {
-    volatile u32& parity = temp_.parity[s];
-    parity = parity ^ 1u;
-  }
-
-  /// Bulk copies: waits until the phase of stage `s`'s mbarrier (0 keys, 1 values) that thread
-  /// 0's latest start of the stage belongs to completes.
-  __device__ __forceinline__ void wait_bulk(int s) const {
-    u32 pause = 0;
-    while (!mbarrier_try_wait_parity(&temp_.bars[s], temp_.parity[s])) backoff(pause);
-  }
-
-  /// Pipelined: starts `count` items of `src` into `stage` (a batch of cp.async copies, or a bulk
-  /// copy completing on stage `s`'s mbarrier).
-  template <class T>
-  __device__ __forceinline__ void start_stage(T* stage, const T* src, int count, int s) const {
-    if constexpr (bulk()) {
-      if (threadIdx.x == 0) flip_parity(s);
-      block_bulk_copy_to_shared<THREADS>(stage, src, count, &temp_.bars[s]);
-    } else {
-      (void)s;
-      block_copy_to_shared<THREADS>(stage, src, count);
-      async_copy_commit();
-    }
-  }
-
-  /// Pipelined: whether the ticket taken early has a tile (whose keys are then on their way).
-  __device__ __forceinline__ bool next_in_flight() const {
-    return temp_.next_ticket - p_.tile_base < launch_tiles();
-  }
-
-  /// Thread 0: takes a ticket (the launch's first of its tile clears the next launch's tail words).
-  __device__ __forceinline__ u32 take_ticket() const {
-    const u32 t = atomicAdd(p_.ticket, 1u);
-    Hooks::pause(t, 0);
-    if (t == p_.tile_base) {  // the previous launch is done with the next launch's words
-      Hooks::first_ticket(tail().words, tail_t::WORDS);
-      tail().clear_next();
-    }
-    skip_missing_tiles(t);
-    return t;
-  }
-
-  /// Pipelined: starts tile u's keys into the stage.
-  __device__ __forceinline__ void start_keys(u32 u) const {
-    start_stage(temp_.in.keys, keys_in() + tile_first(u), valid_keys(u), 0);
-  }
-
-  /// Pipelined: starts tile u's values into the stage (one batch; empty where argsort makes them).
-  __device__ __forceinline__ void start_values(u32 u, int valid) const {
-    if constexpr (INDEX_VALUES) {
-      if (pass_route::src(temp_.route) == buffer_in) {
-        if constexpr (bulk()) {
-          if (threadIdx.x == 0) {
-            flip_parity(1);
-            mbarrier_arrive_expect_tx(&temp_.bars[1], 0);  // the phase completes empty
-          }
-        } else {
-          async_copy_commit();
-        }
-        return;
-      }
-    }
-    start_stage(temp_.in.values, values_in() + tile_first(u), valid, 1);
-  }
-
-  /// Pipelined: this warp's items of the staged tile, warp-striped as load_warp_striped gives them.
-  template <class T>
-  __device__ __forceinline__ static void read_stage(const T* stage, int valid, T (&items)[ITEMS], const T& fill = T{}) {
-    const int first = int(seg_first()) + int(lane_id());
-RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) {
-      const int i = first + k * warp_threads;
-      items[k] = i < valid ? stage[i] : fill;
     }
   }
 
@@ -710,16 +563,7 @@ RINGSWEEP_UNROLL
   /// Pipelined: the values come from the stage once they have landed (every batch but the next
   /// tile's keys), behind a barrier, which also ends every thread's reads of keys in shared memory.
   __device__ __forceinline__ void load_values(u32 u, u32 lane, int valid, ValueRaw (&values)[ITEMS]) {
-    if constexpr (PIPELINED) {
-      if constexpr (bulk()) {
-        wait_bulk(1);
-      } else if (next_in_flight()) {
-        async_copy_wait<1>();
-      } else {
-        async_copy_wait<0>();
-      }
-      __syncthreads();
-    }
+    if constexpr (PIPELINED) pipeline_t(*this).wait_values();
     if constexpr (INDEX_VALUES) {
       if (pass_route::src(temp_.route) == buffer_in) {
         const u64 first = u64(p_.first_key) + tile_first(u) + seg_first() + lane;
@@ -729,7 +573,7 @@ RINGSWEEP_UNROLL
       }
     }
     if constexpr (PIPELINED) {
-      read_stage(temp_.in.values, valid, values);
+      pipeline_t::read_stage(temp_.in.values, valid, values);
     } else {
       load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
     }

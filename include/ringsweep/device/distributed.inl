@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../detail/digit_window.cuh"
+#include "../detail/sort_window.cuh"
 #include "../kernels/boundary_histogram_kernel.cuh"
 #include "../kernels/slot_partition_kernel.cuh"
 #include "key_kind.cuh"
@@ -217,15 +218,16 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   // ---- 1. this rank's own checks -------------------------------------------------------------
   cudaError_t err = cudaSuccess;
   const int key_bits = traits::bits;
-  const int end_bit = opts.end_bit == -1 ? key_bits : opts.end_bit;
-  const bool bad_window = opts.begin_bit < 0 || end_bit < 0 || end_bit > key_bits || opts.begin_bit > end_bit;
+  detail::sort_window window;  // bits, order and splitter rounds (8-bit digits), resolved once
+  const bool bad_window = !detail::sort_window::resolve(opts, key_bits, radix_bits, window);
+  const int end_bit = bad_window ? opts.end_bit : window.end_bit;
   const bool bad_count = n > std::size_t(PTRDIFF_MAX) / item_bytes;
   const bool bad_chunk = cfg.chunk_bytes == 0 || cfg.chunk_bytes > std::size_t(INT_MAX);
   if (bad_window || bad_count || bad_chunk) err = cudaErrorInvalidValue;
   if (n > 0 && (d_keys == nullptr || (HAS_VALUES && d_values == nullptr))) err = cudaErrorInvalidValue;
   if (!kind.aligned(d_keys)) err = cudaErrorInvalidValue;
   const unsigned boundaries = unsigned(p - 1);
-  const int passes = bad_window ? 0 : detail::digit_window::passes(opts.begin_bit, end_bit, radix_bits);
+  const int passes = bad_window ? 0 : window.passes;
 
   // ---- 2. allocations: the second buffer, the sort's temporary storage, the search's tables ----
   // The tables (the histograms of the splitter search, the partition's per-block offsets) are
@@ -298,8 +300,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   const auto context = kind.context();
   detail::key_digits<SortKey> digits{};
   for (int t = 0; t < passes; ++t) {
-    const auto w = detail::digit_window::of_pass(opts.begin_bit, end_bit, radix_bits, passes - 1 - t);
-    digits.digit[t] = context.extractor(opts.order == sort_order::descending, w);
+    digits.digit[t] = window.extractor<radix_bits>(context, passes - 1 - t);
   }
 
   // The final step: the stable sort of what lies in the caller's arrays, the result copied back
@@ -350,7 +351,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   for (int t = 0; open > 0 && t < passes; ++t) {
     const unsigned groups = distinct_prefixes(prefixes, open, t, group_of, table);
     const unsigned buckets =
-        1u << detail::digit_window::of_pass(opts.begin_bit, end_bit, radix_bits, passes - 1 - t).width;
+        1u << window.pass<radix_bits>(passes - 1 - t).width;
     const std::size_t entries = std::size_t(groups) * buckets;
     local_counts.assign(entries, 0);
     global_counts.assign(entries, 0);
