@@ -5,6 +5,7 @@
 #include "../detail/config.cuh"
 #include "../detail/count_source.cuh"
 #include "../detail/load_store.cuh"
+#include "portion_tile_source.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -22,9 +23,7 @@ struct counted_params {
 ///
 ///     onesweep_kernel<Config, counted_tiles<false>>
 template <bool HINTS_>
-struct counted_tiles {
-  static constexpr bool HINTS = HINTS_;
-  static constexpr bool PERSISTENT = true;
+struct counted_tiles : portion_tiles<HINTS_> {  // its tiles' first keys and digit offsets: a portion's
   static constexpr bool ALL_REAL = false;
   using params = counted_params;
   struct storage {
@@ -63,18 +62,6 @@ struct counted_tiles {
       (void)u;
       return s.valid;
     }
-  }
-  template <int TILE>
-  __device__ __forceinline__ static u32 origin(const storage&, u32 u) {
-    return u * u32(TILE);
-  }
-  template <class P>
-  __device__ __forceinline__ static u64 bin(const storage&, const P& p, int d) {
-    return load_word<HINTS>(p.bins_in + d);
-  }
-  template <class P>
-  __device__ __forceinline__ static void carry(const P& p, int d, u64 bin, u32 inclusive) {
-    store_word<HINTS>(p.bins_out + d, bin + inclusive);
   }
 };
 

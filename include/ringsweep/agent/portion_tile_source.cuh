@@ -15,7 +15,9 @@ struct portion_params {};
 /// The tiles of a portion of `keys` keys from `first_key` (onesweep_params): tile u holds keys
 /// [u x TILE, (u + 1) x TILE) of it, the last one fewer. `HINTS`: the pass runs with cache hints
 /// (the policy's CACHE_HINTS, for a sort whose data cannot stay in L2; the host decides), so the
-/// portion's digit offsets load and store evict-last, and keys and values move evict-first.
+/// portion's digit offsets load and store evict-last, and keys and values move evict-first. A
+/// source whose tiles are a portion's with fewer of them real (counted_tiles) derives from it;
+/// its storage is then another, so the members it inherits take any storage.
 ///
 ///     onesweep_kernel<Config, portion_tiles<false>>
 template <bool HINTS_>
@@ -45,13 +47,13 @@ struct portion_tiles {
   }
   /// Tile `u`'s first key in the portion: 32 bits (a portion holds fewer than 2^30 keys), cheap
   /// to recompute where used, so no 64-bit offset stays in registers through the tile.
-  template <int TILE>
-  __device__ __forceinline__ static u32 origin(const storage&, u32 u) {
+  template <int TILE, class S>
+  __device__ __forceinline__ static u32 origin(const S&, u32 u) {
     return u * u32(TILE);
   }
   /// Digit `d`'s global offset at the portion's start.
-  template <class P>
-  __device__ __forceinline__ static u64 bin(const storage&, const P& p, int d) {
+  template <class S, class P>
+  __device__ __forceinline__ static u64 bin(const S&, const P& p, int d) {
     return load_word<HINTS>(p.bins_in + d);
   }
   /// The portion's last tile: digit `d`'s offset at the next portion's start (`bin`: this
