@@ -36,7 +36,9 @@ struct onesweep_passes {
   }
   /// Blocks of a launch over `launch_tiles` tiles, and the tickets it takes: its tiles and,
   /// persistent, one more per block (each block's last ticket finds no tile and ends its loop).
-  __host__ unsigned blocks(u32 launch_tiles) const { return resident != 0 ? min_of(resident, launch_tiles) : launch_tiles; }
+  __host__ unsigned blocks(u32 launch_tiles) const {
+    return resident != 0 ? min_of(resident, launch_tiles) : launch_tiles;
+  }
   __host__ u32 tickets(u32 launch_tiles) const { return launch_tiles + (resident != 0 ? blocks(launch_tiles) : 0u); }
   /// Tickets of the whole sort: how far into the status ring it reaches.
   __host__ std::size_t sort_tickets() const {
