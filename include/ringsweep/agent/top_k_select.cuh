@@ -23,22 +23,27 @@ namespace detail {
 /// of the input has the same digit (seen by the first histogram) are no levels at all.
 template <int MAX_PASSES>
 struct top_k_state {
-  u64 k_rem;         // keys still to take from the current level's bucket
+  u64 k_rem;         // keys still to take from the current bucket
   u64 out_base;      // candidates written by the levels before the current one
-  u64 level_less;    // keys of the current level below its bucket
-  u64 bucket_count;  // keys of the current level in its bucket
-  int level;         // the pass the current step splits by; -1: none (every key is in the bucket)
+  u64 level_less;    // keys of the current walk below its bucket (summed over its levels)
+  u64 bucket_count;  // keys of the current walk's bucket
+  int level;         // the lowest level of the walk (its bucket's); -1: none (every key is in the bucket)
   int next_level;    // the pass the current step counts for the next level; -1: none
-  u32 bucket;        // the current level's bucket
+  u32 bucket;        // the digit of `level` in the walk
   u32 src;           // what the current step reads: 0 the input, 1 or 2 a candidate buffer
   u32 dst;           // where its bucket's keys go: 0 nowhere (kept in the source), 1 or 2 a buffer
   u32 take;          // 1: the bucket's first k_rem keys are the last candidates (the last step)
   u32 started;       // the first pick has run
   u32 done;          // the last step has run: later picks and steps do nothing
   u32 checks;        // passes whose digit a source key must match (decided since it was written)
+  u32 walk;          // levels the step splits by at once: walk_pass[0] (highest) .. walk_pass[walk - 1] == level
+  u32 path;          // 1: the step counts along the guessed key (`guess`) below next_level, not next_level alone
   u64 uniform;       // bit p: every key of the input has the same digit in pass p (no level)
   int check_pass[MAX_PASSES];
   u32 check_digit[MAX_PASSES];
+  int walk_pass[MAX_PASSES];
+  u32 walk_digit[MAX_PASSES];
+  u32 guess[MAX_PASSES];  // per pass: its most frequent digit in the whole input (the first pick's)
 };
 
 /// Arguments of every select kernel of one call.
@@ -57,7 +62,8 @@ struct top_k_params : key_context<Key> {
   bool descending;
   void* state;             // two top_k_state, by round parity
   u64* input_counts;       // passes x RADIX: digit counts of the whole input (zeroed)
-  u64* level_counts;       // passes x RADIX: a level's digit counts among its bucket's keys (zeroed)
+  u64* level_counts;       // 2 x passes x RADIX: digit counts among a bucket's keys, by the step's round
+                           // parity (zeroed; the pick clears its round's half before its step)
   u32* range_counts;       // ranges x passes x RADIX: each range's counts
   u64* src_off;            // per range: where its keys start in the current source, and how many
   u64* src_cnt;
@@ -243,15 +249,18 @@ RINGSWEEP_UNROLL
     return fits;
   }
 
-  /// Round `round`'s decision, by every block (the state by block 0): the level, the bucket of
-  /// the k_rem-th key from the level's global counts, and the block's range's counts below and in
-  /// the bucket (see design.md 14). `PICK_THREADS` threads.
+  /// Round `round`'s decision, by every block (the state by block 0): the walk (one level, or
+  /// several when the last step counted along the guessed key), the bucket of the k_rem-th key
+  /// from the levels' global counts, and the block's range's counts below and in the bucket (see
+  /// design.md 15). `PICK_THREADS` threads.
   __device__ __forceinline__ static void pick(const params_t& p, int round) {
     const state_t& prev = static_cast<const state_t*>(p.state)[(round + 1) & 1];
     state_t& cur = static_cast<state_t*>(p.state)[round & 1];
     __shared__ typename block_scan<u64, PICK_THREADS>::TempStorage scan;
     __shared__ u64 chosen[3];  // bucket, keys below it, keys in it
     __shared__ unsigned long long uniform_bits;
+    __shared__ int walk_pass[MAX_PASSES];
+    __shared__ u32 walk_digit[MAX_PASSES];
     const int t = int(threadIdx.x);
     const u64 r = blockIdx.x;
     const bool first = prev.started == 0;
@@ -259,7 +268,15 @@ RINGSWEEP_UNROLL
       if (r == 0 && t == 0) cur.done = 1;  // the select ended; this round and every later one exit
       return;
     }
-    // Passes whose digit is the same for every key of the input: no level at all.
+    // This round's step counts into half `round & 1` of level_counts, which the step of round - 2
+    // wrote and the pick of round - 1 read: cleared here, by all blocks.
+    const u64 half = u64(p.passes) * RADIX;
+    {
+      u64* const mine = p.level_counts + u64(round & 1) * half;
+      for (u64 i = r * PICK_THREADS + u64(t); i < half; i += u64(gridDim.x) * PICK_THREADS) mine[i] = 0;
+    }
+    // Passes whose digit is the same for every key of the input: no level at all. And the guessed
+    // key: each pass's most frequent digit (a key holding more than half of the input is it).
     if (first) {
       if (t == 0) uniform_bits = 0;
       __syncthreads();
@@ -269,28 +286,44 @@ RINGSWEEP_UNROLL
           if (d < RADIX && p.input_counts[u64(pass) * RADIX + u64(d)] == p.n) atomicOr(&uniform_bits, 1ull << pass);
         }
       }
+      if (r == 0) {
+        for (int pass = t; pass < p.passes; pass += PICK_THREADS) {
+          u64 best = 0;
+          u32 arg = 0;
+          for (int d = 0; d < RADIX; ++d) {
+            const u64 c = p.input_counts[u64(pass) * RADIX + u64(d)];
+            if (c > best) {
+              best = c;
+              arg = u32(d);
+            }
+          }
+          cur.guess[pass] = arg;
+        }
+      }
       __syncthreads();
     }
     const u64 uniform = first ? u64(uniform_bits) : prev.uniform;
-    const int level = first ? highest_level(uniform, p.passes - 1) : prev.next_level;
-    const u64 k_rem = first ? p.k : prev.k_rem;
-    // The level's digit counts (this thread's run of digits), and the bucket of the k_rem-th key.
-    u64 count[PICK_DIGITS];
-    u64 mine = 0;
-    for (int i = 0; i < PICK_DIGITS; ++i) {
-      const int d = t * PICK_DIGITS + i;
-      count[i] = level >= 0 && d < RADIX ? (first ? p.input_counts : p.level_counts)[u64(level) * RADIX + u64(d)] : 0;
-      mine += count[i];
-    }
-    u64 total = 0;
-    u64 below = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, mine, total);
-    if (level < 0) {
-      if (t == 0) {
-        chosen[0] = 0;
-        chosen[1] = 0;
-        chosen[2] = p.n;  // no level: the first round, every key is in the bucket
+    // Counts along the guessed key (prev.path) let the walk go on below a level whose bucket is
+    // the guessed digit: the step counted the next level among exactly those keys.
+    const bool along_guess = !first && prev.path != 0;
+    const u64* const counts = first ? p.input_counts : p.level_counts + u64((round + 1) & 1) * half;
+    int level = first ? highest_level(uniform, p.passes - 1) : prev.next_level;
+    u64 k_rem = first ? p.k : prev.k_rem;
+    u64 level_less = 0, bucket_count = p.n;
+    u32 bucket = 0;
+    int walk = 0, next = -1, lowest = -1;
+    u64 less = 0;  // this thread's digits' share of the range's keys below the bucket
+    while (level >= 0) {
+      // The level's digit counts (this thread's run of digits), and the bucket of the k_rem-th key.
+      u64 count[PICK_DIGITS];
+      u64 mine = 0;
+      for (int i = 0; i < PICK_DIGITS; ++i) {
+        const int d = t * PICK_DIGITS + i;
+        count[i] = d < RADIX ? counts[u64(level) * RADIX + u64(d)] : 0;
+        mine += count[i];
       }
-    } else {
+      u64 total = 0;
+      u64 below = block_scan<u64, PICK_THREADS>::exclusive_sum(scan, mine, total);
       for (int i = 0; i < PICK_DIGITS; ++i) {
         if (count[i] != 0 && below < k_rem && k_rem <= below + count[i]) {
           chosen[0] = u64(t * PICK_DIGITS + i);
@@ -299,13 +332,30 @@ RINGSWEEP_UNROLL
         }
         below += count[i];
       }
+      __syncthreads();
+      bucket = u32(chosen[0]);
+      level_less += chosen[1];
+      k_rem -= chosen[1];
+      bucket_count = chosen[2];
+      const u32* row = p.range_counts + (r * u64(p.passes) + u64(level)) * RADIX;
+      for (int i = 0; i < PICK_DIGITS; ++i) {
+        const int d = t * PICK_DIGITS + i;
+        if (d < int(bucket)) less += row[d];
+      }
+      if (t == 0) {
+        walk_pass[walk] = level;
+        walk_digit[walk] = bucket;
+      }
+      ++walk;
+      lowest = level;
+      next = highest_level(uniform, level - 1);
+      __syncthreads();  // chosen is rewritten by the next level
+      if (!(along_guess && next >= 0 && bucket == prev.guess[level] && bucket_count != k_rem)) break;
+      level = next;
     }
-    __syncthreads();
-    const u32 bucket = u32(chosen[0]);
-    const u64 level_less = chosen[1], bucket_count = chosen[2];
     // The count's speculative candidates stand in for the input when the level is the pass they
     // were chosen by, the bucket is at most every range's D_r, and no range overflowed.
-    const bool spec_ok = first && SPECULATE && p.spec_cap != 0 && level >= 0 && level == p.spec_pass &&
+    const bool spec_ok = first && SPECULATE && p.spec_cap != 0 && lowest >= 0 && lowest == p.spec_pass &&
                          p.spec_flags[1] == 0 && bucket <= u32(RADIX - 1) - p.spec_flags[0];
     // This block's range: adopt what the last step wrote, then count below and in the bucket.
     u64 off, cnt;
@@ -322,52 +372,56 @@ RINGSWEEP_UNROLL
       off = p.src_off[r];
       cnt = p.src_cnt[r];
     }
-    u64 less = 0;
-    if (level >= 0) {
-      const u32* row = p.range_counts + (r * u64(p.passes) + u64(level)) * RADIX;
-      for (int i = 0; i < PICK_DIGITS; ++i) {
-        const int d = t * PICK_DIGITS + i;
-        if (d < int(bucket)) less += row[d];
-      }
-    }
     u64 less_total = 0;
     (void)block_scan<u64, PICK_THREADS>::exclusive_sum(scan, less, less_total);
     if (t == 0) {
       p.src_off[r] = off;
       p.src_cnt[r] = cnt;
       p.range_less[r] = less_total;
-      p.range_in[r] = level >= 0 ? u64(p.range_counts[(r * u64(p.passes) + u64(level)) * RADIX + bucket]) : cnt;
+      p.range_in[r] = lowest >= 0 ? u64(p.range_counts[(r * u64(p.passes) + u64(lowest)) * RADIX + bucket]) : cnt;
     }
     if (r != 0 || t != 0) return;
-    const int next = level < 0 ? -1 : highest_level(uniform, level - 1);
-    const u64 rem = k_rem - level_less;
-    const bool take = next < 0 || bucket_count == rem;
+    const bool take = next < 0 || bucket_count == k_rem;
     const u32 src = first ? (spec_ok ? 1u : 0u) : (prev.dst != 0 ? prev.dst : prev.src);
     u32 checks = 0;
     if (!first && prev.dst == 0) {
-      // The source stays: its keys must also match the level just decided.
+      // The source stays: its keys must also match the levels just decided.
       for (u32 c = 0; c < prev.checks; ++c) {
         cur.check_pass[c] = prev.check_pass[c];
         cur.check_digit[c] = prev.check_digit[c];
       }
-      cur.check_pass[prev.checks] = prev.level;
-      cur.check_digit[prev.checks] = prev.bucket;
-      checks = prev.checks + 1;
+      checks = prev.checks;
+      for (u32 w = 0; w < prev.walk; ++w, ++checks) {
+        cur.check_pass[checks] = prev.walk_pass[w];
+        cur.check_digit[checks] = prev.walk_digit[w];
+      }
     }  // else a fresh buffer holds only keys that matched every decided digit
+    if (!first) {
+      for (int pass = 0; pass < p.passes; ++pass) cur.guess[pass] = prev.guess[pass];
+    }
+    for (int w = 0; w < walk; ++w) {
+      cur.walk_pass[w] = walk_pass[w];
+      cur.walk_digit[w] = walk_digit[w];
+    }
+    cur.walk = u32(walk);
     cur.checks = checks;
     cur.uniform = uniform;
     cur.started = 1;
     cur.done = 0;
-    cur.k_rem = rem;
+    cur.k_rem = k_rem;
     cur.out_base = first ? 0 : prev.out_base + prev.level_less;
     cur.level_less = level_less;
     cur.bucket_count = bucket_count;
-    cur.level = level;
+    cur.level = lowest;
     cur.next_level = take ? -1 : next;
     cur.bucket = bucket;
     cur.src = src;
     cur.dst = take || bucket_count > p.capacity ? 0u : (src == 1u ? 2u : 1u);
     cur.take = take ? 1u : 0u;
+    // A bucket too large for a buffer stays in the source (the input): the step then counts the
+    // levels below along the guessed key, so that the next pick can walk down to the guessed key
+    // or to a bucket that fits, and the input is read once more at most (design.md 15).
+    cur.path = !take && cur.dst == 0u ? 1u : 0u;
   }
 
   /// The highest pass at or below `from` whose digit is not the same for every key (bit p of
@@ -378,15 +432,19 @@ RINGSWEEP_UNROLL
     return pass;
   }
 
-  /// Block `r` moves its range of the current source: keys below the bucket to the candidates,
-  /// the bucket's keys to the next buffer (counting their next digit) or, in the last step, its
-  /// first k_rem to the candidates; all in input order.
+  /// Block `r` moves its range of the current source: keys below the bucket (at any level of the
+  /// walk) to the candidates, the bucket's keys to the next buffer (counting their next digit, or
+  /// every lower digit along the guessed key) or, in the last step, its first k_rem to the
+  /// candidates; all in input order.
   __device__ __forceinline__ static void step(TempStorage& temp, const params_t& p, int round) {
     const state_t& s = static_cast<const state_t*>(p.state)[round & 1];
     if (s.done != 0) return;  // the same for every block
     histogram_t hist(temp.hist);
-    const int level = s.level, next = s.next_level;
-    const u32 bucket = s.bucket, src = s.src, dst = s.dst, checks = s.checks;
+    const int level = s.walk != 0 ? s.walk_pass[0] : -1, next = s.next_level;
+    const u32 bucket = s.walk != 0 ? s.walk_digit[0] : 0u, src = s.src, dst = s.dst, checks = s.checks;
+    const u32 walk = s.walk;
+    const bool path = s.path != 0;
+    const u64 uniform = s.uniform;
     const bool take = s.take != 0;
     const u64 k_rem = s.k_rem;
     const bool count_next = !take && next >= 0;
@@ -427,8 +485,14 @@ RINGSWEEP_UNROLL
           bool match = true;
           for (u32 c = 0; c < checks; ++c) match = match && extractor(p, s.check_pass[c])(key[row]) == s.check_digit[c];
           if (match) {
+            // The walk's levels, highest first: the first digit that differs decides.
             const u32 d = level >= 0 ? digit_of(key[row]) : 0u;
-            cls[row] = d < bucket ? 1u : (d == bucket ? 2u : 0u);
+            u32 c = d < bucket ? 1u : (d == bucket ? 2u : 0u);
+            for (u32 w = 1; w < walk && c == 2u; ++w) {
+              const u32 dw = extractor(p, s.walk_pass[w])(key[row]);
+              c = dw < s.walk_digit[w] ? 1u : (dw == s.walk_digit[w] ? 2u : 0u);
+            }
+            cls[row] = c;
           }
         }
         const u32 below = __ballot_sync(0xffffffffu, cls[row] == 1u);
@@ -460,7 +524,18 @@ RINGSWEEP_UNROLL
               store_global(p.buf_keys[dst - 1] + bucket_at + in_rank, key[row]);
               store_global(p.buf_pos[dst - 1] + bucket_at + in_rank, where[row]);
             }
-            if (count_next) hist.add(0, next_of(key[row]));
+            if (count_next) {
+              // The next level's digit; along the guessed key, the levels below while the digits
+              // are the guessed ones (a key equal to the guess is counted at every level).
+              u32 d = next_of(key[row]);
+              hist.add(next, d);
+              for (int j = next; path && d == s.guess[j];) {
+                j = highest_level(uniform, j - 1);
+                if (j < 0) break;
+                d = extractor(p, j)(key[row]);
+                hist.add(j, d);
+              }
+            }
           }
         }
       }
@@ -470,13 +545,16 @@ RINGSWEEP_UNROLL
       __syncthreads();  // row_counts is reused by the next tile
     }
     if (count_next) {
+      // The counted levels' rows of this range, and the global counts in this round's half.
       __syncthreads();
-      u32* row = p.range_counts + (r * u64(p.passes) + u64(next)) * RADIX;
-      for (int d = int(threadIdx.x); d < RADIX; d += THREADS) {
-        const u32 c = temp.hist.bins[0][d];
-        row[d] = c;
-        if (c != 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.level_counts + u64(next) * RADIX + d),
-                              (unsigned long long)c);
+      u64* const counts = p.level_counts + u64(round & 1) * u64(p.passes) * RADIX;
+      for (int j = next; j >= 0; j = path ? highest_level(uniform, j - 1) : -1) {
+        u32* row = p.range_counts + (r * u64(p.passes) + u64(j)) * RADIX;
+        for (int d = int(threadIdx.x); d < RADIX; d += THREADS) {
+          const u32 c = temp.hist.bins[j][d];
+          row[d] = c;
+          if (c != 0) atomicAdd(reinterpret_cast<unsigned long long*>(counts + u64(j) * RADIX + d), (unsigned long long)c);
+        }
       }
     }
   }

@@ -89,7 +89,7 @@ struct top_k_dispatch {
     };
     l.state = piece(2 * sizeof(typename select::state_t));
     l.input_counts = piece(p * RADIX * 8);
-    l.level_counts = piece(p * RADIX * 8);
+    l.level_counts = piece(2 * p * RADIX * 8);  // by round parity
     l.spec_flags = piece(2 * 4);
     l.cleared = at;
     l.range_counts = piece(l.ranges * p * RADIX * 4);
