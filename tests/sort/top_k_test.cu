@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -603,6 +604,48 @@ TEST_CASE("segmented_top_k: empty, short, tiny, small and large segments", "[sor
       }
     }
   }
+}
+
+TEST_CASE("segmented_top_k: rows longer than a tile, each selected by a block", "[sort][top_k][segmented]") {
+  // policy_tiny: a row of more than 192 keys gets a radix select of its own (design.md section 15)
+  // and a sort of its min(k, size) candidates; k above 192 sends those through onesweep passes.
+  // Rows of every kind next to each other: random, all equal, one key of 90%, sorted, reversed,
+  // few distinct; exactly a tile (a block sorts it) and one key more; empty and short rows.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t sizes[] = {1000, 192, 193, 0, 2500, 7, 700, 1500, 900, 300};
+  std::vector<std::int64_t> begin, end;
+  std::vector<std::uint32_t> keys;
+  for (std::size_t r = 0; r < std::size(sizes); ++r) {
+    begin.push_back(std::int64_t(keys.size()));
+    auto row = ringsweep_test::make_keys<std::uint32_t>(sizes[r], distribution::uniform, seed + r);
+    switch (r) {
+      case 4: std::fill(row.begin(), row.end(), 0x5a5a5a5au); break;  // all equal
+      case 6:
+        for (auto& key : row) {
+          if (rng() % 10 != 0) key = 0x80000000u;  // one key of 90%
+        }
+        break;
+      case 7: std::sort(row.begin(), row.end()); break;
+      case 8: std::sort(row.begin(), row.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; }); break;
+      case 9:
+        for (auto& key : row) key = std::uint32_t(rng() % 3) << 28 | 0x00012345u;  // few distinct, shared low digits
+        break;
+      default: break;
+    }
+    keys.insert(keys.end(), row.begin(), row.end());
+    end.push_back(std::int64_t(keys.size()));
+  }
+  for (std::size_t k : {std::size_t(1), std::size_t(33), std::size_t(150), std::size_t(250), std::size_t(3000)}) {
+    for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+      check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, k, sort_options_of(o), k == 33 ? 0 : 1);
+    }
+  }
+  // A bit window: keys equal within it are equal (the first positions win).
+  check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, 40,
+                                                           sort_options_of(sort_order::descending, 4, 20));
+  check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, 40,
+                                                           sort_options_of(sort_order::ascending, 9, 9), 1);
 }
 
 TEST_CASE("segmented_top_k: 2^16 tiny segments", "[sort][top_k][segmented]") {

@@ -560,5 +560,210 @@ RINGSWEEP_UNROLL
   }
 };
 
+/// A large row of a batched top-k, listed for the per-row select: segment `segment`'s keys
+/// `[begin, begin + size)` of the input.
+struct top_k_row {
+  u64 segment;
+  u64 begin;
+  u64 size;
+};
+
+/// Arguments of the batched top-k's per-row select (top_k_row_select). `ValueRaw`: the caller's
+/// values (pairs), the index type (indices) or unused (keys).
+template <class Key, class ValueRaw>
+struct top_k_rows_params : key_context<Key> {
+  using bits_type = typename key_traits<Key>::bits_type;
+  const bits_type* keys;      // the input
+  const ValueRaw* values;     // pairs: the caller's values (gathered for the candidates only)
+  const top_k_row* rows;      // the large rows, in any order
+  const u32* row_count;       // how many
+  u64 k;
+  int begin_bit;
+  int end_bit;
+  int passes;
+  bool descending;
+  bits_type* buf_keys;        // n keys: a row's current bucket, compacted in place at the row's own range
+  u64* buf_pos;               // and their input positions
+  bits_type* cand_keys;       // n keys: a row's min(k, size) candidates at the start of its own range,
+  ValueRaw* cand_values;      // grouped by level, in input order within a group (and their values)
+};
+
+/// The per-row select of a batched top-k's large rows (design.md section 15): one block per row,
+/// `HIST_THREADS` threads, with top_k_select's storage and tile ranking. The block counts every
+/// pass's digits of its row in one read, then splits by one level at a time: keys below the
+/// bucket of the k-th key go to the row's candidates, those in it to the row's bucket buffer
+/// (which always fits: it is the row's own range of an n-key scratch), until the bucket's keys
+/// are exactly those still needed or no level is left; then the bucket's first ones (input
+/// order) end the row's candidates. Their stable sort is the row's top k.
+template <class Policy, class Key>
+struct top_k_row_select {
+  using select = top_k_select<Policy, Key>;
+  using bits_type = typename select::bits_type;
+  using TempStorage = typename select::TempStorage;
+  using histogram_t = typename select::histogram_t;
+  static constexpr int THREADS = select::THREADS;
+  static constexpr int ROWS = select::ROWS;
+  static constexpr int TILE = select::TILE;
+  static constexpr int STEP_ROWS = select::STEP_ROWS;
+  static constexpr int STEP_TILE = select::STEP_TILE;
+  static constexpr int WARPS = select::WARPS;
+  static constexpr int RADIX = select::RADIX;
+  static constexpr int DIGITS = select::PICK_DIGITS;  // digits per thread in a pick (THREADS threads)
+
+  /// Every listed row, one block each (grid-stride over the list). `VALUES`: candidates carry the
+  /// caller's values; `POSITIONS`: their input positions as `ValueRaw` (indices).
+  template <class ValueRaw, bool VALUES, bool POSITIONS>
+  __device__ __forceinline__ static void rows(TempStorage& temp, const top_k_rows_params<Key, ValueRaw>& p) {
+    const u32 count = load_global(p.row_count);
+    for (u64 i = blockIdx.x; i < count; i += gridDim.x) {
+      const top_k_row row = p.rows[i];
+      select_row<ValueRaw, VALUES, POSITIONS>(temp, p, row.begin, row.size);
+    }
+  }
+
+  template <class ValueRaw, bool VALUES, bool POSITIONS>
+  __device__ __forceinline__ static void select_row(TempStorage& temp, const top_k_rows_params<Key, ValueRaw>& p,
+                                                    u64 begin, u64 size) {
+    __shared__ u64 chosen[3];  // bucket, keys below it, keys in it
+    __shared__ unsigned long long uniform_bits;
+    histogram_t hist(temp.hist);
+    hist.clear();
+    if (threadIdx.x == 0) uniform_bits = 0;
+    __syncthreads();
+    // Every pass's digit counts of the row, in one read.
+    for (u64 tile = 0; tile < size; tile += TILE) {
+      bits_type key[ROWS];
+RINGSWEEP_UNROLL
+      for (int r = 0; r < ROWS; ++r) {
+        const u64 i = tile + u64(r) * THREADS + threadIdx.x;
+        if (i < size) key[r] = load_global(p.keys + begin + i);
+      }
+RINGSWEEP_UNROLL
+      for (int r = 0; r < ROWS; ++r) {
+        if (tile + u64(r) * THREADS + threadIdx.x >= size) continue;
+        for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key[r]));
+      }
+    }
+    __syncthreads();
+    for (int pass = 0; pass < p.passes; ++pass) {
+      for (int d = int(threadIdx.x); d < RADIX; d += THREADS) {
+        if (u64(temp.hist.bins[pass][d]) == size) atomicOr(&uniform_bits, 1ull << pass);
+      }
+    }
+    __syncthreads();
+    const u64 uniform = uniform_bits;
+    int level = select::highest_level(uniform, p.passes - 1);
+    u64 k_rem = min_of<u64>(p.k, size);
+    u64 cnt = size;        // keys of the current source
+    u64 out_at = begin;    // the row's next candidate slot
+    bool from_input = true;
+    const u32 lane = lane_id();
+    const int warp = int(threadIdx.x) / warp_threads;
+    for (;;) {
+      // The bucket of the k_rem-th key at `level` (no level: every key is in it).
+      u64 less = 0, in_bucket = cnt;
+      u32 bucket = 0;
+      if (level >= 0) {
+        u64 count[DIGITS];
+        u64 mine = 0;
+        for (int i = 0; i < DIGITS; ++i) {
+          const int d = int(threadIdx.x) * DIGITS + i;
+          count[i] = d < RADIX ? u64(temp.hist.bins[level][d]) : 0;
+          mine += count[i];
+        }
+        u64 total = 0;
+        u64 below = block_scan<u64, THREADS>::exclusive_sum(temp.scan, mine, total);
+        for (int i = 0; i < DIGITS; ++i) {
+          if (count[i] != 0 && below < k_rem && k_rem <= below + count[i]) {
+            chosen[0] = u64(int(threadIdx.x) * DIGITS + i);
+            chosen[1] = below;
+            chosen[2] = count[i];
+          }
+          below += count[i];
+        }
+        __syncthreads();
+        bucket = u32(chosen[0]);
+        less = chosen[1];
+        in_bucket = chosen[2];
+      }
+      k_rem -= less;
+      const int next = level < 0 ? -1 : select::highest_level(uniform, level - 1);
+      const bool take = next < 0 || in_bucket == k_rem;
+      if (!take) {
+        for (int d = int(threadIdx.x); d < RADIX; d += THREADS) temp.hist.bins[next][d] = 0;
+      }
+      const digit_extractor<Key> digit_of = level >= 0 ? extractor(p, level) : digit_extractor<Key>();
+      const digit_extractor<Key> next_of = take ? digit_extractor<Key>() : extractor(p, next);
+      const bits_type* const src_keys = from_input ? p.keys + begin : p.buf_keys + begin;
+      u64 less_at = out_at, bucket_at = 0;  // bucket ranks so far (buffer slots, or taken candidates)
+      __syncthreads();
+      for (u64 tile = 0; tile < cnt; tile += STEP_TILE) {
+        bits_type key[STEP_ROWS];
+        u64 where[STEP_ROWS];
+        u32 cls[STEP_ROWS];  // 0 neither, 1 below the bucket, 2 in it; rank within the warp's row << 2
+RINGSWEEP_UNROLL
+        for (int r = 0; r < STEP_ROWS; ++r) {
+          const u64 i = tile + u64(r) * THREADS + threadIdx.x;
+          cls[r] = 0;
+          if (i < cnt) {
+            key[r] = load_global(src_keys + i);
+            where[r] = from_input ? begin + i : load_global(p.buf_pos + begin + i);
+            const u32 d = level >= 0 ? digit_of(key[r]) : 0u;
+            cls[r] = d < bucket ? 1u : (d == bucket ? 2u : 0u);
+          }
+          const u32 below = __ballot_sync(0xffffffffu, cls[r] == 1u);
+          const u32 in = __ballot_sync(0xffffffffu, cls[r] == 2u);
+          if (lane == 0) temp.row_counts[r * WARPS + warp] = u64(__popc(below)) << 32 | u64(__popc(in));
+          cls[r] |= u32(__popc(cls[r] == 1u ? below & lanemask_lt() : in & lanemask_lt())) << 2;
+        }
+        // (A barrier first: every key of the tile is loaded before any is written back in place.)
+        const u64 tile_total = select::offsets_of_rows(temp, temp.row_counts, STEP_ROWS * WARPS);
+RINGSWEEP_UNROLL
+        for (int r = 0; r < STEP_ROWS; ++r) {
+          const u32 c = cls[r] & 3u;
+          if (c == 0) continue;
+          const u64 row_before = temp.row_counts[r * WARPS + warp];
+          const u64 rank = u64(cls[r] >> 2);
+          u64 at = ~u64(0);
+          if (c == 1) {
+            at = less_at + (row_before >> 32) + rank;
+          } else {
+            const u64 in_rank = bucket_at + (row_before & 0xffffffffu) + rank;
+            if (take) {
+              if (in_rank < k_rem) at = out_at + less + in_rank;
+            } else {
+              store_global(p.buf_keys + begin + in_rank, key[r]);
+              store_global(p.buf_pos + begin + in_rank, where[r]);
+              hist.add(next, next_of(key[r]));
+            }
+          }
+          if (at != ~u64(0)) {
+            store_global(p.cand_keys + at, key[r]);
+            if constexpr (POSITIONS) {
+              store_global(p.cand_values + at, index_value<ValueRaw>(where[r]));
+            } else if constexpr (VALUES) {
+              store_global(p.cand_values + at, load_global(p.values + where[r]));
+            }
+          }
+        }
+        less_at += tile_total >> 32;
+        bucket_at += tile_total & 0xffffffffu;
+        __syncthreads();  // row_counts is reused by the next tile
+      }
+      if (take) break;
+      out_at += less;
+      cnt = in_bucket;
+      from_input = false;
+      level = next;
+    }
+    __syncthreads();  // the storage is reused by the block's next row
+  }
+
+  template <class ValueRaw>
+  __device__ __forceinline__ static digit_extractor<Key> extractor(const top_k_rows_params<Key, ValueRaw>& p, int pass) {
+    return p.extractor(p.descending, digit_window::of_pass(p.begin_bit, p.end_bit, select::RADIX_BITS, pass));
+  }
+};
+
 }  // namespace detail
 RINGSWEEP_NAMESPACE_END
