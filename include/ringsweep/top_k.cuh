@@ -103,7 +103,7 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
 /// each segment's class (no host read of the offsets, no limit on a segment's length): one of at
 /// most one sort tile is sorted by the segmented sort (a warp or a block) and writes its first
 /// min(k, size) straight to `out`; a longer one gets a radix select of its own (one block, about
-/// two reads of its keys for random data), whose min(k, size) candidates a second segmented sort
+/// one read of its keys for random data), whose min(k, size) candidates a second segmented sort
 /// orders into `out`. Temporary storage (V = sizeof(Value or Index), pairs and indices only;
 /// T = the sort tile of the key and value; L = min(num_segments, n / (T + 1))): the segmented
 /// in/out sort's of n keys (and values: pairs the caller's, indices the Index positions; see

@@ -630,7 +630,16 @@ struct top_k_row_select {
     hist.clear();
     if (threadIdx.x == 0) uniform_bits = 0;
     __syncthreads();
-    // Every pass's digit counts of the row, in one read.
+    // Every pass's digit counts of the row, in one read. Speculation, as the single-array count
+    // does: the keys whose top digit is at most D (the first digit at which the row's first tile
+    // holds twice the k-th key's share, plus 16) go to the row's bucket buffer as they are read,
+    // in input order; the first split reads them instead of the row when its bucket is at most D.
+    // The buffer is the row's own range, so they always fit.
+    const bool spec = select::SPECULATE && p.passes > 0;
+    const digit_extractor<Key> spec_of = spec ? extractor(p, p.passes - 1) : digit_extractor<Key>();
+    u64 spec_written = 0;
+    const u32 lane = lane_id();
+    const int warp = int(threadIdx.x) / warp_threads;
     for (u64 tile = 0; tile < size; tile += TILE) {
       bits_type key[ROWS];
 RINGSWEEP_UNROLL
@@ -642,6 +651,30 @@ RINGSWEEP_UNROLL
       for (int r = 0; r < ROWS; ++r) {
         if (tile + u64(r) * THREADS + threadIdx.x >= size) continue;
         for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key[r]));
+      }
+      if constexpr (select::SPECULATE) {
+        if (spec) {
+          if (tile == 0) guess_digit(temp, p, spec_of, key, size);
+          const u32 limit = temp.spec_digit;
+          u32 rank[ROWS];
+RINGSWEEP_UNROLL
+          for (int r = 0; r < ROWS; ++r) {
+            const bool in = tile + u64(r) * THREADS + threadIdx.x < size && spec_of(key[r]) <= limit;
+            const u32 mask = __ballot_sync(0xffffffffu, in);
+            if (lane == 0) temp.spec_rows[r * WARPS + warp] = u64(__popc(mask));
+            rank[r] = in ? u32(__popc(mask & lanemask_lt())) : ~0u;
+          }
+          const u64 total = select::offsets_of_rows(temp, temp.spec_rows, ROWS * WARPS);
+RINGSWEEP_UNROLL
+          for (int r = 0; r < ROWS; ++r) {
+            if (rank[r] == ~0u) continue;
+            const u64 at = begin + spec_written + temp.spec_rows[r * WARPS + warp] + rank[r];
+            store_global(p.buf_keys + at, key[r]);
+            store_global(p.buf_pos + at, begin + tile + u64(r) * THREADS + threadIdx.x);
+          }
+          spec_written += total;
+          __syncthreads();  // spec_rows and the scan's storage are reused by the next tile
+        }
       }
     }
     __syncthreads();
@@ -657,9 +690,8 @@ RINGSWEEP_UNROLL
     u64 cnt = size;        // keys of the current source
     u64 out_at = begin;    // the row's next candidate slot
     bool from_input = true;
-    const u32 lane = lane_id();
-    const int warp = int(threadIdx.x) / warp_threads;
-    for (;;) {
+    for (bool first = true;; first = false) {
+      (void)first;
       // The bucket of the k_rem-th key at `level` (no level: every key is in it).
       u64 less = 0, in_bucket = cnt;
       u32 bucket = 0;
@@ -687,6 +719,12 @@ RINGSWEEP_UNROLL
         in_bucket = chosen[2];
       }
       k_rem -= less;
+      if constexpr (select::SPECULATE) {
+        if (first && spec && level == p.passes - 1 && bucket <= temp.spec_digit) {
+          from_input = false;  // the speculative keys hold every key at or below the bucket
+          cnt = spec_written;
+        }
+      }
       const int next = level < 0 ? -1 : select::highest_level(uniform, level - 1);
       const bool take = next < 0 || in_bucket == k_rem;
       if (!take) {
@@ -757,6 +795,35 @@ RINGSWEEP_UNROLL
       level = next;
     }
     __syncthreads();  // the storage is reused by the block's next row
+  }
+
+  /// Speculation: D, the first top digit at which the row's first tile (`size` keys of the row
+  /// from its start, at most a tile, in `key`) holds twice the k-th key's share plus 16 keys (all
+  /// of them, if fewer), into temp.spec_digit.
+  template <class ValueRaw>
+  __device__ __forceinline__ static void guess_digit(TempStorage& temp, const top_k_rows_params<Key, ValueRaw>& p,
+                                                     const digit_extractor<Key>& spec_of, const bits_type (&key)[ROWS],
+                                                     u64 size) {
+    for (int d = int(threadIdx.x); d < RADIX; d += THREADS) temp.spec_hist[d] = 0;
+    __syncthreads();
+RINGSWEEP_UNROLL
+    for (int r = 0; r < ROWS; ++r) {
+      if (u64(r) * THREADS + threadIdx.x < size) atomicAdd(&temp.spec_hist[spec_of(key[r])], 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const u64 valid = min_of<u64>(size, TILE);
+      const u64 share = min_of<u64>(p.k, size) * 2 * valid / size + 16;
+      const u32 need = u32(min_of<u64>(share, valid));
+      u32 sum = 0;
+      int d = 0;
+      for (; d < RADIX - 1; ++d) {
+        sum += temp.spec_hist[d];
+        if (sum >= need) break;
+      }
+      temp.spec_digit = u32(d);
+    }
+    __syncthreads();
   }
 
   template <class ValueRaw>

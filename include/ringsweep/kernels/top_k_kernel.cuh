@@ -89,9 +89,11 @@ __global__ void __launch_bounds__(top_k_gather_threads)
 }
 
 /// One block per listed row (grid-stride): its select, to the row's candidates
-/// (top_k_row_select::rows).
+/// (top_k_row_select::rows). 3 blocks per SM in the launch bounds (at most 170 registers for 128
+/// threads): the row's offsets and counts next to a step's keys and positions spill 8-byte keys
+/// at 128.
 template <class Policy, class Key, class ValueRaw, bool VALUES, bool POSITIONS>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_rows_kernel(top_k_rows_params<Key, ValueRaw> params) {
+__global__ void __launch_bounds__(Policy::HIST_THREADS, 3) top_k_rows_kernel(top_k_rows_params<Key, ValueRaw> params) {
   if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = top_k_row_select<Policy, Key>;
     __shared__ typename agent_t::TempStorage temp;
