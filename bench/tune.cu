@@ -73,12 +73,6 @@ struct ring_variant : Base {
   static constexpr int PREFETCH_BINS = PREFETCH_;
 };
 
-/// `Base` computing output positions in 32 bits (its contract: fewer than 2^32 keys).
-template <class Base>
-struct narrow_offsets : Base {
-  static constexpr bool CONTRACT_N_BELOW_2_32 = true;
-};
-
 /// Three blocks per SM (56 registers) with a shape per key type, each spill-free on sm_90 (ptxas
 /// over the spill check's instantiations): integer 4-byte keys 22 per thread, float keys 20
 /// (22 spill 12 B), pairs 18, 8-byte keys or values 10 (11 spill 8 B); digits recomputed.
@@ -501,11 +495,6 @@ struct narrow_variants {
     }
     run_variant<ring_variant<min3_per_type, 396, 512, 6, 1, 1>>("min3 per type ring396 T6 prefetch", b, pairs, reps,
                                                                 cub_ms);
-    // 32-bit offsets: policy_sm90's pairs kernel spills 4 B with them, so keys only there.
-    if (!pairs) {
-      run_variant<tune::narrow_offsets<tune::sm90_before_2026_11_24>>("old sm90 32-bit offsets", b, pairs, reps, cub_ms);
-    }
-    run_variant<tune::narrow_offsets<min3_per_type>>("min3 per type 32-bit offsets", b, pairs, reps, cub_ms);
     run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
     per_sort_variants::run(b, pairs, reps, cub_ms);
     pipelined_variants::run(b, pairs, reps, cub_ms);

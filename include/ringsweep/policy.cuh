@@ -186,13 +186,9 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   policy_sm90's 384 x 24 shape for 4-byte keys it spills 8-48 B on sm_90 (384 x 22 or three
 ///   blocks of 384 x 16 per SM do not).
 ///
-/// Contract switches change what a sort accepts, not only how fast it runs; their names start
-/// with `CONTRACT_`:
-/// - `CONTRACT_N_BELOW_2_32`: the policy sorts fewer than 2^32 keys (more: `cudaErrorInvalidValue`),
-///   so onesweep tiles compute output positions in 32 bits (cheaper addresses in the scatter,
-///   half the shared memory for digit bases). Off in the shipped policies.
-///
-/// A policy is tuning only: test and measurement hooks (fault injection, tile timelines) are a
+/// A policy is tuning only: it never changes what a sort accepts (every policy sorts any n; a
+/// tile's output positions are one 32-bit multiply-add on a per-digit pointer whatever n is, see
+/// onesweep_tile's `digit_out`): test and measurement hooks (fault injection, tile timelines) are a
 /// separate parameter (`detail::with_hooks`, detail/sort_hooks.cuh).
 struct policy_defaults {
   static constexpr int RADIX_BITS = 8;
@@ -211,7 +207,6 @@ struct policy_defaults {
   static constexpr int SEGMENT_WARP_ITEMS = 4;
   static constexpr int PIPELINE_STAGES = 1;
   static constexpr bool PIPELINE_BULK_COPY = false;
-  static constexpr bool CONTRACT_N_BELOW_2_32 = false;
   // top-k (top_k.cuh): a candidate buffer holds max(n / 64, TOP_K_MIN_CAPACITY) keys, at most n.
   static constexpr int TOP_K_MIN_CAPACITY = 65536;
   // top-k: at most this many ranges (blocks of the select's kernels; a range spans several tiles

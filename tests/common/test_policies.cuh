@@ -141,10 +141,8 @@ template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
 using policy_ring = ringsweep::detail::with_hooks<ring_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_>, faulty>;
 
 /// A deeper ring read through a look-back window of 3 words (not a divisor of LOOKBACK_DEPTH = 5, so windows
-/// are cut at the depth cap) with the digits' bins prefetched at the tile's start, and 32-bit
-/// output offsets (its contract: sorts of fewer than 2^32 keys).
+/// are cut at the depth cap) with the digits' bins prefetched at the tile's start.
 struct policy_tiny_window : policy_tiny {
-  static constexpr bool CONTRACT_N_BELOW_2_32 = true;
   static constexpr int STATUS_SLOTS = 8;
   static constexpr int LOOKBACK_DEPTH = 5;
   static constexpr int TAIL_BITS = 1;

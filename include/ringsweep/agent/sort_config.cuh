@@ -85,9 +85,6 @@ struct sort_config {
   using lookback_t = lookback_hinted_t<false>;
   using tail_t = tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>;
 
-  /// Output positions within a pass: 32-bit where the policy's contract caps n below 2^32.
-  using offset_t = typename std::conditional<Policy::CONTRACT_N_BELOW_2_32, u32, u64>::type;
-
   // The counters piece of the temporary storage, in 32-bit words: the tile ticket, the bins
   // scan's count of finished blocks, the histogram's sorted-input flag (nonzero: a key is out of
   // order), the tail iterator's words, then the pass routes.
@@ -118,8 +115,7 @@ struct sort_config {
 
   /// Checks `n` and the options and fills the plan: path, passes and the temporary storage
   /// (`in_out` adds scratch arrays for the keys and values when two or more passes run).
-  /// cudaErrorInvalidValue for a bad window or order, an `n` whose bytes overflow std::size_t, or
-  /// one the policy's contract excludes.
+  /// cudaErrorInvalidValue for a bad window or order, or an `n` whose bytes overflow std::size_t.
   __host__ static cudaError_t make_plan(std::size_t n, const sort_options& opts, bool in_out, sort_plan<Key>& p) {
     const int key_bits = traits::bits;
     const int end = opts.end_bit == -1 ? key_bits : opts.end_bit;
@@ -128,7 +124,6 @@ struct sort_config {
     // A count whose bytes (keys, values and the fixed pieces of any layout) overflow std::size_t.
     constexpr std::size_t item_bytes = sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0);
     if (n > (~std::size_t(0) - (std::size_t(1) << 26)) / item_bytes) return cudaErrorInvalidValue;
-    if (Policy::CONTRACT_N_BELOW_2_32 && n > std::size_t(0xffffffffu)) return cudaErrorInvalidValue;
     p.n = n;
     p.begin_bit = opts.begin_bit;
     p.end_bit = end;
