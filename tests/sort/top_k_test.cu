@@ -610,10 +610,12 @@ TEST_CASE("segmented_top_k: rows longer than a tile, each selected by a block", 
   // policy_tiny: a row of more than 192 keys gets a radix select of its own (design.md section 15)
   // and a sort of its min(k, size) candidates; k above 192 sends those through onesweep passes.
   // Rows of every kind next to each other: random, all equal, one key of 90%, sorted, reversed,
-  // few distinct; exactly a tile (a block sorts it) and one key more; empty and short rows.
+  // few distinct, two heavy keys; exactly a tile (a block sorts it) and one key more; empty and
+  // short rows. Buckets of more than an eighth of a row (and a tile) stay in the row and are
+  // counted along the guessed key, so the next split may walk several levels.
   const std::uint64_t seed = ringsweep_test::catch_seed();
   std::mt19937_64 rng(seed);
-  const std::size_t sizes[] = {1000, 192, 193, 0, 2500, 7, 700, 1500, 900, 300};
+  const std::size_t sizes[] = {1000, 192, 193, 0, 2500, 7, 700, 1500, 900, 300, 1200};
   std::vector<std::int64_t> begin, end;
   std::vector<std::uint32_t> keys;
   for (std::size_t r = 0; r < std::size(sizes); ++r) {
@@ -630,6 +632,16 @@ TEST_CASE("segmented_top_k: rows longer than a tile, each selected by a block", 
       case 8: std::sort(row.begin(), row.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; }); break;
       case 9:
         for (auto& key : row) key = std::uint32_t(rng() % 3) << 28 | 0x00012345u;  // few distinct, shared low digits
+        break;
+      case 10:
+        // The guessed key (50%), another heavy key of its top digit (30%; the walk leaves the
+        // guess there, descending), keys sharing two digits with the guess (10%).
+        for (auto& key : row) {
+          const auto x = rng() % 10;
+          if (x < 5) key = 0x11223344u;
+          else if (x < 8) key = 0x11aa5566u;
+          else if (x == 8) key = 0x11220000u | std::uint32_t(rng() & 0xffffu);
+        }
         break;
       default: break;
     }

@@ -624,18 +624,27 @@ struct top_k_row_select {
   template <class ValueRaw, bool VALUES, bool POSITIONS>
   __device__ __forceinline__ static void select_row(TempStorage& temp, const top_k_rows_params<Key, ValueRaw>& p,
                                                     u64 begin, u64 size) {
+    constexpr int MAX_PASSES = select::MAX_PASSES;
     __shared__ u64 chosen[3];  // bucket, keys below it, keys in it
     __shared__ unsigned long long uniform_bits;
+    __shared__ u32 guess[MAX_PASSES];        // the guessed key: each pass's most frequent digit in the row
+    __shared__ int walk_pass[MAX_PASSES];    // the levels a split decides at once, highest first
+    __shared__ u32 walk_digit[MAX_PASSES];
+    __shared__ int check_pass[MAX_PASSES];   // digits a kept source's keys must match
+    __shared__ u32 check_digit[MAX_PASSES];
     histogram_t hist(temp.hist);
     hist.clear();
     if (threadIdx.x == 0) uniform_bits = 0;
+    // A bucket of more keys than this stays in the row, which the next split reads again, rather
+    // than going to the buffer with its positions (which the next split would read instead).
+    const u64 cap = max_of<u64>(size / 8, u64(TILE));
     __syncthreads();
     // Every pass's digit counts of the row, in one read. Speculation, as the single-array count
     // does: the keys whose top digit is at most D (the first digit at which the row's first tile
     // holds twice the k-th key's share, plus 16) go to the row's bucket buffer as they are read,
-    // in input order; the first split reads them instead of the row when its bucket is at most D.
-    // The buffer is the row's own range, so they always fit.
-    const bool spec = select::SPECULATE && p.passes > 0;
+    // in input order, while they number at most `cap`; the first split reads them instead of the
+    // row when its bucket is at most D.
+    bool spec = select::SPECULATE && p.passes > 0;  // the same in every thread of the block
     const digit_extractor<Key> spec_of = spec ? extractor(p, p.passes - 1) : digit_extractor<Key>();
     u64 spec_written = 0;
     const u32 lane = lane_id();
@@ -665,14 +674,17 @@ RINGSWEEP_UNROLL
             rank[r] = in ? u32(__popc(mask & lanemask_lt())) : ~0u;
           }
           const u64 total = select::offsets_of_rows(temp, temp.spec_rows, ROWS * WARPS);
+          spec = spec_written + total <= cap;
+          if (spec) {
 RINGSWEEP_UNROLL
-          for (int r = 0; r < ROWS; ++r) {
-            if (rank[r] == ~0u) continue;
-            const u64 at = begin + spec_written + temp.spec_rows[r * WARPS + warp] + rank[r];
-            store_global(p.buf_keys + at, key[r]);
-            store_global(p.buf_pos + at, begin + tile + u64(r) * THREADS + threadIdx.x);
+            for (int r = 0; r < ROWS; ++r) {
+              if (rank[r] == ~0u) continue;
+              const u64 at = begin + spec_written + temp.spec_rows[r * WARPS + warp] + rank[r];
+              store_global(p.buf_keys + at, key[r]);
+              store_global(p.buf_pos + at, begin + tile + u64(r) * THREADS + threadIdx.x);
+            }
+            spec_written += total;
           }
-          spec_written += total;
           __syncthreads();  // spec_rows and the scan's storage are reused by the next tile
         }
       }
@@ -683,6 +695,16 @@ RINGSWEEP_UNROLL
         if (u64(temp.hist.bins[pass][d]) == size) atomicOr(&uniform_bits, 1ull << pass);
       }
     }
+    for (int pass = int(threadIdx.x); pass < p.passes; pass += THREADS) {
+      u32 best = 0, arg = 0;
+      for (int d = 0; d < RADIX; ++d) {
+        if (temp.hist.bins[pass][d] > best) {
+          best = temp.hist.bins[pass][d];
+          arg = u32(d);
+        }
+      }
+      guess[pass] = arg;
+    }
     __syncthreads();
     const u64 uniform = uniform_bits;
     int level = select::highest_level(uniform, p.passes - 1);
@@ -690,12 +712,15 @@ RINGSWEEP_UNROLL
     u64 cnt = size;        // keys of the current source
     u64 out_at = begin;    // the row's next candidate slot
     bool from_input = true;
+    bool path = false;     // the last split counted along the guessed key (its bucket stayed in the row)
+    int checks = 0;
     for (bool first = true;; first = false) {
-      (void)first;
-      // The bucket of the k_rem-th key at `level` (no level: every key is in it).
+      // The walk: the bucket of the k_rem-th key at `level` (no level: every key is in it) and,
+      // after a split that counted along the guessed key, on down while the bucket is the
+      // guessed digit (the counts of the level below are then exactly those of its keys).
       u64 less = 0, in_bucket = cnt;
-      u32 bucket = 0;
-      if (level >= 0) {
+      int walk = 0, next = -1;
+      while (level >= 0) {
         u64 count[DIGITS];
         u64 mine = 0;
         for (int i = 0; i < DIGITS; ++i) {
@@ -714,23 +739,34 @@ RINGSWEEP_UNROLL
           below += count[i];
         }
         __syncthreads();
-        bucket = u32(chosen[0]);
-        less = chosen[1];
+        const u32 bucket = u32(chosen[0]);
+        less += chosen[1];
+        k_rem -= chosen[1];
         in_bucket = chosen[2];
+        if (threadIdx.x == 0) {
+          walk_pass[walk] = level;
+          walk_digit[walk] = bucket;
+        }
+        ++walk;
+        next = select::highest_level(uniform, level - 1);
+        __syncthreads();  // chosen is rewritten by the next level; the walk is read below
+        if (!(path && next >= 0 && bucket == guess[level] && in_bucket != k_rem)) break;
+        level = next;
       }
-      k_rem -= less;
       if constexpr (select::SPECULATE) {
-        if (first && spec && level == p.passes - 1 && bucket <= temp.spec_digit) {
+        if (first && spec && walk == 1 && walk_pass[0] == p.passes - 1 && walk_digit[0] <= temp.spec_digit) {
           from_input = false;  // the speculative keys hold every key at or below the bucket
           cnt = spec_written;
         }
       }
-      const int next = level < 0 ? -1 : select::highest_level(uniform, level - 1);
+      (void)first;
       const bool take = next < 0 || in_bucket == k_rem;
+      const bool keep = !take && from_input && in_bucket > cap;
       if (!take) {
-        for (int d = int(threadIdx.x); d < RADIX; d += THREADS) temp.hist.bins[next][d] = 0;
+        for (int j = next; j >= 0; j = keep ? select::highest_level(uniform, j - 1) : -1) {
+          for (int d = int(threadIdx.x); d < RADIX; d += THREADS) temp.hist.bins[j][d] = 0;
+        }
       }
-      const digit_extractor<Key> digit_of = level >= 0 ? extractor(p, level) : digit_extractor<Key>();
       const digit_extractor<Key> next_of = take ? digit_extractor<Key>() : extractor(p, next);
       const bits_type* const src_keys = from_input ? p.keys + begin : p.buf_keys + begin;
       u64 less_at = out_at, bucket_at = 0;  // bucket ranks so far (buffer slots, or taken candidates)
@@ -746,8 +782,15 @@ RINGSWEEP_UNROLL
           if (i < cnt) {
             key[r] = load_global(src_keys + i);
             where[r] = from_input ? begin + i : load_global(p.buf_pos + begin + i);
-            const u32 d = level >= 0 ? digit_of(key[r]) : 0u;
-            cls[r] = d < bucket ? 1u : (d == bucket ? 2u : 0u);
+            bool match = true;
+            for (int c = 0; c < checks && match; ++c) match = extractor(p, check_pass[c])(key[r]) == check_digit[c];
+            // The walk's levels, highest first: the first digit that differs decides.
+            u32 c = match ? 2u : 0u;
+            for (int w = 0; w < walk && c == 2u; ++w) {
+              const u32 d = extractor(p, walk_pass[w])(key[r]);
+              c = d < walk_digit[w] ? 1u : (d == walk_digit[w] ? 2u : 0u);
+            }
+            cls[r] = c;
           }
           const u32 below = __ballot_sync(0xffffffffu, cls[r] == 1u);
           const u32 in = __ballot_sync(0xffffffffu, cls[r] == 2u);
@@ -770,9 +813,20 @@ RINGSWEEP_UNROLL
             if (take) {
               if (in_rank < k_rem) at = out_at + less + in_rank;
             } else {
-              store_global(p.buf_keys + begin + in_rank, key[r]);
-              store_global(p.buf_pos + begin + in_rank, where[r]);
-              hist.add(next, next_of(key[r]));
+              if (!keep) {
+                store_global(p.buf_keys + begin + in_rank, key[r]);
+                store_global(p.buf_pos + begin + in_rank, where[r]);
+              }
+              // The next level's digit; when the bucket stays, also the levels below while the
+              // digits are the guessed ones.
+              u32 d = next_of(key[r]);
+              hist.add(next, d);
+              for (int j = next; keep && d == guess[j];) {
+                j = select::highest_level(uniform, j - 1);
+                if (j < 0) break;
+                d = extractor(p, j)(key[r]);
+                hist.add(j, d);
+              }
             }
           }
           if (at != ~u64(0)) {
@@ -790,9 +844,23 @@ RINGSWEEP_UNROLL
       }
       if (take) break;
       out_at += less;
-      cnt = in_bucket;
-      from_input = false;
+      if (keep) {
+        // The source stays: its keys must also match the levels just decided.
+        if (threadIdx.x == 0) {
+          for (int w = 0; w < walk; ++w) {
+            check_pass[checks + w] = walk_pass[w];
+            check_digit[checks + w] = walk_digit[w];
+          }
+        }
+        checks += walk;
+      } else {
+        cnt = in_bucket;
+        from_input = false;
+        checks = 0;
+      }
+      path = keep;
       level = next;
+      __syncthreads();  // the checks and the counts are read by the next split
     }
     __syncthreads();  // the storage is reused by the block's next row
   }
