@@ -280,13 +280,13 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most three times",
   // Floats in [0, 1): the largest share one top digit with half of the keys, which overflow the
   // speculative candidates and the candidate buffer; the second level's bucket fits: three reads
   // of the input, and the 1/256 of the keys that share the top two digits of the k-th from a
-  // candidate buffer (keys and their 8-byte positions, 0.012 reads). The smallest: about one.
+  // candidate buffer (keys and their 8-byte positions, 0.012 reads).
   std::vector<float> unit(n);
   std::mt19937_64 rng(seed);
   for (auto& f : unit) f = float(rng() >> 40) / float(1 << 24);
-  for (sort_order o : {sort_order::descending, sort_order::ascending}) {
-    const auto t = top_k_traffic(unit, 32, o);
-    report(o == sort_order::descending ? "f32 [0, 1) largest" : "f32 [0, 1) smallest", 32, t, 4);
+  {
+    const auto t = top_k_traffic(unit, 32, sort_order::descending);
+    report("f32 [0, 1) largest", 32, t, 4);
     CHECK(t.first <= three_reads(4, 32) + 12.0 / 256 * 1.1);
   }
   const auto equal = ringsweep_test::make_keys<std::uint32_t>(n, distribution::all_equal, seed);
@@ -320,16 +320,6 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most three times",
     // The k-th key is the dominant one: about 0.7% of the keys lie below it.
     const auto t = top_k_traffic(dominant, 4096, sort_order::ascending);
     report("u32 one key 90%, inside it", 4096, t, 4);
-    CHECK(t.first <= three_reads(4, 4096));
-  }
-  {
-    // Descending, a dominant key near the top (about 0.05% of the keys lie above it).
-    std::vector<std::uint32_t> high = dominant;
-    for (auto& key : high) {
-      if (key == 0x12345678u) key = 0xfedcba98u;
-    }
-    const auto t = top_k_traffic(high, 4096, sort_order::descending);
-    report("u32 one key 90%, inside, desc", 4096, t, 4);
     CHECK(t.first <= three_reads(4, 4096));
   }
   {

@@ -89,11 +89,11 @@ __global__ void __launch_bounds__(top_k_gather_threads)
 }
 
 /// One block per listed row (grid-stride): its select, to the row's candidates
-/// (top_k_row_select::rows). 3 blocks per SM in the launch bounds (at most 170 registers for 128
-/// threads): the row's offsets and counts next to a step's keys and positions spill 8-byte keys
-/// at 128.
+/// (top_k_row_select::rows). 2 blocks per SM in the launch bounds (at most 255 registers for 128
+/// threads): the row's offsets, counts, speculation and walk next to a tile's keys and positions
+/// spill 8-byte keys at 128 registers on sm_90 and at 168 on sm_80.
 template <class Policy, class Key, class ValueRaw, bool VALUES, bool POSITIONS>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 3) top_k_rows_kernel(top_k_rows_params<Key, ValueRaw> params) {
+__global__ void __launch_bounds__(Policy::HIST_THREADS, 2) top_k_rows_kernel(top_k_rows_params<Key, ValueRaw> params) {
   if constexpr (policy_compiled_here<Policy>()) {
     using agent_t = top_k_row_select<Policy, Key>;
     __shared__ typename agent_t::TempStorage temp;
