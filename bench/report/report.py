@@ -227,12 +227,19 @@ def classify(demangled):
             return "ringsweep", "bins_scan", None, list(CASES)
         config = re.match(r"ringsweep::detail::sort_config<(.*)>$", args[0])
         if config:
-            # onesweep_kernel<sort_config<Policy, Key, Value>, Hooks>, small_sort_kernel<sort_config<...>>:
+            # onesweep_kernel<sort_config<Policy, Key, Value, Hooks>, TileSource>,
+            # small_sort_kernel<sort_config<...>>, histogram_kernel<sort_config<Policy, Key, null_value, Hooks>>:
             # Value is detail::value_words<bytes, align> (values of one size share kernels),
             # detail::null_value for keys only.
-            policy, key, value = split_args(config.group(1))
+            policy, key, value = split_args(config.group(1))[:3]
+            if kind == "histogram":
+                cases = [c for c in CASES if c.startswith(("keys_", "pairs_")) and
+                         c.split("_")[1] == TYPE_NAMES.get(key)]
+                return "ringsweep", "histogram", policy.replace("ringsweep::", ""), cases
             if kind not in ("onesweep", "small_sort"):
                 return None
+            if kind == "onesweep" and not re.match(r"ringsweep::detail::portion_tiles<(false|\(bool\)0)>$", args[1]):
+                return None  # the plain pass only (not hinted, counted or segmented)
             value = None if value.endswith("null_value") else value
             words = re.match(r".*value_words<(\d+), (\d+)>", value) if value else None
             if words:

@@ -286,12 +286,14 @@ def split_args(s):
 def kernel_case(demangled):
     """(library, policy, case) of a onesweep kernel, else None.
 
-    ringsweep: onesweep_kernel<sort_config<policy_smXX, Key, Value>, Hooks, CACHE_HINTS> (plain, not
-    hinted); CUB: DeviceRadixSortOnesweepKernel<..., KeyT, ValueT, ...>."""
+    ringsweep: onesweep_kernel<sort_config<policy_smXX, Key, Value, no_hooks>, portion_tiles<false>> (a
+    plain pass without hints or hooks); CUB: DeviceRadixSortOnesweepKernel<..., KeyT, ValueT, ...>."""
     m = re.search(r"ringsweep::[a-z0-9_]+::detail::onesweep_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
-                  r"ringsweep::[a-z0-9_]+::detail::no_hooks, false>\(", demangled)
+                  r"ringsweep::[a-z0-9_]+::detail::portion_tiles<(?:false|\(bool\)0)> ?>\(", demangled)
     if m:
         args = split_args(m.group(1))
+        if len(args) != 4 or not args[3].endswith("::no_hooks"):
+            return None
         policy = args[0].split("::")[-1]
         key = TYPE_NAMES.get(args[1])
         value = args[2] if len(args) > 2 else "null_value"

@@ -9,52 +9,59 @@
 // dominant key or all keys equal included). Every key type, custom key (decomposer) and option of
 // the device sort (sort.cuh: descending, bit windows), values of 1, 2, 4, 8 or 16 bytes.
 //
-// How (docs/design.md, section 14): each rank sorts its keys stably on its device (so its keys
-// bound for each rank form one run); the exact splitter at every rank boundary is found by a
-// digit-by-digit refinement, one MPI_Allreduce of the boundaries' digit counts per 8-bit digit,
-// and keys equal to a splitter are split by (rank, position) through an MPI_Exscan; one exchange
-// of every run (point to point, in messages of at most `chunk_bytes`: directly from and into
-// device memory when the MPI is CUDA-aware, otherwise staged through page-locked host buffers);
-// then each rank sorts what it received, in source-rank order, with the stable device sort.
-// Network traffic: each key and value crosses the network once. Device memory: one more array of
-// n_local keys and values, the device sort's constant temporary storage and 2 KiB per rank of
-// the communicator for the splitter search; allocated with cudaMallocAsync on `stream` and freed
+// How (docs/design.md, section 14): the exact splitter at every rank boundary is found on the keys
+// as they are, digit by digit from the top: per 8-bit digit one read of the keys (one per 16
+// distinct prefixes) counts, for each boundary, the next digit of the keys that match its
+// splitter's digits so far, and one MPI_Allreduce sums the counts; keys equal to a splitter are
+// split by (rank, position) through an MPI_Exscan. Each rank then partitions its keys stably into
+// a second array by destination (one run per rank), agrees with every other rank that all went
+// well (the commit point), and only then exchanges the runs into the caller's arrays (point to
+// point, in messages of at most `chunk_bytes`: directly from and into device memory when the MPI
+// is CUDA-aware, otherwise staged through page-locked host buffers), and sorts what it received,
+// in source-rank order, with the stable device sort. Network traffic: each key and value crosses the network once.
+// Device memory: one more array of n_local keys and values, and the device sort's constant
+// temporary storage (the splitter search's and the partition's tables, O(p) words, share it),
+// plus 16 bytes per rank of the communicator; allocated with cudaMallocAsync on `stream` and freed
 // before returning. The staged path also takes 2 * n_local * (key + value bytes) of page-locked
-// host memory (cudaMallocHost).
+// host memory (cudaMallocHost). At most 2^15 ranks.
 //
 // Collective and blocking: every rank of `comm` calls it with the same key and value types and the
 // same options; it synchronises `stream` (MPI moves data from the host) and returns when this
 // rank's data is sorted. It communicates on a duplicate of `comm`, so messages of the caller's on
 // `comm` are never matched by it. Not to be called concurrently on one communicator.
 //
-// Errors, agreed by every rank (every rank returns the same code; none waits on one that returned):
-// 1. Before anything is written (agreement 1, one MPI_Allgather: each rank's own argument check
-//    and allocations, its options and its n_local): every rank's keys and values are untouched.
-//    cudaErrorInvalidValue when any rank's arguments are invalid (a null pointer with n_local > 0,
-//    a bad bit window, an n_local whose byte size overflows, e.g. a negative count converted to
-//    std::size_t, keys or values misaligned for a custom key) or when the ranks' options (order,
-//    bit window, key and value sizes, chunk size) disagree, or when the total count overflows;
-//    otherwise the largest error code any rank met (cudaErrorMemoryAllocation for a failed
-//    allocation, device or page-locked host).
-// 2. From the local sort to the end of the exchange (agreement 2 after the splitter search,
-//    agreement 3 after the exchange): a failure the CUDA runtime reports on any rank (a failed copy
-//    of the splitter search or of the exchange, the staged path's copies to and from the host, a
-//    failed launch) makes every rank return the largest code reported, with its own keys and
-//    values back in its arrays, sorted locally (stably, in the sort's order): nothing has left a
-//    rank for good, since the exchange never writes the array it sends from. (A rank whose local
-//    sort failed before its first launch gets its arrays back untouched; one whose local sort's
-//    kernel failed part-way, unspecified, as for the device sorts.) Not untouched: the local sort
-//    writes the caller's arrays, as a two-array sort of two passes or more must; keeping them
-//    untouched would need a third array (3x the local data; docs/design.md, section 14).
-// 3. After agreement 3 (the commit point: every item is on the rank where it belongs), only the
-//    final sort and the copy of its result into the caller's arrays remain. A failure there still
-//    makes every rank return the same error; the ranks where nothing failed hold their sorted part;
-//    a rank whose final sort failed before its first launch holds its part unsorted; a rank whose
-//    copy into its arrays or whose final sort's kernel failed holds unspecified data there.
+// Errors, agreed by every rank (every rank returns the same code; none waits on one that returned).
+// The caller's keys and values are either untouched (byte for byte what the caller gave) or fully
+// sorted (this rank's part of the global stable order), on every rank, in every case below but
+// the last (after the commit point: the final sort failing, or a copy failing twice). With one
+// rank there is nothing to agree on or to move: the commit point is right after agreement 1.
+// 1. An invalid argument or disagreeing options anywhere: cudaErrorInvalidValue on every rank, every
+//    array untouched (agreement 1, one MPI_Allgather before anything else: each rank's own argument
+//    check and allocations, its options and its n_local). Invalid: a null pointer with n_local > 0,
+//    a bad bit window, an n_local whose byte size overflows (e.g. a negative count converted to
+//    std::size_t), keys or values misaligned for a custom key, more than 2^15 ranks, ranks whose
+//    options (order, bit window, key and value sizes, chunk size) differ, a total count whose bytes
+//    overflow.
+// 2. A failed allocation (device or page-locked host) anywhere: cudaErrorMemoryAllocation (the
+//    largest code any rank met) on every rank, every array untouched (agreement 1).
+// 3. A failure the CUDA runtime reports on any rank before the commit point (agreement 2): a failed
+//    copy or launch of the splitter search (the prefixes up, the counts down), of the partition (the
+//    splitters up, its kernels), or a failed copy of the staged path's runs to the host: every rank
+//    returns the largest code reported, every array untouched. Until the commit point the caller's
+//    arrays are only read: the partition writes the second array, the staged path its host stage.
+// 4. After the commit point (every rank has partitioned and staged its runs; the exchange writes
+//    the caller's arrays): a failed copy into the caller's arrays (the rank's own run, the staged
+//    path's copies from the host stage, the final sort's result copied back) has an intact source,
+//    so the failing rank makes it once more: every rank returns the error (agreement 3), every
+//    rank's arrays fully sorted. Only a failure that persists (the copy failing again: the
+//    context is lost, as after a kernel fault) or a failed launch or kernel of the final sort
+//    leaves that rank's arrays unspecified, as for the device sorts (a final sort that failed
+//    before its first launch leaves the rank's part there, unsorted); every rank returns the error
+//    and the other ranks hold their sorted parts.
 // A null communicator, or MPI not initialised or already finalised, returns cudaErrorInvalidValue
-// at once (nothing can be agreed then). MPI errors go to the communicator's error handler (by
-// default the job aborts). Every rank runs the same sequence of collectives, whose length depends
-// only on agreed values.
+// at once (nothing can be agreed then), arrays untouched. MPI errors go to the communicator's error
+// handler (by default the job aborts). Every rank runs the same sequence of collectives, whose
+// length depends only on agreed values.
 #pragma once
 
 #include <mpi.h>
@@ -99,21 +106,26 @@ inline void set_exchange_settings(const exchange_settings& s);
 inline bool cuda_aware_mpi();
 
 /// Wall-clock seconds (MPI_Wtime) of the last distributed sort of the calling thread, per phase:
-/// `local_sort` the stable local sort that forms the runs (after the checks, the allocations and
-/// the first agreement, which only `total` counts), `splitters` the refinement rounds, the
-/// exclusive scan and the count exchange, `exchange` the data's all-to-all, `final_sort` the sort
-/// of what arrived (and a copy into the caller's buffers where needed), `total` the whole call.
+/// `splitters` the refinement rounds on the unsorted keys, the exclusive scan and the count
+/// exchange (after the checks, the allocations and the first agreement, which only `total`
+/// counts), `partition` the stable partition into runs, the staged path's copies to the host and
+/// the agreement at the commit point, `exchange` the data's all-to-all, `final_sort` the sort of
+/// what arrived (and a copy into the caller's buffers where needed), `total` the whole call.
+/// `local_sort` is 0: the first version sorted locally before the exchange (kept so that code
+/// written against it compiles).
 struct phase_times {
-  double local_sort = 0, splitters = 0, exchange = 0, final_sort = 0, total = 0;
+  double local_sort = 0, splitters = 0, exchange = 0, final_sort = 0, total = 0, partition = 0;
 };
 inline phase_times last_phase_times();
 
 /// Sorts keys spread over the ranks of `comm`, `n_local` of them on each rank in `d_keys` (device
 /// memory of the rank's current device), in place: afterwards the concatenation over ranks, in
 /// rank order, is the stable sorted order of all keys, and each rank holds `n_local` keys.
-/// Collective. Errors: see the top of this header (the same error on every rank; keys and values
-/// untouched on an error found before the first write, each rank's own items, sorted locally, on one
-/// found before the end of the exchange).
+/// Collective. Errors: see the top of this header (the same error on every rank; on an error every
+/// rank's keys are untouched when it is agreed before the commit point, i.e. bad arguments, a failed
+/// allocation, a failed copy or launch of the splitter search, the partition or the staged path's
+/// copies to the host; fully sorted when a copy after it fails once; unspecified only on the rank
+/// whose final sort failed or whose copy failed twice).
 ///
 ///     // on every rank of MPI_COMM_WORLD
 ///     cudaError_t e = ringsweep::mpi::sort_keys(MPI_COMM_WORLD, d_keys, n_local);
@@ -121,7 +133,8 @@ template <class Key>
 cudaError_t sort_keys(MPI_Comm comm, Key* d_keys, std::size_t n_local, sort_options opts = {},
                       cudaStream_t stream = 0);
 
-/// Sorts (key, value) pairs spread over the ranks of `comm` by key, stably, in place.
+/// Sorts (key, value) pairs spread over the ranks of `comm` by key, stably, in place. Errors: as
+/// sort_keys, for keys and values together (both untouched, or both fully sorted).
 ///
 ///     ringsweep::sort_options desc;
 ///     desc.order = ringsweep::sort_order::descending;
@@ -131,7 +144,8 @@ cudaError_t sort_pairs(MPI_Comm comm, Key* d_keys, Value* d_values, std::size_t 
                        cudaStream_t stream = 0);
 
 /// Sorts custom keys spread over the ranks of `comm` by the fields `decomposer` names (see
-/// decomposer.cuh), stably, in place.
+/// decomposer.cuh), stably, in place. Errors: as sort_keys (untouched before the commit point, fully
+/// sorted after it, unspecified only on a rank whose final sort failed or whose copy failed twice).
 ///
 ///     ringsweep::mpi::sort_keys(MPI_COMM_WORLD, d_particles, n_local, by_cell_depth{});
 template <class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
@@ -139,6 +153,7 @@ cudaError_t sort_keys(MPI_Comm comm, Key* d_keys, std::size_t n_local, Decompose
                       sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Sorts (custom key, value) pairs spread over the ranks of `comm` by the key's fields, stably.
+/// Errors: as sort_pairs.
 ///
 ///     ringsweep::mpi::sort_pairs(MPI_COMM_WORLD, d_particles, d_ids, n_local, by_cell{});
 template <class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>

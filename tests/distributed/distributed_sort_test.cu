@@ -513,11 +513,11 @@ pairs_u32 part_of_result(const pairs_u32& mine, u64 first) {
 
 // A copy that fails on one rank (simt::fail_copy: the copy returns cudaErrorLaunchFailure, its
 // destination garbage), each copy call of the sort in turn, on the direct and the staged path: every
-// rank returns the error (none hangs: ctest's timeout). Before the commit point (agreement 3, after
-// the exchange: the splitter search's copies, the staged path's copies to and from the host stages,
-// the rank's own run) every rank holds its own items again, sorted locally (the local sort has
-// written the arrays: untouched would need a third array, distributed.cuh); after it (the last two
-// copies: the result into the caller's keys and values) the other ranks hold their sorted part.
+// rank returns the error (none hangs: ctest's timeout), and every rank, the failing one included,
+// holds either its input, byte for byte, or its part of the sorted result, never a mix: the input
+// when the copy comes before the commit point (agreement 2: the splitter search's copies, the
+// splitters' upload, the staged path's copies of the runs to the host), the result after it (the
+// copies into the caller's arrays, whose sources are intact, so the failing rank makes them again).
 TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothing lost", "[distributed]") {
   const int rank = world_rank();
   const int p = world_size();
@@ -529,8 +529,12 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
   MPI_Exscan(&n64, &first, 1, MPI_UINT64_T, MPI_SUM, test_comm);
   if (rank == 0) first = 0;
   for (std::size_t i = 0; i < mine.keys.size(); ++i) mine.values.push_back(first + i);
-  const pairs_u32 local = stably_sorted(mine);
   const pairs_u32 part = part_of_result(mine, first);
+  // Whether this rank sends any item to another rank (values are global input indices).
+  std::size_t kept = 0;
+  for (u64 v : part.values) kept += v >= first && v < first + n64 ? 1 : 0;
+  unsigned long long sends_away = kept < mine.keys.size() ? 1 : 0;
+  MPI_Bcast(&sends_away, 1, MPI_UNSIGNED_LONG_LONG, failing, test_comm);
   const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
   for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
     rmpi::exchange_settings s = saved;
@@ -548,9 +552,14 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
       CHECK(on_all_ranks(pairs_u32{d_keys.download(), d_values.download()} == part));
     }
     MPI_Bcast(&calls, 1, MPI_UNSIGNED_LONG_LONG, failing, test_comm);
-    // One rank: every copy is the result's (after the commit point); several: the last two are.
-    const unsigned long long committed = p == 1 ? 0 : calls - 2;
-    if (p > 1) REQUIRE(calls > 2);
+    // The copies before the commit point, on the failing rank: none with one rank (nothing to
+    // agree on: the sort is the result); else two per refinement round (the groups' prefixes up,
+    // the counts down: 4 rounds of 8 bits for u32 keys), the splitters up, and on the staged path
+    // the keys and values of its peers' runs down to the host stage (the last rank's own run ends
+    // its partition, so its peers' runs are one range: one copy per array), if it sends any.
+    const bool staged = path == rmpi::exchange_path::staged;
+    const unsigned long long committed = p == 1 ? 0 : 2 * 4 + 1 + (staged && sends_away != 0 ? 2 : 0);
+    if (p > 1) REQUIRE(calls > committed);  // copies after the commit point too: the own run's
     for (unsigned long long k = 1; k <= calls; ++k) {
       INFO("path " << int(path) << ": copy call " << k << " of " << calls << " fails on rank " << failing
                    << " (the commit point after call " << committed << ")");
@@ -563,12 +572,52 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
       CHECK(e == cudaErrorLaunchFailure);
       CHECK(all_ranks_returned(e, cudaErrorLaunchFailure));
       const pairs_u32 held{d_keys.download(), d_values.download()};
-      const bool right = k <= committed ? held == local : (rank == failing || held == part);
-      CHECK(on_all_ranks(right));
+      if (k <= committed) {
+        CHECK(on_all_ranks(held == mine));  // untouched, byte for byte
+      } else {
+        CHECK(on_all_ranks(held == part));  // fully sorted
+      }
     }
   }
   rmpi::set_exchange_settings(saved);
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 13)));
+}
+
+// Device memory: the sort holds one more array of the rank's items and the device sort's
+// temporary storage (the splitter search's and the partition's tables share it), plus the
+// splitters' prefixes: 2x the local data (with the caller's arrays) and a constant. Both paths,
+// ragged counts (a rank of 12000 items).
+TEST_CASE("distributed memory: one more array and the sort's temporary storage", "[distributed]") {
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
+    rmpi::exchange_settings s = saved;
+    s.path = path;
+    rmpi::set_exchange_settings(s);
+    for (shape sh : {shape::uniform, shape::ragged}) {
+      const std::vector<u32> keys = make_u32(sh, seed() + 14);
+      const std::size_t n = keys.size();
+      std::vector<u64> values(n, 7);
+      ringsweep_test::device_buffer<u32> d_keys(keys);
+      ringsweep_test::device_buffer<u64> d_values(values);
+      ringsweep::double_buffer<u32> kb(d_keys.data(), d_keys.data());
+      ringsweep::double_buffer<u64> vb(d_values.data(), d_values.data());
+      std::size_t temp = 0;
+      REQUIRE(ringsweep::sort_pairs(nullptr, temp, kb, vb, n) == cudaSuccess);
+      int device = 0;
+      cudaGetDevice(&device);
+      simt::reset_peak_device_bytes();
+      const std::size_t held = simt::peak_device_bytes(device);
+      const cudaError_t e = rmpi::sort_pairs(test_comm, d_keys.data(), d_values.data(), n);
+      const std::size_t used = simt::peak_device_bytes(device) - held;
+      const std::size_t allowed = n * (4 + 8) + temp + 16 * 1024;  // the tables and prefixes: a few KiB
+      INFO("path " << int(path) << ", " << name_of(sh) << ": n_local " << n << ", sort held " << used
+                   << " bytes, allowed " << allowed << " (temp " << temp << ")");
+      CHECK(all_ranks_returned(e, cudaSuccess));
+      CHECK(on_all_ranks(used <= allowed));
+      CHECK(on_all_ranks(n == 0 || used >= n * (4 + 8)));  // the second array: the measure measures
+    }
+  }
+  rmpi::set_exchange_settings(saved);
 }
 
 // Registered as distributed_sort_test_simt_fail_alloc_env (tests/distributed/CMakeLists.txt): three
@@ -583,6 +632,98 @@ TEST_CASE("distributed errors: RINGSWEEP_SIMT_FAIL_ALLOC on one rank fails every
   }));
 }
 #endif
+
+// The splitter search's histogram and the partition with more boundaries than 4 ranks make (what
+// 20 to 100 ranks would need), run on each rank's device directly and checked against host
+// counts: 40 groups (three slices of 16 along the grid) in a second round, and a stable partition
+// by 100 splitters (201 slots, several blocks), values carrying input positions.
+TEST_CASE("distributed kernels: histogram and partition with many boundaries", "[distributed]") {
+  namespace rd = ringsweep::detail;
+  std::mt19937_64 rng(seed() * 31 + u64(world_rank()));
+  const std::size_t n = 9000;
+  std::vector<u32> keys(n);
+  for (auto& k : keys) k = u32(rng() % 60) << 24 | u32(rng() % 5) << 16 | u32(rng() % 3);  // many equal keys
+  rd::key_digits<u32> digits{};
+  for (int t = 0; t < 4; ++t) digits.digit[t] = rd::digit_extractor<u32>(false, 24 - 8 * t, 8);
+  ringsweep_test::device_buffer<u32> d_keys(keys);
+
+  // Round 1: groups are 40 distinct top digits (some no key has); count each group's second digit.
+  std::vector<unsigned char> prefixes(40 * rd::probe_max_digits, 0);
+  for (unsigned g = 0; g < 40; ++g) prefixes[g * rd::probe_max_digits] = static_cast<unsigned char>(g * 3 / 2);
+  ringsweep_test::device_buffer<unsigned char> d_prefixes(prefixes);
+  ringsweep_test::device_buffer<unsigned long long> d_counts(std::vector<unsigned long long>(40 * 256, 0));
+  rd::boundary_histogram_params<u32> h{};
+  h.keys = d_keys.data();
+  h.n = n;
+  h.digits = digits;
+  h.prefixes = d_prefixes.data();
+  h.groups = 40;
+  h.depth = 1;
+  h.buckets = 256;
+  h.counts = d_counts.data();
+  h.x_blocks = 2;
+  REQUIRE(rd::launch(rd::boundary_histogram_kernel<u32>, 2 * 3, rd::boundary_histogram_threads, 0,
+                     rd::launch_order::serial, h) == cudaSuccess);
+  std::vector<unsigned long long> want(40 * 256, 0);
+  for (u32 k : keys) {
+    for (unsigned g = 0; g < 40; ++g) {
+      if (k >> 24 == g * 3 / 2) ++want[g * 256 + ((k >> 16) & 255)];
+    }
+  }
+  CHECK(d_counts.download() == want);
+
+  // The partition by 100 distinct full-depth splitters.
+  std::vector<u32> split;
+  for (std::size_t i = 0; split.size() < 100; ++i) split.push_back(keys[i * 37 % n]);
+  std::sort(split.begin(), split.end());
+  split.erase(std::unique(split.begin(), split.end()), split.end());
+  while (split.size() < 100) split.push_back(split.back() + 1);  // distinct, increasing
+  std::sort(split.begin(), split.end());
+  const unsigned count = unsigned(split.size());
+  std::vector<unsigned char> table(count * rd::probe_max_digits, 0);
+  for (unsigned i = 0; i < count; ++i) {
+    for (int t = 0; t < 4; ++t) {
+      table[i * rd::probe_max_digits + t] = static_cast<unsigned char>(split[i] >> (24 - 8 * t));
+    }
+  }
+  std::vector<u32> positions(n);
+  std::iota(positions.begin(), positions.end(), 0u);
+  ringsweep_test::device_buffer<u32> d_positions(positions), d_keys_out(n), d_positions_out(n);
+  ringsweep_test::device_buffer<unsigned char> d_table(table);
+  using raw = rd::value_raw<u32>;
+  rd::slot_partition_params<u32, raw> sp{};
+  sp.keys_in = d_keys.data();
+  sp.keys_out = d_keys_out.data();
+  sp.values_in = reinterpret_cast<const raw*>(d_positions.data());
+  sp.values_out = reinterpret_cast<raw*>(d_positions_out.data());
+  sp.n = n;
+  sp.blocks = rmpi::detail_mpi::partition_blocks(n, 2 * count + 1);
+  CHECK(sp.blocks > 1);
+  sp.span = (n + sp.blocks - 1) / sp.blocks;
+  sp.digits = digits;
+  sp.splitters = d_table.data();
+  sp.count = count;
+  sp.depth = 4;
+  ringsweep_test::device_buffer<unsigned long long> d_offsets(std::size_t(2 * count + 1) * sp.blocks);
+  sp.offsets = d_offsets.data();
+  REQUIRE(rd::launch(rd::slot_count_kernel<u32, raw>, sp.blocks, rd::slot_partition_threads, 0,
+                     rd::launch_order::serial, sp) == cudaSuccess);
+  REQUIRE(rd::launch(rd::slot_scan_kernel, 1, rd::slot_scan_threads, 0, rd::launch_order::serial, sp.offsets,
+                     std::size_t(2 * count + 1) * sp.blocks) == cudaSuccess);
+  REQUIRE(rd::launch(rd::slot_scatter_kernel<u32, raw>, sp.blocks, rd::slot_partition_threads, 0,
+                     rd::launch_order::serial, sp) == cudaSuccess);
+  auto slot = [&](u32 k) {
+    const std::size_t i = std::size_t(std::lower_bound(split.begin(), split.end(), k) - split.begin());
+    return 2 * i + (i < split.size() && split[i] == k ? 1 : 0);
+  };
+  std::vector<u32> order(positions);
+  std::stable_sort(order.begin(), order.end(), [&](u32 a, u32 b) { return slot(keys[a]) < slot(keys[b]); });
+  std::vector<u32> want_keys(n);
+  for (std::size_t i = 0; i < n; ++i) want_keys[i] = keys[order[i]];
+  CHECK(d_positions_out.download() == order);
+  CHECK(d_keys_out.download() == want_keys);
+  CHECK(rmpi::detail_mpi::partition_blocks(std::size_t(1) << 30, 65535) == 32);  // the counters' cap
+}
 
 TEST_CASE("distributed: a communicator of some ranks; a null one", "[distributed]") {
   // Even and odd ranks of the world sort apart, at the same time.
@@ -603,7 +744,10 @@ TEST_CASE("distributed: phase times are recorded", "[distributed]") {
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 9)));
   const rmpi::phase_times t = rmpi::last_phase_times();
   CHECK(t.total > 0);
-  CHECK(t.local_sort + t.splitters + t.exchange + t.final_sort <= t.total * 1.001 + 1e-6);
+  CHECK(t.local_sort == 0);  // no local sort before the exchange any more
+  CHECK(t.final_sort > 0);
+  if (world_size() > 1) CHECK(t.splitters > 0);
+  CHECK(t.splitters + t.partition + t.exchange + t.final_sort <= t.total * 1.001 + 1e-6);
 }
 
 int main(int argc, char* argv[]) {

@@ -36,11 +36,11 @@ TEST_CASE("pipelined onesweep: the tile's storage is dynamic shared memory, the 
   STATIC_REQUIRE(ringsweep::detail::has_bulk_copy());  // the SIMT backend models sm_90's copy engine
 #endif
   STATIC_REQUIRE(config::TILE == tile);
-  STATIC_REQUIRE(ringsweep::detail::onesweep_dynamic_shared_bytes<config, ringsweep::detail::no_hooks>() >=
+  STATIC_REQUIRE(ringsweep::detail::onesweep_dynamic_shared_bytes<config>() >=
                  std::size_t(tile) * 4);
   using plain = ringsweep::detail::sort_config<ringsweep_test::policy_tiny, std::uint32_t,
                                                ringsweep::detail::null_value>;
-  STATIC_REQUIRE(ringsweep::detail::onesweep_dynamic_shared_bytes<plain, ringsweep::detail::no_hooks>() == 0);
+  STATIC_REQUIRE(ringsweep::detail::onesweep_dynamic_shared_bytes<plain>() == 0);
 }
 
 TEST_CASE("pipelined onesweep: each block loops over tiles and takes one ticket past the last", "[sort][pipelined]") {
@@ -72,7 +72,7 @@ TEST_CASE("pipelined onesweep: each block loops over tiles and takes one ticket 
       const std::size_t portion = std::min<std::size_t>(pipelined::PORTION_TILES, tiles - first);
       expected += portion + std::min<std::size_t>(portion, std::size_t(sms));
     }
-    expected *= std::size_t(plan.passes);
+    expected *= std::size_t(plan.window.passes);
     INFO("n " << n << ", " << sms << " SMs");
     REQUIRE(ticket == expected);
     REQUIRE(ringsweep_test::first_key_mismatch(out.download(), keys,

@@ -66,7 +66,7 @@ std::vector<bool> uniform_passes(const std::vector<Key>& keys, const ringsweep::
 /// write the output and the final copy must run exactly when no pass does.
 template <class Policy, class Key>
 void check_routes(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
-  using dispatch = ringsweep::detail::sort_dispatch<Policy, Key, ringsweep::detail::null_value, false>;
+  using dispatch = ringsweep::detail::sort_dispatch<ringsweep::detail::sort_config<Policy, Key, ringsweep::detail::null_value>>;
   const std::size_t n = keys.size();
   typename dispatch::plan plan;
   REQUIRE_CUDA(dispatch::make_plan(n, opts, true, plan));
@@ -78,7 +78,7 @@ void check_routes(const std::vector<Key>& keys, const ringsweep::sort_options& o
   ringsweep_test::device_bytes temp(bytes);
   REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, opts));
   REQUIRE_CUDA(cudaDeviceSynchronize());
-  const std::size_t words = std::size_t(ringsweep::detail::route_words(plan.passes));
+  const std::size_t words = std::size_t(ringsweep::detail::route_words(plan.window.passes));
   std::vector<std::uint32_t> routes(words);
   const std::size_t base = ringsweep::detail::align_up(reinterpret_cast<std::uintptr_t>(temp.data())) -
                            reinterpret_cast<std::uintptr_t>(temp.data());
@@ -88,7 +88,7 @@ void check_routes(const std::vector<Key>& keys, const ringsweep::sort_options& o
   const auto uniform = uniform_passes(keys, opts, Policy::RADIX_BITS);
   int executed = 0;
   std::uint32_t at_buffer = ringsweep::detail::buffer_in;
-  for (int p = 0; p < plan.passes; ++p) {
+  for (int p = 0; p < plan.window.passes; ++p) {
     const std::uint32_t r = routes[1 + std::size_t(p)];
     INFO("pass " << p << " route " << r);
     CHECK(pass_route::runs(r) == !uniform[std::size_t(p)]);

@@ -143,7 +143,8 @@ TEMPLATE_TEST_CASE("a policy with a shape per key type", "[sort][tiny][policy]",
   constexpr int want_items = sizeof(TestType) == 8 ? 2 : sizeof(TestType) < 4 ? 5 : traits::image_is_xor ? 3 : 2;
   STATIC_REQUIRE(keys_shape::THREADS == want_threads);
   STATIC_REQUIRE(keys_shape::ITEMS == want_items);
-  STATIC_REQUIRE(ringsweep::detail::onesweep_tile<per_type, TestType, std::uint32_t, false>::TILE == keys_shape::TILE);
+  STATIC_REQUIRE(ringsweep::detail::onesweep_tile<ringsweep::detail::sort_config<per_type, TestType, ringsweep::detail::null_value>,
+                                                 ringsweep::detail::portion_tiles<false>>::TILE == keys_shape::TILE);
   const std::uint64_t seed = ringsweep_test::catch_seed();
   for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
     for (std::size_t n : {std::size_t(1), std::size_t(keys_shape::TILE), std::size_t(keys_shape::TILE) + 1,

@@ -1,7 +1,8 @@
 // Build-time check: instantiates every kernel the public API can launch for the common key and
 // value types, so that ptxas (run with -warn-spills -warn-lmem-usage -Werror by
 // tests/sort/CMakeLists.txt) fails the build if any of them spills registers or uses local memory.
-#include <ringsweep/kernels/boundary_probe_kernel.cuh>  // the distributed sort's (distributed.cuh needs MPI)
+#include <ringsweep/kernels/boundary_histogram_kernel.cuh>  // the distributed sort's (distributed.cuh needs MPI)
+#include <ringsweep/kernels/slot_partition_kernel.cuh>
 #include <ringsweep/ringsweep.cuh>
 
 #include <cuda/std/tuple>
@@ -110,13 +111,17 @@ cudaError_t counted() {
   }
 }
 
-/// The distributed sort's splitter search: its kernel, instantiated directly (distributed.cuh
-/// includes <mpi.h>, which this target does not have).
-template <class SortKey>
-cudaError_t boundary_probe() {
-  return cudaFuncGetAttributes(nullptr, ringsweep::detail::boundary_probe_kernel<SortKey>) == cudaSuccess
-             ? cudaSuccess
-             : cudaSuccess;
+/// The distributed sort's kernels (the splitter search's histogram, the partition's count, scan and
+/// scatter), instantiated directly (distributed.cuh includes <mpi.h>, which this target does not
+/// have); values as the sort moves them (u8 for keys only).
+template <class SortKey, class Value>
+cudaError_t distributed_kernels() {
+  using raw = ringsweep::detail::value_raw<Value>;
+  cudaFuncGetAttributes(nullptr, ringsweep::detail::boundary_histogram_kernel<SortKey>);
+  cudaFuncGetAttributes(nullptr, ringsweep::detail::slot_count_kernel<SortKey, raw>);
+  cudaFuncGetAttributes(nullptr, ringsweep::detail::slot_scatter_kernel<SortKey, raw>);
+  cudaFuncGetAttributes(nullptr, ringsweep::detail::slot_scan_kernel);
+  return cudaSuccess;
 }
 
 /// Top-k: the select's count, pick and step kernels, the sorts of the candidates (keys only, and
@@ -198,11 +203,12 @@ cudaError_t ringsweep_spill_check() {
                                               static_cast<std::uint32_t*>(nullptr),
                                               ringsweep::device_count<int>{nullptr, 1});
   }
-  e = e != cudaSuccess ? e : boundary_probe<std::uint8_t>();
-  e = e != cudaSuccess ? e : boundary_probe<std::uint32_t>();
-  e = e != cudaSuccess ? e : boundary_probe<std::uint64_t>();
-  e = e != cudaSuccess ? e : boundary_probe<float>();
-  e = e != cudaSuccess ? e : boundary_probe<ringsweep::detail::decomposed_key<fi_key, fi_decomposer>>();
+  e = e != cudaSuccess ? e : distributed_kernels<std::uint8_t, std::uint8_t>();
+  e = e != cudaSuccess ? e : distributed_kernels<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : distributed_kernels<std::uint64_t, std::uint64_t>();
+  e = e != cudaSuccess ? e : distributed_kernels<float, v16>();
+  e = e != cudaSuccess ? e
+                       : distributed_kernels<ringsweep::detail::decomposed_key<fi_key, fi_decomposer>, std::uint16_t>();
   e = e != cudaSuccess ? e : top_k<std::uint32_t, std::int32_t>();
   e = e != cudaSuccess ? e : top_k<float, std::int64_t>();
   e = e != cudaSuccess ? e : top_k<std::uint64_t, std::uint32_t>();

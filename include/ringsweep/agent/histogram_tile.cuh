@@ -7,7 +7,7 @@
 #include "../detail/config.cuh"
 #include "../detail/count_source.cuh"
 #include "../detail/load_store.cuh"
-#include "../detail/digit_window.cuh"
+#include "../detail/sort_window.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../key_traits.cuh"
 #include "../policy.cuh"
@@ -22,9 +22,7 @@ struct histogram_params : key_context<Key> {
   const bits_type* keys;
   std::size_t n;
   u64* counts;      // passes x RADIX, zeroed; receives the digit counts of every pass
-  int begin_bit;
-  int end_bit;
-  bool descending;
+  sort_window window;
   u32* unsorted;    // zeroed; set when a key is out of order for the sort (sorted-input detection)
   count_source count;  // a count on the device (then `n` is its bound), or none
 };
@@ -40,11 +38,13 @@ struct histogram_params : key_context<Key> {
 /// stops checking. The bins scan then skips every pass of a sorted input. Custom (decomposed) keys
 /// are not checked: their images may be wider than a word.
 ///
-///     __shared__ typename histogram_tile<P, Key>::TempStorage temp;
-///     histogram_tile<P, Key>(temp, params).process();
-template <class Policy, class Key>
+///     __shared__ typename histogram_tile<Config>::TempStorage temp;   // Config: a sort_config
+///     histogram_tile<Config>(temp, params).process();
+template <class Config>
 class histogram_tile {
  public:
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
   using bits_type = typename key_traits<Key>::bits_type;
   static constexpr int THREADS = Policy::HIST_THREADS;
   static constexpr int ITEMS = Policy::HIST_ITEMS;
@@ -69,7 +69,9 @@ class histogram_tile {
       if (blockIdx.x == 0 && threadIdx.x == 0) store_relaxed(p_.unsorted, 1u);
     }
     __syncthreads();
-    const int passes = digit_window::passes(p_.begin_bit, p_.end_bit, Policy::RADIX_BITS);
+    // Recomputed from the bits rather than read (window.passes): read, it cost the sm_80 histogram of
+    // decomposed keys 20 bytes of spills.
+    const int passes = digit_window::passes(p_.window.begin_bit, p_.window.end_bit, Policy::RADIX_BITS);
     const std::size_t n = std::size_t(p_.count.resolve(p_.n));
     // Keys before the first VEC-aligned address are counted one by one (block 0, fewer than VEC);
     // full tiles after them are read with vector loads, the ragged last tile one key at a time.
@@ -123,11 +125,11 @@ RINGSWEEP_UNROLL
   /// and only shifted and masked per pass (pass-outer, so no per-pass state stays live).
   template <bool FULL, int N>
   __device__ __forceinline__ void count(bits_type (&keys)[N], int valid, int passes) {
-    const digit_extractor<Key> image_of = p_.extractor(p_.descending, digit_window{});
+    const digit_extractor<Key> image_of = p_.window.image(p_);
 RINGSWEEP_UNROLL
     for (int k = 0; k < N; ++k) keys[k] = image_of.image(keys[k]);
     for (int pass = 0; pass < passes; ++pass) {
-      const digit_window w = digit_window::of_pass(p_.begin_bit, p_.end_bit, Policy::RADIX_BITS, pass);
+      const digit_window w = p_.window.template pass<Policy::RADIX_BITS>(pass);
       const u32 mask = w.mask();
 RINGSWEEP_UNROLL
       for (int k = 0; k < N; ++k) {
@@ -138,13 +140,13 @@ RINGSWEEP_UNROLL
 
   /// A key's order-preserving image, complemented for a descending sort (raw bits in).
   __device__ __forceinline__ bits_type image(bits_type raw) const {
-    return p_.extractor(p_.descending, digit_window{}).image(raw);
+    return p_.window.image(p_).image(raw);
   }
   /// The bits of an image the sort orders by: its window, as an unsigned number.
   __device__ __forceinline__ bits_type window(bits_type img) const {
     constexpr int BITS = int(sizeof(bits_type)) * 8;
-    const int width = p_.end_bit - p_.begin_bit;
-    const bits_type shifted = bits_type(img >> p_.begin_bit);
+    const int width = p_.window.end_bit - p_.window.begin_bit;
+    const bits_type shifted = bits_type(img >> p_.window.begin_bit);
     return width >= BITS ? shifted : bits_type(shifted & bits_type((bits_type(1) << width) - 1));
   }
 

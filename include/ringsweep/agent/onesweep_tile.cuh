@@ -7,22 +7,22 @@
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_scatter.cuh"
 #include "../detail/config.cuh"
-#include "../detail/count_source.cuh"
 #include "../detail/sort_hooks.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
 #include "../warp/warp_vector_load.cuh"
+#include "onesweep_pipeline.cuh"
 #include "pass_route.cuh"
-#include "segment_lists.cuh"
 #include "sort_config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// Arguments of one onesweep launch (one pass over one portion of the keys).
-template <class Key, class ValueRaw>
-struct onesweep_params {
+/// Arguments of one onesweep launch (one pass over one portion of the keys); those of its tile
+/// source (`SourceParams`: a segmented sort's segments, a counted sort's count) in its base.
+template <class Key, class ValueRaw, class SourceParams>
+struct onesweep_params : SourceParams {
   using bits_type = typename key_traits<Key>::bits_type;
   bits_type* keys_buf[3];        // the sort's key buffers, by pass_buffer: input (read only), final, other
   ValueRaw* values_buf[3];       // the same for values (null: keys only)
@@ -41,16 +41,6 @@ struct onesweep_params {
   u32 launch;                    // index of this launch within the sort
   digit_extractor<Key> digit;    // this pass's digit of a key (built on the host)
   tile_trace* trace;             // hooks that trace: the sort's tile timelines, by ticket
-  // Segmented sorts only (see onesweep_tile's SEGMENTED): the large segments, and this pass's
-  // digit offsets of each, `segment_bins_stride` words apart.
-  const large_segment* segments;
-  const u64* segment_word;       // segment_lists::large_word
-  const u64* segment_bins;
-  u64 segment_bins_stride;
-  u64 segment_first_tile;        // the large tile of the launch's first ticket
-  // Counted sorts only (onesweep_tile's COUNTED): the sort's key count in device memory; the
-  // portion's real keys are it minus `first_key`, clamped to [0, keys].
-  count_source count;
 };
 
 /// The per-block worker of the onesweep kernel. A tile goes through four phases, each a
@@ -65,38 +55,40 @@ struct onesweep_params {
 /// With `INDEX_VALUES` (argsort) the pass that reads the input's values makes them instead: each
 /// key's input position.
 ///
-/// With the policy's `PIPELINE_STAGES` = 2 (not segmented) the block is persistent: it takes tiles
-/// by ticket until one finds no tile, and while a tile ranks, looks back and scatters, the next
-/// tile's ticket is taken and its keys are on their way into shared memory of their own (`in`);
-/// a tile's values follow into it during the tile's ranking. TempStorage is then too large for
-/// static shared memory: the kernel places it in dynamic shared memory.
+/// With the shape's `PIPELINE_STAGES` = 2 (and a source a persistent block may take) the block is
+/// persistent and its feeder is onesweep_pipeline (its own file, with the copy engine's bulk copies):
+/// it takes tiles by ticket until one finds no tile, and while a tile ranks, looks back and
+/// scatters, the next tile's ticket is taken and its keys are on their way into shared memory of
+/// their own (`in`); a tile's values follow into it during the tile's ranking. TempStorage is then
+/// too large for static shared memory: the kernel places it in dynamic shared memory.
 ///
-/// With `SEGMENTED` the tiles are those of a segmented sort's large segments (segment_lists): the
-/// ticket is a large tile, found in its segment's list by binary search; blocks past the last
-/// tile leave before taking a ticket. The look-back runs over all the launch's tiles as usual, segment boundaries
-/// included: each segment's digit offsets (`segment_bins`) are its own offsets minus the counts of
-/// the segments before it, which the look-back adds back, and `bins_in` / `bins_out` carry only
-/// those counts from portion to portion (`bins_in` is zeros for the first).
+/// Where the tile's keys come from is its tile source (`Source`), a type of its own file:
+/// `portion_tiles<HINTS>` (a plain pass over a portion), `counted_tiles<HINTS>` (a sort whose n
+/// is on the device: only the real keys' tiles exist) and `segment_tiles` (a segmented sort's
+/// large segments). A source answers which launched tiles exist, what a ticket's tile is (its keys
+/// and its first key) and where the digits' offsets at its start come from and go to; `HINTS`
+/// (cache hints, for a sort whose data cannot stay in L2: the host decides) rides with it: keys
+/// and values then load and store evict-first, the status words and digit offsets evict-last
+/// (load_store.cuh, intrinsics.cuh); but a pairs tile of one digit stores plainly (its 2 x ITEMS
+/// striped stores through inline PTX spilled the sm_90 4-byte pairs kernel 8 bytes). A new kind of
+/// sort adds a tile source, not a flag here.
 ///
-/// With `CACHE_HINTS` (the policy's CACHE_HINTS, for a sort whose data cannot stay in L2: the host
-/// decides) keys and values load and store evict-first, the status words and digit offsets
-/// evict-last (load_store.cuh, intrinsics.cuh); but a pairs tile of one digit stores plainly (its
-/// 2 x ITEMS striped stores through inline PTX spilled the sm_90 4-byte pairs kernel 8 bytes).
-///
-/// With `COUNTED` (a sort whose n is read on the device, sort.cuh's device_count) the host
-/// launched the portions of max_n keys; the portion's real keys are the count read at the start
-/// (pass_runs) minus its first key, clamped to [0, keys], and only its real tiles exist: as in the
-/// segmented case, a one-tile block past the last real tile leaves before taking a ticket, a
-/// persistent block stops at the first ticket past it, the last real tile moves the ticket past
-/// the missing ones, and a portion with no real tile acts as a skipped launch.
-template <class Policy, class Key, class ValueRaw, bool HAS_VALUES, class Hooks = no_hooks, bool INDEX_VALUES = false,
-          bool SEGMENTED = false, bool CACHE_HINTS = false, bool COUNTED = false>
+/// Where a source's tiles are not all real (`ALL_REAL` false), a one-tile block past the last
+/// real tile leaves before taking a ticket, a persistent block stops at its first ticket past
+/// them, the last real tile moves the ticket past the missing ones, and a launch with no real
+/// tile acts as a skipped launch.
+template <class Config, class Source>
 class onesweep_tile {
-  static_assert(!(SEGMENTED && INDEX_VALUES), "segmented sorts do not make their values");
-  static_assert(!(SEGMENTED && COUNTED), "segmented sorts take their sizes from the segments");
-
  public:
-  using Config = sort_config<Policy, Key, typename std::conditional<HAS_VALUES, ValueRaw, null_value>::type>;
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
+  using ValueRaw = typename Config::value_raw_t;
+  using Hooks = typename Config::hooks;
+  using params_t = onesweep_params<Key, ValueRaw, typename Source::params>;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+  static constexpr bool INDEX_VALUES = Config::INDEX_VALUES;
+  static constexpr bool CACHE_HINTS = Source::HINTS;
+  static_assert(Source::PERSISTENT || !INDEX_VALUES, "a source that is not persistent (segmented) reads its values");
   using bits_type = typename Config::bits_type;
   using shape = typename Config::shape;
   static constexpr int THREADS = Config::THREADS;
@@ -120,14 +112,15 @@ class onesweep_tile {
     }
   }
   /// Persistent and pipelined (see above).
-  static constexpr bool PIPELINED = Config::PIPELINED && !SEGMENTED;
-  /// Pipelined with the copy engine (PIPELINE_BULK_COPY) where this compilation has it.
-  __host__ __device__ static constexpr bool bulk() { return Policy::PIPELINE_BULK_COPY && has_bulk_copy(); }
+  static constexpr bool PIPELINED = Config::PIPELINED && Source::PERSISTENT;
   static constexpr bool STAGED =
       !PIPELINED && (vector_loaded<bits_type>() || (HAS_VALUES && vector_loaded<ValueRaw>()));
   /// Keys only, the shape's fused_exchange: the ranking stores each key at its rank (no ranks
   /// array, no exchange loop); the ranking's counters and the keys then sit side by side.
   static constexpr bool FUSED = shape::FUSED_EXCHANGE && !HAS_VALUES && !PIPELINED;
+  /// Pipelined: the feeder that takes the block's tickets and stages its tiles (its own file).
+  using pipeline_t = onesweep_pipeline<onesweep_tile>;
+  friend pipeline_t;
 
   /// Each warp's warp_vector_load stage (keys, later values): not in the union, which holds other
   /// warps' keys while values are loaded. An empty base (no bytes) when nothing is vector-loaded.
@@ -138,44 +131,11 @@ class onesweep_tile {
     uint4 stage[WARPS * warp_threads];
   };
 
-  /// Segmented sorts: the tile's segment, first key and key count.
-  template <bool, class = void>
-  struct segment_storage {};
-  template <class Dummy>
-  struct segment_storage<true, Dummy> {
-    u64 origin;
-    const u64* bins;  // the tile's segment's digit offsets
-    int valid;
-  };
-
-  /// Pipelined: the keys (and values) of a tile on their way in, apart from the ranking's storage.
+  /// Pipelined: the feeder's storage (onesweep_pipeline), apart from the ranking's.
   template <bool, class = void>
   struct incoming_storage {};
   template <class Dummy>
-  struct incoming_storage<true, Dummy> {
-    struct stage {
-      union {
-        bits_type keys[TILE];
-        uint4 keys_words[ceil_div(TILE * int(sizeof(bits_type)), 16)];  // 16-byte alignment
-      };
-      union {
-        ValueRaw values[HAS_VALUES ? TILE : 1];
-        uint4 values_words[HAS_VALUES ? ceil_div(TILE * int(sizeof(ValueRaw)), 16) : 1];
-      };
-    } in;
-    u64 bars[2];    // bulk copies: the mbarriers the keys' and the values' copies complete on
-    u32 parity[2];  // and the parities of the phases the waiters wait for (thread 0 flips them)
-    u32 next_ticket;
-  };
-
-  /// Counted sorts: the portion's real keys.
-  template <bool, class = void>
-  struct counted_storage {};
-  template <class Dummy>
-  struct counted_storage<true, Dummy> {
-    u32 real_keys;
-    int valid;  // one-tile blocks: the tile's keys (acquire)
-  };
+  struct incoming_storage<true, Dummy> : pipeline_storage<bits_type, ValueRaw, TILE, HAS_VALUES> {};
 
   /// The ranking's storage and the tile's keys (and values) for the exchange: one union, or side
   /// by side for a fused exchange (FUSED).
@@ -189,8 +149,7 @@ class onesweep_tile {
     bits_type keys[TILE];
   };
 
-  struct TileStorage : stage_storage<STAGED>, segment_storage<SEGMENTED>, incoming_storage<PIPELINED>,
-                       counted_storage<COUNTED> {
+  struct TileStorage : stage_storage<STAGED>, incoming_storage<PIPELINED>, Source::storage {
     typename std::conditional<FUSED, split_storage, joint_storage>::type u;
     // Per digit: where tile rank 0 would go if it had this digit, in the pass's key output (after
     // the look-back; pairs: in the values output once the keys have left). A pointer, so that a
@@ -217,12 +176,12 @@ class onesweep_tile {
   };
   struct TempStorage : TileStorage, value_table_storage<VALUE_TABLE> {};
 
-  __device__ __forceinline__ onesweep_tile(TempStorage& temp, const onesweep_params<Key, ValueRaw>& p)
+  __device__ __forceinline__ onesweep_tile(TempStorage& temp, const params_t& p)
       : temp_(temp), p_(p) {}
 
   __device__ __forceinline__ void process() {
     if constexpr (PIPELINED) {
-      process_pipelined();
+      pipeline_t(*this).run();
     } else {
       if (!pass_runs()) return;
       bits_type keys[ITEMS];
@@ -255,18 +214,11 @@ class onesweep_tile {
   /// that ran would (the next launch's `tile_base` and tail set stay valid) and every block exits.
   __device__ __forceinline__ bool pass_runs() {
     const u32 r = *p_.route;
-    if constexpr (SEGMENTED || COUNTED) {
+    if constexpr (!Source::ALL_REAL) {
       // Blocks past the launch's last real tile leave before taking a ticket, so the real tiles
       // take the first ones; the last real tile moves the ticket past the rest (acquire). A
       // persistent block stays while one real tile exists and stops at its first ticket past them.
-      u32 real = 0;
-      if constexpr (COUNTED) {
-        const u32 keys = counted_keys();
-        if (threadIdx.x == 0) temp_.real_keys = keys;  // read after the first barrier, as the route
-        real = ceil_div(keys, u32(TILE));
-      } else {
-        real = real_tiles();
-      }
+      const u32 real = Source::template start<TILE>(temp_, p_);
       if (pass_route::runs(r) && (PIPELINED ? real == 0 : blockIdx.x >= real)) {
         if (blockIdx.x == 0 && threadIdx.x == 0) {  // no real tile: as a skipped launch
           *p_.ticket = p_.tile_base + p_.tickets;
@@ -302,78 +254,33 @@ class onesweep_tile {
   // This warp's segment of the tile's values, as one opaque pointer: otherwise the item addresses
   // become a 64-bit index sum on a register base per item (sm_90 pairs spilled).
   __device__ __forceinline__ const ValueRaw* values_segment(u32 u) const {
-    if constexpr (SEGMENTED) {
-      return opaque(values_in() + (temp_.origin + seg_first()));
-    } else {
-      return opaque(values_in() + (tile_first(u) + seg_first()));
-    }
+    return opaque(values_in() + (Source::template origin<TILE>(temp_, u) + seg_first()));
   }
   // This warp's segment of the tile's keys.
   __device__ __forceinline__ const bits_type* keys_segment(u32 u) const {
-    if constexpr (SEGMENTED) {
-      return keys_in() + (temp_.origin + seg_first());
-    } else {
-      return keys_in() + (tile_first(u) + seg_first());
-    }
+    return keys_in() + (Source::template origin<TILE>(temp_, u) + seg_first());
   }
-  /// Segmented: tiles of this launch that exist (the host launches a bound). Counted: those of
-  /// the real keys (temp_.real_keys, set by pass_runs).
-  __device__ __forceinline__ u32 real_tiles() const {
-    if constexpr (COUNTED) {
-      return ceil_div(temp_.real_keys, u32(TILE));
-    } else {
-      const u64 total = large_tiles(*p_.segment_word);
-      return total > p_.segment_first_tile ? u32(min_of<u64>(total - p_.segment_first_tile, p_.tiles)) : 0u;
-    }
-  }
-  /// Counted: the portion's keys that exist, from the sort's count in device memory.
-  __device__ __forceinline__ u32 counted_keys() const {
-    const u64 n = p_.count.resolve(0);
-    return n > u64(p_.first_key) ? u32(min_of<u64>(n - u64(p_.first_key), p_.keys)) : 0u;
-  }
-  /// The launch's tiles a persistent block takes: all, or (counted) the real ones.
-  __device__ __forceinline__ u32 launch_tiles() const {
-    if constexpr (COUNTED) {
-      return real_tiles();
-    } else {
-      return p_.tiles;
-    }
-  }
-  /// Segmented and counted: the launch's last real tile (ticket `t`) moves the ticket past the
-  /// tiles that do not exist, so that the launch ends with the ticket the host counted on.
+  /// The launch's tiles a persistent block takes: all, or those that exist.
+  __device__ __forceinline__ u32 launch_tiles() const { return Source::template launch_tiles<TILE>(temp_, p_); }
+  /// A source whose tiles are not all real: the launch's last real tile (ticket `t`) moves the
+  /// ticket past the tiles that do not exist, so that the launch ends with the ticket the host
+  /// counted on.
   __device__ __forceinline__ void skip_missing_tiles(u32 t) const {
-    if constexpr (SEGMENTED || COUNTED) {
-      const u32 real = real_tiles();
+    if constexpr (!Source::ALL_REAL) {
+      const u32 real = Source::template real_tiles<TILE>(temp_, p_);
       if (t - p_.tile_base == real - 1 && real < p_.tiles) atomicAdd(p_.ticket, p_.tiles - real);
     } else {
       (void)t;
     }
   }
 
-  // 32-bit offsets within the portion (fewer than 2^30 keys): cheap to recompute where used, so
-  // no 64-bit offset stays in registers from the first load to the last.
+  /// Tile `u`'s first key in the portion (pipelined sources only: 32 bits).
   __device__ __forceinline__ static u32 tile_first(u32 u) { return u * u32(TILE); }
   __device__ __forceinline__ int valid_keys(u32 u) const {
-    if constexpr (SEGMENTED) {
-      return temp_.valid;
-    } else if constexpr (COUNTED && !PIPELINED) {
-      (void)u;
-      return temp_.valid;  // as a segmented tile's: one shared word, set by acquire
-    } else if constexpr (COUNTED) {
-      return int(min_of<u32>(u32(TILE), temp_.real_keys - tile_first(u)));
-    } else {
-      return int(min_of<u32>(u32(TILE), p_.keys - tile_first(u)));
-    }
+    return Source::template valid<TILE, PIPELINED>(temp_, p_, u);
   }
-  /// Digit `d`'s global offset at the portion's start: the portion's, or (segmented) the tile's
-  /// segment's plus the earlier portions' counts of the digit (`bins_in`).
-  __device__ __forceinline__ u64 bin_of(int d) const {
-    if constexpr (SEGMENTED) {
-      return temp_.bins[d] + p_.bins_in[d];
-    } else {
-      return load_word<CACHE_HINTS>(p_.bins_in + d);
-    }
-  }
+  /// Digit `d`'s global offset at the tile's start (its source's).
+  __device__ __forceinline__ u64 bin_of(int d) const { return Source::bin(temp_, p_, d); }
   __device__ __forceinline__ static int warp() { return int(threadIdx.x) / warp_threads; }
   __device__ __forceinline__ static u32 seg_first() { return u32(warp()) * u32(scatter_t::SEGMENT); }
 
@@ -403,142 +310,6 @@ RINGSWEEP_UNROLL
     }
   }
 
-  /// The persistent pipelined block (PIPELINED). Per tile `u`, with `next` the ticket after it:
-  /// wait for u's keys (the only batch in flight) and a barrier; thread 0 takes `next`; the keys
-  /// go to registers and u's values start on their way (a batch); a barrier frees the keys' stage,
-  /// which next's keys start into (a batch); then u ranks, looks back and scatters as a one-tile
-  /// block does, waiting for its values (all batches but next's keys) just before they move.
-  /// A block holds two tickets, u and next, and waits only for smaller tickets than u (look-back,
-  /// slot) or for its own copies; next starts once u is done (design.md section 6).
-  ///
-  /// With the copy engine (bulk()) each stage's copy is one `cp.async.bulk` by thread 0 that
-  /// completes on the stage's mbarrier; the waiters read the phase's parity from shared memory,
-  /// where thread 0 flips it as it starts the stage's next copy (a loop counter for the parity
-  /// costs a register, and sm_90's 4-byte-key kernels spilled 4 B with it).
-  __device__ __forceinline__ void process_pipelined() {
-    if (!pass_runs()) return;
-    if (threadIdx.x == 0) {
-      if constexpr (bulk()) {
-        mbarrier_init(&temp_.bars[0], 1);
-        mbarrier_init(&temp_.bars[1], 1);
-        temp_.parity[0] = temp_.parity[1] = 1;  // each start flips it: the first phase waited for is 0
-      }
-      temp_.next_ticket = take_ticket();
-    }
-    __syncthreads();  // also orders pass_runs' route before its first use
-    u32 u = temp_.next_ticket - p_.tile_base;
-    if (u >= launch_tiles()) return;
-    start_keys(u);
-    if constexpr (bulk()) __syncthreads();  // the keys' parity
-    for (;;) {
-      if constexpr (bulk()) {
-        wait_bulk(0);
-      } else {
-        async_copy_wait<0>();
-      }
-      __syncthreads();  // u's keys have landed for the whole block; the last tile's reads are done
-      if (threadIdx.x == 0) {
-        temp_.ticket = p_.tile_base + u;
-        temp_.uniform_digit = -1;
-        temp_.next_ticket = take_ticket();  // early: the next tile's keys load during this one
-      }
-      stamp(&tile_trace::ticket);
-      const int valid = valid_keys(u);
-      bits_type keys[ITEMS];
-      read_stage(temp_.in.keys, valid, keys, digit_of().pad);  // padded as acquire pads
-      if constexpr (HAS_VALUES) start_values(u, valid);
-      __syncthreads();  // the keys' stage is free; next_ticket is set
-      if (next_in_flight()) start_keys(temp_.next_ticket - p_.tile_base);
-      if (threadIdx.x == 0) tail().wait_slot_free(u);
-      work(u, valid, keys);
-      // next_ticket is read from shared memory where needed (no register holds it through the
-      // tile); thread 0 rewrites it only after the next iteration's first barrier.
-      if (!next_in_flight()) return;
-      u = temp_.next_ticket - p_.tile_base;
-    }
-  }
-
-  /// Bulk copies, thread 0 only: flips stage `s`'s parity. The access is volatile so that the
-  /// compiler cannot hoist the read out of thread 0's branch: it did (an unconditional LDS in
-  /// every thread, dead in all but thread 0), and compute-sanitizer's racecheck on an H100
-  /// (2026-11-26) reported those reads as racing with thread 0's write.
-  __device__ __forceinline__ void flip_parity(int s) const {
-    volatile u32& parity = temp_.parity[s];
-    parity = parity ^ 1u;
-  }
-
-  /// Bulk copies: waits until the phase of stage `s`'s mbarrier (0 keys, 1 values) that thread
-  /// 0's latest start of the stage belongs to completes.
-  __device__ __forceinline__ void wait_bulk(int s) const {
-    u32 pause = 0;
-    while (!mbarrier_try_wait_parity(&temp_.bars[s], temp_.parity[s])) backoff(pause);
-  }
-
-  /// Pipelined: starts `count` items of `src` into `stage` (a batch of cp.async copies, or a bulk
-  /// copy completing on stage `s`'s mbarrier).
-  template <class T>
-  __device__ __forceinline__ void start_stage(T* stage, const T* src, int count, int s) const {
-    if constexpr (bulk()) {
-      if (threadIdx.x == 0) flip_parity(s);
-      block_bulk_copy_to_shared<THREADS>(stage, src, count, &temp_.bars[s]);
-    } else {
-      (void)s;
-      block_copy_to_shared<THREADS>(stage, src, count);
-      async_copy_commit();
-    }
-  }
-
-  /// Pipelined: whether the ticket taken early has a tile (whose keys are then on their way).
-  __device__ __forceinline__ bool next_in_flight() const {
-    return temp_.next_ticket - p_.tile_base < launch_tiles();
-  }
-
-  /// Thread 0: takes a ticket (the launch's first of its tile clears the next launch's tail words).
-  __device__ __forceinline__ u32 take_ticket() const {
-    const u32 t = atomicAdd(p_.ticket, 1u);
-    Hooks::pause(t, 0);
-    if (t == p_.tile_base) {  // the previous launch is done with the next launch's words
-      Hooks::first_ticket(tail().words, tail_t::WORDS);
-      tail().clear_next();
-    }
-    if constexpr (COUNTED) skip_missing_tiles(t);
-    return t;
-  }
-
-  /// Pipelined: starts tile u's keys into the stage.
-  __device__ __forceinline__ void start_keys(u32 u) const {
-    start_stage(temp_.in.keys, keys_in() + tile_first(u), valid_keys(u), 0);
-  }
-
-  /// Pipelined: starts tile u's values into the stage (one batch; empty where argsort makes them).
-  __device__ __forceinline__ void start_values(u32 u, int valid) const {
-    if constexpr (INDEX_VALUES) {
-      if (pass_route::src(temp_.route) == buffer_in) {
-        if constexpr (bulk()) {
-          if (threadIdx.x == 0) {
-            flip_parity(1);
-            mbarrier_arrive_expect_tx(&temp_.bars[1], 0);  // the phase completes empty
-          }
-        } else {
-          async_copy_commit();
-        }
-        return;
-      }
-    }
-    start_stage(temp_.in.values, values_in() + tile_first(u), valid, 1);
-  }
-
-  /// Pipelined: this warp's items of the staged tile, warp-striped as load_warp_striped gives them.
-  template <class T>
-  __device__ __forceinline__ static void read_stage(const T* stage, int valid, T (&items)[ITEMS], const T& fill = T{}) {
-    const int first = int(seg_first()) + int(lane_id());
-RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) {
-      const int i = first + k * warp_threads;
-      items[k] = i < valid ? stage[i] : fill;
-    }
-  }
-
   /// Phase 1: takes the tile's ticket (local index `u`, returned), loads this warp's keys
   /// warp-striped and, while they are in flight, waits until the tile's status slot may be
   /// written. The wait is thread 0's; the ranking's barriers order it before every publish.
@@ -554,19 +325,7 @@ RINGSWEEP_UNROLL
       temp_.ticket = t;
       temp_.uniform_digit = -1;
       skip_missing_tiles(t);
-      if constexpr (COUNTED && !PIPELINED) {
-        temp_.valid = int(min_of<u32>(u32(TILE), temp_.real_keys - tile_first(t - p_.tile_base)));
-      }
-      if constexpr (SEGMENTED) {
-        u32 segment = 0;
-        u64 origin = 0;
-        int valid = 0;
-        find_large_tile(p_.segments, *p_.segment_word, p_.segment_first_tile + (t - p_.tile_base), TILE, segment,
-                        origin, valid);
-        temp_.bins = p_.segment_bins + u64(segment) * p_.segment_bins_stride;
-        temp_.origin = origin;
-        temp_.valid = valid;
-      }
+      Source::template on_ticket<TILE, PIPELINED>(temp_, p_, t);
     }
     __syncthreads();
     stamp(&tile_trace::ticket);
@@ -659,11 +418,7 @@ RINGSWEEP_UNROLL
           temp_.digit_out[d] = keys_out() + base;
         }
         if (p_.bins_out != nullptr && u == p_.tiles - 1) {
-          if constexpr (SEGMENTED) {
-            p_.bins_out[d] = p_.bins_in[d] + inclusive;
-          } else {
-            store_word<CACHE_HINTS>(p_.bins_out + d, bin + inclusive);
-          }
+          Source::carry(p_, d, bin, inclusive);
         }
       }
     }
@@ -808,16 +563,7 @@ RINGSWEEP_UNROLL
   /// Pipelined: the values come from the stage once they have landed (every batch but the next
   /// tile's keys), behind a barrier, which also ends every thread's reads of keys in shared memory.
   __device__ __forceinline__ void load_values(u32 u, u32 lane, int valid, ValueRaw (&values)[ITEMS]) {
-    if constexpr (PIPELINED) {
-      if constexpr (bulk()) {
-        wait_bulk(1);
-      } else if (next_in_flight()) {
-        async_copy_wait<1>();
-      } else {
-        async_copy_wait<0>();
-      }
-      __syncthreads();
-    }
+    if constexpr (PIPELINED) pipeline_t(*this).wait_values();
     if constexpr (INDEX_VALUES) {
       if (pass_route::src(temp_.route) == buffer_in) {
         const u64 first = u64(p_.first_key) + tile_first(u) + seg_first() + lane;
@@ -827,7 +573,7 @@ RINGSWEEP_UNROLL
       }
     }
     if constexpr (PIPELINED) {
-      read_stage(temp_.in.values, valid, values);
+      pipeline_t::read_stage(temp_.in.values, valid, values);
     } else {
       load_segment(values_segment(u), warp(), lane, valid - int(seg_first()), values);
     }
@@ -850,7 +596,7 @@ RINGSWEEP_UNROLL
   }
 
   TempStorage& temp_;
-  const onesweep_params<Key, ValueRaw>& p_;
+  const params_t& p_;
 };
 
 }  // namespace detail

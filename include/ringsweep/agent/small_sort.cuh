@@ -23,9 +23,7 @@ struct small_sort_params : key_context<Key> {
   ValueRaw* values_out;
   int keys;                   // at most one tile
   count_source count;         // a count on the device (then `keys` is its bound), or none
-  int begin_bit;
-  int end_bit;
-  bool descending;
+  sort_window window;
 };
 
 /// Every digit pass ranks the tile (block_radix_rank) and permutes it through shared memory; keys
@@ -114,10 +112,8 @@ RINGSWEEP_UNROLL
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
 
-    const int passes = Config::passes(p_.begin_bit, p_.end_bit);
-    for (int pass = 0; pass < passes; ++pass) {
-      const digit_extractor<Key> digit_of =
-          p_.extractor(p_.descending, Config::window(p_.begin_bit, p_.end_bit, pass));
+    for (int pass = 0; pass < p_.window.passes; ++pass) {
+      const digit_extractor<Key> digit_of = p_.window.template extractor<Config::RADIX_BITS>(p_, pass);
       u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
 RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) digits[k] = digit_of(keys[k]);

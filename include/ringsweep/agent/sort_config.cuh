@@ -8,8 +8,10 @@
 
 #include "../detail/config.cuh"
 #include "../detail/digit_window.cuh"
+#include "../detail/sort_window.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/policy_check.cuh"
+#include "../detail/sort_hooks.cuh"
 #include "../detail/temp_layout.cuh"
 #include "../detail/tile_shape.cuh"
 #include "../key_traits.cuh"
@@ -29,27 +31,35 @@ enum class sort_path { nothing, copy, single_tile, onesweep };
 template <class Key>
 struct sort_plan {
   std::size_t n = 0;
-  int begin_bit = 0;
-  int end_bit = 0;
-  int passes = 0;
-  bool descending = false;
+  sort_window window;  // bits, direction and passes, resolved once (sort_window::resolve)
   sort_path path = sort_path::nothing;
   temp_layout layout;
   key_context<Key> context;  // what the digit extractors need besides the window (custom keys)
 };
 
-/// The configuration of a sort of `Key` (and `Value`; `null_value` for keys only) with `Policy`.
+/// The configuration of a sort of `Key` (and `Value`; `null_value` for keys only) with `Policy`
+/// and the test or measurement hooks `Hooks` (no_hooks in every shipped sort). Made once, where
+/// the policy is chosen (radix_sort), it is the only template argument of the dispatch and of
+/// every kernel and agent below it that depends on the policy (kernels that move data only take
+/// their word types).
 ///
 ///     using config = sort_config<policy_sm90, float, null_value>;
 ///     static_assert(config::TILE == 384 * 24, "");
 ///     sort_plan<float> p;
 ///     cudaError_t e = config::make_plan(n, opts, /*in_out=*/true, p);
-template <class Policy, class Key, class Value>
+template <class Policy, class Key, class Value, class Hooks = no_hooks>
 struct sort_config {
   static_assert(policy_check<Policy>::ok, "");
   using policy = Policy;
   using key_type = Key;
   using value_type = Value;  // null_value: keys only
+  using hooks = Hooks;
+  /// The same sort without hooks: kernels that have no hook (the small sorts) take it, so a
+  /// sort with hooks shares them with the plain one.
+  using unhooked = sort_config<Policy, Key, Value, no_hooks>;
+  /// The keys-only sort of the same keys: kernels that read keys only (the histograms) take it,
+  /// so keys and pairs sorts share them.
+  using keys_only = sort_config<Policy, Key, null_value, no_hooks>;
   using traits = key_traits<Key>;
   using bits_type = typename traits::bits_type;
   static constexpr bool HAS_VALUES = !std::is_same<Value, null_value>::value;
@@ -104,34 +114,18 @@ struct sort_config {
            n > (unsigned long long)(l2_bytes) * unsigned(Policy::CACHE_HINTS_L2_PERCENT) / (200u * item_bytes);
   }
 
-  /// Digit passes of the bit window `[begin_bit, end_bit)`.
-  __host__ __device__ static constexpr int passes(int begin_bit, int end_bit) {
-    return digit_window::passes(begin_bit, end_bit, RADIX_BITS);
-  }
-  /// The bits pass `pass` of that window reads.
-  __host__ __device__ static constexpr digit_window window(int begin_bit, int end_bit, int pass) {
-    return digit_window::of_pass(begin_bit, end_bit, RADIX_BITS, pass);
-  }
-
   /// Checks `n` and the options and fills the plan: path, passes and the temporary storage
   /// (`in_out` adds scratch arrays for the keys and values when two or more passes run).
   /// cudaErrorInvalidValue for a bad window or order, or an `n` whose bytes overflow std::size_t.
   __host__ static cudaError_t make_plan(std::size_t n, const sort_options& opts, bool in_out, sort_plan<Key>& p) {
-    const int key_bits = traits::bits;
-    const int end = opts.end_bit == -1 ? key_bits : opts.end_bit;
-    if (opts.begin_bit < 0 || end < 0 || end > key_bits || opts.begin_bit > end) return cudaErrorInvalidValue;
-    if (opts.order != sort_order::ascending && opts.order != sort_order::descending) return cudaErrorInvalidValue;
+    if (!sort_window::resolve(opts, traits::bits, RADIX_BITS, p.window)) return cudaErrorInvalidValue;
     // A count whose bytes (keys, values and the fixed pieces of any layout) overflow std::size_t.
     constexpr std::size_t item_bytes = sizeof(bits_type) + (HAS_VALUES ? sizeof(value_raw_t) : 0);
     if (n > (~std::size_t(0) - (std::size_t(1) << 26)) / item_bytes) return cudaErrorInvalidValue;
     p.n = n;
-    p.begin_bit = opts.begin_bit;
-    p.end_bit = end;
-    p.passes = passes(opts.begin_bit, end);
-    p.descending = opts.order == sort_order::descending;
     if (n == 0) {
       p.path = sort_path::nothing;
-    } else if (p.passes == 0) {
+    } else if (p.window.passes == 0) {
       p.path = in_out ? sort_path::copy : sort_path::nothing;
     } else if (n <= std::size_t(TILE)) {
       p.path = sort_path::single_tile;
@@ -139,8 +133,9 @@ struct sort_config {
       p.path = sort_path::onesweep;
     }
     if (p.path == sort_path::onesweep) {
-      const bool scratch = in_out && p.passes >= 2;
-      p.layout = temp_layout::onesweep(status_ring::bytes, p.passes, RADIX, COUNTER_ROUTES + route_words(p.passes),
+      const int passes = p.window.passes;
+      const bool scratch = in_out && passes >= 2;
+      p.layout = temp_layout::onesweep(status_ring::bytes, passes, RADIX, COUNTER_ROUTES + route_words(passes),
                                        scratch ? n * sizeof(bits_type) : 0,
                                        scratch && HAS_VALUES ? n * sizeof(value_raw_t) : 0);
     } else {

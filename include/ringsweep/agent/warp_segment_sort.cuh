@@ -24,9 +24,7 @@ struct segment_sort_params : key_context<Key> {
   u64 capacity;
   const u32* tiny_count;
   const u32* small_count;
-  int begin_bit;
-  int end_bit;
-  bool descending;
+  sort_window window;
 };
 
 /// Each digit pass ranks the warp's keys stably by counting, for each key, the keys with a
@@ -72,10 +70,8 @@ class warp_segment_sort {
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(k * warp_threads + lane);
 
-    const int passes = Config::passes(p_.begin_bit, p_.end_bit);
-    for (int pass = 0; pass < passes; ++pass) {
-      const digit_extractor<Key> digit_of =
-          p_.extractor(p_.descending, Config::window(p_.begin_bit, p_.end_bit, pass));
+    for (int pass = 0; pass < p_.window.passes; ++pass) {
+      const digit_extractor<Key> digit_of = p_.window.template extractor<Config::RADIX_BITS>(p_, pass);
       // Missing keys (past `size`) take a digit above every real one: they rank last.
       u32 digits[ITEMS], ranks[ITEMS];
 RINGSWEEP_UNROLL

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "../detail/digit_window.cuh"
-#include "../kernels/boundary_probe_kernel.cuh"
+#include "../detail/sort_window.cuh"
+#include "../kernels/boundary_histogram_kernel.cuh"
+#include "../kernels/slot_partition_kernel.cuh"
 #include "key_kind.cuh"
 #include "launch.cuh"
 #include "radix_sort.cuh"
@@ -59,7 +61,39 @@ constexpr int radix_bits = 8;
 constexpr int tag_keys = 3701;
 constexpr int tag_values = 3702;
 
+/// Ranks at most: the partition's 2p - 1 slots (and one for a warp's idle lanes) fit the 16 bits
+/// its warp matches on.
+constexpr int max_ranks = 1 << 15;
+/// Keys per block of the splitter histogram (up to 1024 blocks per group slice).
+constexpr std::size_t histogram_keys_per_block = 4096;
+
 inline std::size_t align_up(std::size_t x) { return (x + 255) & ~std::size_t(255); }
+
+/// Blocks (one warp each) of the partition of `n` keys into `slots` slots: about 2048 keys each,
+/// at most 4096 blocks, and at most 2^21 offsets in all ([slots][blocks], 16 MiB).
+inline unsigned partition_blocks(std::size_t n, unsigned slots) {
+  const std::size_t cap = std::max<std::size_t>(1, std::min<std::size_t>(4096, (std::size_t(1) << 21) / slots));
+  return unsigned(std::min<std::size_t>(std::max<std::size_t>((n + 2047) / 2048, 1), cap));
+}
+
+/// The distinct first `depth` digits of the first `open` boundaries' prefixes (rows of
+/// probe_max_digits bytes in `prefixes`, nondecreasing as the splitters are): `table` gets one
+/// row per distinct prefix, in order, `group_of[b]` the row of boundary b. Returns the rows.
+inline unsigned distinct_prefixes(const std::vector<unsigned char>& prefixes, unsigned open, int depth,
+                                  std::vector<unsigned>& group_of, std::vector<unsigned char>& table) {
+  const std::size_t row = detail::probe_max_digits;
+  table.clear();
+  unsigned groups = 0;
+  for (unsigned b = 0; b < open; ++b) {
+    const unsigned char* mine = prefixes.data() + b * row;
+    if (b == 0 || std::memcmp(mine, mine - row, std::size_t(depth)) != 0) {
+      table.insert(table.end(), mine, mine + row);
+      ++groups;
+    }
+    group_of[b] = groups - 1;
+  }
+  return groups;
+}
 
 /// The stable local sort of a double buffer, for built-in or custom keys (a size query when
 /// `d_temp` is null).
@@ -184,29 +218,34 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   // ---- 1. this rank's own checks -------------------------------------------------------------
   cudaError_t err = cudaSuccess;
   const int key_bits = traits::bits;
-  const int end_bit = opts.end_bit == -1 ? key_bits : opts.end_bit;
-  const bool bad_window = opts.begin_bit < 0 || end_bit < 0 || end_bit > key_bits || opts.begin_bit > end_bit;
+  detail::sort_window window;  // bits, order and splitter rounds (8-bit digits), resolved once
+  const bool bad_window = !detail::sort_window::resolve(opts, key_bits, radix_bits, window);
+  const int end_bit = bad_window ? opts.end_bit : window.end_bit;
   const bool bad_count = n > std::size_t(PTRDIFF_MAX) / item_bytes;
   const bool bad_chunk = cfg.chunk_bytes == 0 || cfg.chunk_bytes > std::size_t(INT_MAX);
   if (bad_window || bad_count || bad_chunk) err = cudaErrorInvalidValue;
   if (n > 0 && (d_keys == nullptr || (HAS_VALUES && d_values == nullptr))) err = cudaErrorInvalidValue;
   if (!kind.aligned(d_keys)) err = cudaErrorInvalidValue;
   const unsigned boundaries = unsigned(p - 1);
-  const int passes = bad_window ? 0 : detail::digit_window::passes(opts.begin_bit, end_bit, radix_bits);
+  const int passes = bad_window ? 0 : window.passes;
 
-  // ---- 2. allocations: the second buffer, the sort's temporary storage, the probe tables -------
+  // ---- 2. allocations: the second buffer, the sort's temporary storage, the search's tables ----
+  // The tables (the histograms of the splitter search, the partition's per-block offsets) are
+  // used up before the final sort, so they share its temporary storage.
   std::size_t temp_bytes = 0;
   if (err == cudaSuccess) {
     double_buffer<Key> qk(d_keys, d_keys);
     double_buffer<Value> qv(d_values, d_values);
     err = local_sort<HAS_VALUES>(kind, nullptr, temp_bytes, qk, qv, n, opts, stream);
   }
-  const unsigned max_probes = (1u << radix_bits) + 1;
+  if (p > max_ranks) err = cudaErrorInvalidValue;  // the partition's slots must fit its warp match
+  const unsigned slots = 2 * boundaries + 1;
+  const unsigned part_blocks = partition_blocks(n, slots);
+  const std::size_t table_bytes = std::max(std::size_t(boundaries) * 256 * 8, std::size_t(slots) * part_blocks * 8);
   const std::size_t off_values = align_up(n * sizeof(Key));
   const std::size_t off_temp = off_values + align_up(n * value_bytes);
-  const std::size_t off_prefixes = off_temp + align_up(temp_bytes);
-  const std::size_t off_counts = off_prefixes + align_up(std::size_t(boundaries) * detail::probe_max_digits);
-  const std::size_t total_bytes = off_counts + align_up(std::size_t(boundaries) * max_probes * 8);
+  const std::size_t off_prefixes = off_temp + align_up(std::max(temp_bytes, table_bytes));
+  const std::size_t total_bytes = off_prefixes + align_up(std::size_t(boundaries) * detail::probe_max_digits);
   unsigned char* block = nullptr;
   if (err == cudaSuccess) err = cudaMallocAsync(reinterpret_cast<void**>(&block), total_bytes, stream);
   const bool staged = cfg.path == exchange_path::staged || (cfg.path == exchange_path::automatic && !cuda_aware());
@@ -252,95 +291,128 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     return invalid ? cudaErrorInvalidValue : cudaError_t(worst);
   }
 
-  // ---- 4. the stable local sort: this rank's keys bound for each rank become one run ----------
   const double t_agreed = MPI_Wtime();
   Key* keys2 = reinterpret_cast<Key*>(block);
   Value* values2 = HAS_VALUES ? reinterpret_cast<Value*>(block + off_values) : nullptr;
   void* d_temp = block + off_temp;
+  unsigned long long* d_table = reinterpret_cast<unsigned long long*>(block + off_temp);
   unsigned char* d_prefixes = block + off_prefixes;
-  unsigned long long* d_counts = reinterpret_cast<unsigned long long*>(block + off_counts);
-  double_buffer<Key> kb(d_keys, keys2);
-  double_buffer<Value> vb(d_values, values2);
-  err = local_sort<HAS_VALUES>(kind, d_temp, temp_bytes, kb, vb, n, opts, stream);
-  err = first_error(err, cudaStreamSynchronize(stream));
-  const double t_sorted = MPI_Wtime();
-  times.local_sort = t_sorted - t_agreed;
+  const auto context = kind.context();
+  detail::key_digits<SortKey> digits{};
+  for (int t = 0; t < passes; ++t) {
+    digits.digit[t] = window.extractor<radix_bits>(context, passes - 1 - t);
+  }
 
-  // ---- 5. splitters: the exact key and count of equal keys at every rank boundary -------------
-  // Boundary b (1 <= b < p) is the global position start[b]; one with start[b] == total_n (only
-  // empty ranks after it) takes every key. Digits from the top: round t fixes digit t of each
-  // open boundary's splitter from the global counts of keys below (prefix, d) for every d.
+  // The final step: the stable sort of what lies in the caller's arrays, the result copied back
+  // when it ends in the second array. That copy's source stays intact, so a failed copy is made
+  // once more (a transient failure leaves the rank's part sorted; its error is still returned).
+  auto final_sort = [&]() {
+    double_buffer<Key> fk(d_keys, keys2);
+    double_buffer<Value> fv(d_values, values2);
+    cudaError_t e = local_sort<HAS_VALUES>(kind, d_temp, temp_bytes, fk, fv, n, opts, stream);
+    if (e == cudaSuccess && fk.current() != d_keys) {
+      auto copy_back = [&]() {
+        cudaError_t c = cudaMemcpyAsync(d_keys, fk.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+        if (HAS_VALUES) {
+          c = first_error(c, cudaMemcpyAsync(d_values, fv.current(), n * value_bytes, cudaMemcpyDeviceToDevice,
+                                             stream));
+        }
+        return first_error(c, cudaStreamSynchronize(stream));
+      };
+      e = copy_back();
+      if (e != cudaSuccess) copy_back();
+      return e;
+    }
+    return first_error(e, cudaStreamSynchronize(stream));
+  };
+
+  if (p == 1) {  // one rank: nothing to agree on or to move; the sort is the result
+    err = final_sort();
+    times.final_sort = MPI_Wtime() - t_agreed;
+    release();
+    return err;
+  }
+
+  // ---- 4. splitters, on the keys as they are: the exact key and count of equal keys at every ----
+  // rank boundary. Boundary b (1 <= b < p) is the global position start[b]; the open ones have
+  // start[b] < total_n (the others, only empty ranks after them, take every key), a prefix of the
+  // boundaries. Digits from the top: round t counts, per distinct prefix of t digits among the
+  // open boundaries (a group), the next digit of the keys with that prefix; the global counts fix
+  // digit t of each boundary's splitter, and the counts below it.
+  unsigned open = 0;
+  while (open < boundaries && start[open + 1] < total_n) ++open;
   std::vector<unsigned char> prefixes(std::size_t(boundaries) * detail::probe_max_digits, 0);
   std::vector<unsigned long long> global_less(boundaries, 0), local_less(boundaries, 0),
       local_equal(boundaries, static_cast<unsigned long long>(n));
-  detail::boundary_probe_params<SortKey> probe{};
-  probe.keys = reinterpret_cast<const bits_type*>(kb.current());
-  probe.n = n;
-  probe.prefixes = d_prefixes;
-  probe.boundaries = boundaries;
-  probe.counts = d_counts;
-  const auto context = kind.context();
-  for (int t = 0; t < passes; ++t) {
-    const auto w = detail::digit_window::of_pass(opts.begin_bit, end_bit, radix_bits, passes - 1 - t);
-    probe.digit[t] = context.extractor(opts.order == sort_order::descending, w);
-  }
-  const bool search = boundaries > 0 && passes > 0;
+  std::vector<unsigned> group_of(boundaries, 0);
+  std::vector<unsigned char> table;  // the distinct prefixes, in order
   bool inconsistent = false;
   std::vector<unsigned long long> local_counts, global_counts;
-  for (int t = 0; search && t < passes; ++t) {
-    const unsigned probes = (1u << detail::digit_window::of_pass(opts.begin_bit, end_bit, radix_bits,
-                                                                 passes - 1 - t).width) + 1;
-    const std::size_t entries = std::size_t(boundaries) * probes;
+  for (int t = 0; open > 0 && t < passes; ++t) {
+    const unsigned groups = distinct_prefixes(prefixes, open, t, group_of, table);
+    const unsigned buckets =
+        1u << window.pass<radix_bits>(passes - 1 - t).width;
+    const std::size_t entries = std::size_t(groups) * buckets;
     local_counts.assign(entries, 0);
     global_counts.assign(entries, 0);
-    probe.depth = t;
-    probe.probes = probes;
     if (err == cudaSuccess) {
-      err = cudaMemcpyAsync(d_prefixes, prefixes.data(), prefixes.size(), cudaMemcpyHostToDevice, stream);
-      const unsigned grid = unsigned(std::min<std::size_t>((entries + detail::boundary_probe_threads - 1) /
-                                                               detail::boundary_probe_threads,
-                                                           1024));
+      detail::boundary_histogram_params<SortKey> h{};
+      h.keys = reinterpret_cast<const bits_type*>(d_keys);
+      h.n = n;
+      h.digits = digits;
+      h.prefixes = d_prefixes;
+      h.groups = groups;
+      h.depth = t;
+      h.buckets = buckets;
+      h.counts = d_table;
+      h.x_blocks = unsigned(std::min<std::size_t>(
+          std::max<std::size_t>((n + histogram_keys_per_block - 1) / histogram_keys_per_block, 1), 1024));
+      const unsigned slices = (groups + detail::boundary_histogram_groups - 1) / detail::boundary_histogram_groups;
+      err = cudaMemcpyAsync(d_prefixes, table.data(), table.size(), cudaMemcpyHostToDevice, stream);
+      if (err == cudaSuccess) err = cudaMemsetAsync(d_table, 0, entries * 8, stream);
       if (err == cudaSuccess) {
-        err = detail::launch(detail::boundary_probe_kernel<SortKey>, grid, detail::boundary_probe_threads, stream,
-                             detail::launch_order::serial, probe);
+        err = detail::launch(detail::boundary_histogram_kernel<SortKey>, h.x_blocks * slices,
+                             detail::boundary_histogram_threads, stream, detail::launch_order::serial, h);
       }
       if (err == cudaSuccess) {
-        err = cudaMemcpyAsync(local_counts.data(), d_counts, entries * 8, cudaMemcpyDeviceToHost, stream);
+        err = cudaMemcpyAsync(local_counts.data(), d_table, entries * 8, cudaMemcpyDeviceToHost, stream);
       }
       err = first_error(err, cudaStreamSynchronize(stream));
       if (err != cudaSuccess) local_counts.assign(entries, 0);
     }
     MPI_Allreduce(local_counts.data(), global_counts.data(), int(entries), MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
-    for (unsigned b = 0; b < boundaries; ++b) {
+    for (unsigned b = 0; b < open; ++b) {
       const unsigned long long target = start[b + 1];
-      if (target >= total_n) continue;
-      const unsigned long long* g = global_counts.data() + std::size_t(b) * probes;
-      const unsigned long long* l = local_counts.data() + std::size_t(b) * probes;
+      const unsigned long long* g = global_counts.data() + std::size_t(group_of[b]) * buckets;
+      const unsigned long long* l = local_counts.data() + std::size_t(group_of[b]) * buckets;
+      unsigned long long below = global_less[b], mine_below = local_less[b];
       unsigned d = 0;
-      while (d + 1 < probes && g[d + 1] <= target) ++d;
-      if (d + 1 >= probes) {
-        inconsistent = true;  // the counts do not add up: only after a failure somewhere
-        d = 0;
+      while (d < buckets && below + g[d] <= target) {
+        below += g[d];
+        mine_below += l[d];
+        ++d;
+      }
+      if (d == buckets) {  // the counts do not add up: only after a failure somewhere
+        inconsistent = true;
+        continue;
       }
       prefixes[std::size_t(b) * detail::probe_max_digits + std::size_t(t)] = static_cast<unsigned char>(d);
-      global_less[b] = g[d];
-      local_less[b] = l[d];
-      local_equal[b] = l[d + 1] - l[d];
+      global_less[b] = below;
+      local_less[b] = mine_below;
+      local_equal[b] = l[d];
     }
   }
   // Keys equal to the splitter: the ranks before this one hold `equal_before` of them, and the
   // first `global position - global_less` of all of them (by rank, then position) go before.
   std::vector<unsigned long long> equal_before(boundaries, 0);
-  if (boundaries > 0) {
-    MPI_Exscan(local_equal.data(), equal_before.data(), int(boundaries), MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
-    if (rank == 0) std::fill(equal_before.begin(), equal_before.end(), 0ull);
-  }
+  MPI_Exscan(local_equal.data(), equal_before.data(), int(boundaries), MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+  if (rank == 0) std::fill(equal_before.begin(), equal_before.end(), 0ull);
   std::vector<unsigned long long> cut(std::size_t(p) + 1, 0);
   cut[std::size_t(p)] = n;
   for (unsigned b = 0; b < boundaries; ++b) {
     unsigned long long c = n;
-    const unsigned long long target = start[b + 1];
-    if (target < total_n) {
+    if (b < open) {
+      const unsigned long long target = start[b + 1];
       const unsigned long long need = target - std::min(target, global_less[b]);
       const unsigned long long take =
           need <= equal_before[b] ? 0ull : std::min(need - equal_before[b], local_equal[b]);
@@ -360,55 +432,88 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     received += recv_counts[q];
   }
   if (received != n) inconsistent = true;  // exact balance, or a failure somewhere
-  // A failure agreed before the commit point (agreement 3, after the exchange): this rank's own
-  // items, sorted locally, go back into the caller's arrays. Until then they are intact in
-  // kb.current(): the exchange only writes the other array (and the host stages).
-  auto give_back_own = [&]() {
-    if (kb.current() != d_keys) {
-      cudaMemcpyAsync(d_keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
-      if (HAS_VALUES) cudaMemcpyAsync(d_values, vb.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream);
-      cudaStreamSynchronize(stream);
-    }
-    release();
-  };
-  err = agree(comm, err, inconsistent);  // agreement 2: the counts are consistent, so the exchange can start
   const double t_split = MPI_Wtime();
-  times.splitters = t_split - t_sorted;
-  if (err != cudaSuccess) {
-    give_back_own();
-    return err;
-  }
+  times.splitters = t_split - t_agreed;
 
-  if (p == 1) {  // one rank: the local sort is the result (the commit point is here)
-    if (kb.current() != d_keys) {
-      err = cudaMemcpyAsync(d_keys, kb.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
-      if (HAS_VALUES) {
-        err = first_error(err,
-                          cudaMemcpyAsync(d_values, vb.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream));
-      }
+  // ---- 5. the stable partition into the second array: the run for rank q is [cut_q, cut_q+1) ----
+  // By slot (slot_partition_kernel.cuh): the distinct splitters of the open boundaries cut the
+  // key order into slots; cut_b, which lies in splitter b's slot of equal keys or at its start,
+  // is a position of the partitioned array. The staged path then copies every peer's run to its
+  // host stage: the last copies before the commit point.
+  using raw_value = detail::value_raw<Value>;
+  if (err == cudaSuccess && !inconsistent && n > 0) {
+    const unsigned count = open > 0 ? distinct_prefixes(prefixes, open, passes, group_of, table) : 0;
+    detail::slot_partition_params<SortKey, detail::value_raw<Value>> sp{};
+    sp.keys_in = reinterpret_cast<const bits_type*>(d_keys);
+    sp.keys_out = reinterpret_cast<bits_type*>(keys2);
+    if (HAS_VALUES) {
+      sp.values_in = reinterpret_cast<const detail::value_raw<Value>*>(d_values);
+      sp.values_out = reinterpret_cast<detail::value_raw<Value>*>(values2);
     }
-    err = first_error(err, cudaStreamSynchronize(stream));
-    times.final_sort = MPI_Wtime() - t_split;
-    release();
-    return err;
+    sp.n = n;
+    sp.blocks = partition_blocks(n, 2 * count + 1);
+    sp.span = (n + sp.blocks - 1) / sp.blocks;
+    sp.digits = digits;
+    sp.splitters = d_prefixes;
+    sp.count = count;
+    sp.depth = passes;
+    sp.offsets = d_table;
+    if (count > 0) err = cudaMemcpyAsync(d_prefixes, table.data(), table.size(), cudaMemcpyHostToDevice, stream);
+    if (err == cudaSuccess) {
+      err = detail::launch(detail::slot_count_kernel<SortKey, raw_value>, sp.blocks,
+                           detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
+    }
+    if (err == cudaSuccess) {
+      err = detail::launch(detail::slot_scan_kernel, 1, detail::slot_scan_threads, stream,
+                           detail::launch_order::serial, d_table, std::size_t(2 * count + 1) * sp.blocks);
+    }
+    if (err == cudaSuccess) {
+      err = detail::launch(detail::slot_scatter_kernel<SortKey, raw_value>, sp.blocks,
+                           detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
+    }
   }
-
-  // ---- 6. the exchange: every run to its rank, in chunks ----------------------------------------
-  // Receives first, for every peer; then, peer by peer from rank + 1 on (so that no rank is
-  // everyone's first peer), the sends, each run copied to its host stage first on the staged path
-  // (the next run's copy overlaps the sends already posted); the rank's own run moves on the device.
   const int arrays = HAS_VALUES ? 2 : 1;
   exchange_array ex[2] = {
-      {sizeof(Key), reinterpret_cast<const unsigned char*>(kb.current()),
-       reinterpret_cast<unsigned char*>(kb.alternate()), nullptr, nullptr, tag_keys},
-      {value_bytes, reinterpret_cast<const unsigned char*>(vb.current()),
-       reinterpret_cast<unsigned char*>(vb.alternate()), nullptr, nullptr, tag_values}};
+      {sizeof(Key), reinterpret_cast<const unsigned char*>(keys2), reinterpret_cast<unsigned char*>(d_keys), nullptr,
+       nullptr, tag_keys},
+      {value_bytes, reinterpret_cast<const unsigned char*>(values2), reinterpret_cast<unsigned char*>(d_values),
+       nullptr, nullptr, tag_values}};
   if (host != nullptr) {
     ex[0].host_src = host;
     ex[1].host_src = host + n * sizeof(Key);
     ex[0].host_dst = host + n * item_bytes;
     ex[1].host_dst = ex[0].host_dst + n * sizeof(Key);
+    // The peers' runs lie before and after this rank's own: at most two copies per array.
+    const std::size_t own_begin = std::size_t(send_displs[rank]);
+    const std::size_t own_end = own_begin + std::size_t(send_counts[rank]);
+    for (int a = 0; a < arrays && err == cudaSuccess && !inconsistent; ++a) {
+      const std::size_t e = ex[a].elem;
+      if (own_begin > 0) {
+        err = first_error(err, cudaMemcpyAsync(ex[a].host_src, ex[a].src, own_begin * e, cudaMemcpyDeviceToHost,
+                                               stream));
+      }
+      if (own_end < n) {
+        err = first_error(err, cudaMemcpyAsync(ex[a].host_src + own_end * e, ex[a].src + own_end * e,
+                                               (n - own_end) * e, cudaMemcpyDeviceToHost, stream));
+      }
+    }
   }
+  err = first_error(err, cudaStreamSynchronize(stream));
+  // Agreement 2, the commit point: every copy that can fail before data moves has been made, and
+  // the caller's arrays have only been read. An error anywhere: every rank returns it, untouched.
+  err = agree(comm, err, inconsistent);
+  const double t_partitioned = MPI_Wtime();
+  times.partition = t_partitioned - t_split;
+  if (err != cudaSuccess) {
+    release();
+    return err;
+  }
+
+  // ---- 6. the exchange, from the second array (or its host stage) into the caller's arrays -----
+  // Receives first, for every peer; then, peer by peer from rank + 1 on (so that no rank is
+  // everyone's first peer), the sends; the rank's own run moves on the device. On the staged path
+  // each message's copy to the device is queued as soon as it has arrived, overlapping the
+  // messages still in flight.
   std::vector<MPI_Request> recv_requests, send_requests;
   std::vector<stage_copy> stage_copies;
   for (int a = 0; a < arrays; ++a) {
@@ -416,27 +521,22 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   }
   for (int k = 1; k < p; ++k) {
     const int q = (rank + k) % p;
-    if (host != nullptr && send_counts[q] > 0) {
-      for (int a = 0; a < arrays; ++a) {
-        const std::size_t at = std::size_t(send_displs[q]) * ex[a].elem;
-        err = first_error(err, cudaMemcpyAsync(ex[a].host_src + at, ex[a].src + at,
-                                               std::size_t(send_counts[q]) * ex[a].elem, cudaMemcpyDeviceToHost,
-                                               stream));
-      }
-      err = first_error(err, cudaStreamSynchronize(stream));
-    }
     for (int a = 0; a < arrays; ++a) {
       post_sends(comm, q, ex[a], send_counts, send_displs, cfg.chunk_bytes, send_requests);
     }
   }
-  for (int a = 0; a < arrays && send_counts[rank] > 0; ++a) {
-    err = first_error(err, cudaMemcpyAsync(ex[a].dst + std::size_t(recv_displs[rank]) * ex[a].elem,
-                                           ex[a].src + std::size_t(send_displs[rank]) * ex[a].elem,
-                                           std::size_t(send_counts[rank]) * ex[a].elem, cudaMemcpyDeviceToDevice,
-                                           stream));
-  }
+  auto own_run = [&]() {
+    cudaError_t e = cudaSuccess;
+    for (int a = 0; a < arrays && send_counts[rank] > 0; ++a) {
+      e = first_error(e, cudaMemcpyAsync(ex[a].dst + std::size_t(recv_displs[rank]) * ex[a].elem,
+                                         ex[a].src + std::size_t(send_displs[rank]) * ex[a].elem,
+                                         std::size_t(send_counts[rank]) * ex[a].elem, cudaMemcpyDeviceToDevice,
+                                         stream));
+    }
+    return e;
+  };
+  err = own_run();
   if (host != nullptr) {
-    // Each message's copy to the device is queued as soon as it has arrived.
     for (std::size_t done = 0; done < recv_requests.size(); ++done) {
       int index = MPI_UNDEFINED;
       MPI_Waitany(int(recv_requests.size()), recv_requests.data(), &index, MPI_STATUS_IGNORE);
@@ -449,36 +549,27 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   }
   MPI_Waitall(int(send_requests.size()), send_requests.data(), MPI_STATUSES_IGNORE);
   err = first_error(err, cudaStreamSynchronize(stream));
-  // Agreement 3, the commit point: a failed copy of the exchange on any rank (or a message built
-  // from one) fails every rank with its own items back; from here on the data has moved.
-  err = agree(comm, err);
-  const double t_exchanged = MPI_Wtime();
-  times.exchange = t_exchanged - t_split;
-  if (err != cudaSuccess) {
-    give_back_own();
-    return err;
-  }
-
-  // ---- 7. the stable sort of what arrived, in source-rank order ----------------------------------
-  double_buffer<Key> fk(kb.alternate(), kb.current());
-  double_buffer<Value> fv(vb.alternate(), vb.current());
-  err = local_sort<HAS_VALUES>(kind, d_temp, temp_bytes, fk, fv, n, opts, stream);
-  // The result into the caller's arrays; after a sort that failed before its first launch (the
-  // selectors then unchanged), what arrived, so that the rank still holds its part of the items.
-  if (fk.current() != d_keys) {
-    err = first_error(err, cudaMemcpyAsync(d_keys, fk.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
-    if (HAS_VALUES) {
-      err = first_error(err,
-                        cudaMemcpyAsync(d_values, fv.current(), n * value_bytes, cudaMemcpyDeviceToDevice, stream));
+  bool delivered = err == cudaSuccess;
+  if (!delivered) {
+    // A failed copy into the caller's arrays: every source is intact (the second array, the host
+    // stages), so the copies are made once more; the error is still returned (agreement 3).
+    cudaError_t again = own_run();
+    for (std::size_t i = 0; host != nullptr && i < stage_copies.size(); ++i) {
+      const stage_copy& c = stage_copies[i];
+      again = first_error(again, cudaMemcpyAsync(c.device, c.host, c.bytes, cudaMemcpyHostToDevice, stream));
     }
+    delivered = first_error(again, cudaStreamSynchronize(stream)) == cudaSuccess;
   }
-  err = first_error(err, cudaStreamSynchronize(stream));
-  err = agree(comm, err);  // agreement 4: the same verdict on every rank
+  const double t_exchanged = MPI_Wtime();
+  times.exchange = t_exchanged - t_partitioned;
+
+  // ---- 7. the stable sort of what arrived: source-rank order, each run in its stable order -----
+  if (delivered) err = first_error(err, final_sort());
+  err = agree(comm, err);  // agreement 3: the same verdict on every rank
   times.final_sort = MPI_Wtime() - t_exchanged;
   release();
   return err;
 }
-
 }  // namespace detail_mpi
 
 inline exchange_settings get_exchange_settings() { return detail_mpi::settings(); }

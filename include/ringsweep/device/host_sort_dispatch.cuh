@@ -25,6 +25,7 @@
 
 #include "../detail/config.cuh"
 #include "../detail/digit_window.cuh"
+#include "../detail/sort_window.cuh"
 #include "../detail/temp_layout.cuh"
 #include "../host_sort_config.cuh"
 #include "../kernels/digit_count_kernel.cuh"
@@ -57,6 +58,8 @@ class host_sort {
   using sort_key = typename Kind::sort_key;
   using bits_type = typename key_traits<sort_key>::bits_type;
   static constexpr bool HAS_VALUES = !std::is_same<Value, null_value>::value;
+  // Partition digits: 8 bits whatever the device sort's radix (an op sorts its window on the
+  // device with the policy's own digits; a partition only needs 256 buckets per level).
   static constexpr int DIGIT_BITS = 8;
   static constexpr int BUCKETS = 1 << DIGIT_BITS;
   static constexpr std::size_t ITEM = sizeof(Key) + (HAS_VALUES ? sizeof(Value) : 0);
@@ -80,7 +83,7 @@ class host_sort {
   /// Sorts; the caller's arrays hold the sorted data on success and are untouched on any error.
   __host__ cudaError_t run() {
     if (cudaError_t e = check()) return e;
-    if (n_ <= 1 || passes_ == 0) return finish_progress();
+    if (n_ <= 1 || window_.passes == 0) return finish_progress();
     if (cudaError_t e = set_up()) return e;
     if (2 * n_ * ITEM + temp_bytes_ + 4 * temp_alignment <= budget_) return sort_whole();
     if (cudaError_t e = sort_streamed()) return e;
@@ -100,9 +103,7 @@ class host_sort {
     bool second = false;
     if (cudaError_t e = device_sort(nullptr, bytes, nullptr, nullptr, n_, opts_, 0, second)) return e;
     temp_bytes_ = bytes;
-    const int key_bits = key_traits<sort_key>::bits;
-    end_bit_ = opts_.end_bit == -1 ? key_bits : opts_.end_bit;
-    passes_ = digit_window::passes(opts_.begin_bit, end_bit_, DIGIT_BITS);
+    if (!sort_window::resolve(opts_, key_traits<sort_key>::bits, DIGIT_BITS, window_)) return cudaErrorInvalidValue;
     return cudaSuccess;
   }
 
@@ -235,7 +236,7 @@ class host_sort {
   /// The options of an op: one digit (partition) or the whole window (group).
   __host__ sort_options op_options(int level) const {
     if (level < 0) return opts_;
-    const digit_window w = digit_window::of_pass(opts_.begin_bit, end_bit_, DIGIT_BITS, passes_ - 1 - level);
+    const digit_window w = window_.pass<DIGIT_BITS>(window_.passes - 1 - level);
     sort_options o = opts_;
     o.begin_bit = w.shift;
     o.end_bit = w.shift + w.width;
@@ -297,8 +298,7 @@ class host_sort {
 
   /// The digit a partition op at `level` splits by.
   __host__ auto partition_extractor(int level) const {
-    const digit_window w = digit_window::of_pass(opts_.begin_bit, end_bit_, DIGIT_BITS, passes_ - 1 - level);
-    return kind_.context().extractor(opts_.order == sort_order::descending, w);
+    return window_.extractor<DIGIT_BITS>(kind_.context(), window_.passes - 1 - level);
   }
 
   /// A partition op's digit runs: the counts its slot copied from the device (enqueue).
@@ -385,7 +385,7 @@ class host_sort {
       std::vector<host_chunk_op> ops;
       std::vector<std::size_t> first_op(buckets.size(), 0), op_count(buckets.size(), 0);
       for (std::size_t b = 0; b < buckets.size(); ++b) {
-        const bool split = from_input || (buckets[b].extents.size() > capacity_ && buckets[b].level < passes_);
+        const bool split = from_input || (buckets[b].extents.size() > capacity_ && buckets[b].level < window_.passes);
         if (!split) continue;
         first_op[b] = ops.size();
         for (host_extents& piece : buckets[b].extents.split(capacity_)) {
@@ -428,7 +428,7 @@ class host_sort {
     host_chunk_op group;
     for (bucket& b : buckets) {
       const std::size_t size = b.extents.size();
-      if (b.level >= passes_ || size <= 1) continue;
+      if (b.level >= window_.passes || size <= 1) continue;
       if (group.extents.size() + size > capacity_ && group.extents.size() != 0) {
         groups.push_back(std::move(group));
         group = host_chunk_op{};
@@ -544,8 +544,7 @@ class host_sort {
   std::size_t n_;
   sort_options opts_;
   host_sort_config cfg_;
-  int end_bit_ = 0;
-  int passes_ = 0;
+  sort_window window_;  // the window in partition digits of DIGIT_BITS (check)
   std::size_t temp_bytes_ = 0;
   std::vector<int> devices_;
   int caller_device_ = 0;

@@ -69,9 +69,11 @@ struct kernel_value<index_values<Index>> {
   using type = index_values<Index>;
 };
 
-/// The configuration a sort of `Form`'s arrays with keys of `Kind` runs with `Policy`.
-template <class Policy, class Kind, class Form>
-using config_of = sort_config<Policy, typename Kind::sort_key, typename kernel_value<typename Form::value_type>::type>;
+/// The configuration a sort of `Form`'s arrays with keys of `Kind` runs with `Policy` and `Hooks`:
+/// made here, once, and the only template argument of everything below.
+template <class Policy, class Hooks, class Kind, class Form>
+using config_of =
+    sort_config<Policy, typename Kind::sort_key, typename kernel_value<typename Form::value_type>::type, Hooks>;
 
 /// Two-phase forms (in/out, double buffer): `d_temp == nullptr` is a size query (only
 /// `*temp_bytes` is written). Errors: see sort.cuh; the caller's arrays are untouched on any
@@ -86,8 +88,8 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
   if (!count_as_size(count, n)) return cudaErrorInvalidValue;
   if (d_temp != nullptr && n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = config_of<decltype(policy), Kind, Form>;
-    return form_runner<config, decltype(hooks)>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context());
+    using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
+    return form_runner<config>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context());
   });
 }
 
@@ -119,8 +121,8 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
   const std::size_t n = count.max_n;
   if (d_temp != nullptr && n != 0 && (count.d_n == nullptr || !form.aligned(kind))) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = config_of<decltype(policy), Kind, Form>;
-    return form_runner<config, decltype(hooks)>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context(),
+    using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
+    return form_runner<config>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context(),
                                                      source);
   });
 }
@@ -137,8 +139,8 @@ __host__ cudaError_t radix_sort(const Kind& kind, const segmented_form<Form, Seg
   if (!count_as_size(count, n) || !count_as_size(form.segments, segments)) return cudaErrorInvalidValue;
   if (d_temp != nullptr && n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = config_of<decltype(policy), Kind, Form>;
-    return segmented_runner<config, decltype(hooks)>::run(form.form, segments, form.bounds, d_temp, temp_bytes, n,
+    using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
+    return segmented_runner<config>::run(form.form, segments, form.bounds, d_temp, temp_bytes, n,
                                                           opts, stream, kind.context());
   });
 }
@@ -151,8 +153,9 @@ __host__ cudaError_t radix_sort(const Kind& kind, const in_place_form<Key, Value
   if (!count_as_size(count, n)) return cudaErrorInvalidValue;
   if (n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = sort_config<decltype(policy), typename Kind::sort_key, typename kernel_value<Value>::type>;
-    return form_runner<config, decltype(hooks)>::run(form, n, opts, stream, kind.context());
+    using config = sort_config<decltype(policy), typename Kind::sort_key, typename kernel_value<Value>::type,
+                                 decltype(hooks)>;
+    return form_runner<config>::run(form, n, opts, stream, kind.context());
   });
 }
 

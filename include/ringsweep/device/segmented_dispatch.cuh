@@ -17,24 +17,11 @@
 #include "../kernels/segment_histogram_kernel.cuh"
 #include "../kernels/segment_sort_kernel.cuh"
 #include "launch.cuh"
+#include "onesweep_passes.cuh"
 #include "sort_dispatch.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
-
-/// Byte offsets of a segmented sort's temporary storage (each piece 256-byte aligned).
-struct segmented_layout {
-  std::size_t counters = 0;  // 32-bit words: see segmented_dispatch
-  std::size_t status = 0;    // the look-back ring (large segments only)
-  std::size_t counts = 0;    // per large segment and pass, RADIX digit counts, then offsets
-  std::size_t pingpong = 0;  // per pass, 2 x RADIX counts carried between portions
-  std::size_t cleared = 0;   // bytes from the base zeroed by the sort's memset
-  std::size_t items = 0;     // segment_lists::items
-  std::size_t large = 0;     // segment_lists::large
-  std::size_t keys_alt = 0;  // in/out: scratch for the large segments' passes (0: none)
-  std::size_t values_alt = 0;
-  std::size_t bytes = temp_alignment;
-};
 
 /// A checked segmented sort.
 template <class Key>
@@ -43,15 +30,15 @@ struct segmented_plan {
   std::size_t segments = 0;
   std::size_t large_max = 0;  // large segments at most: min(segments, n / (TILE + 1))
   std::size_t tiles_max = 0;  // their tiles at most
-  segmented_layout layout;
+  temp_layout layout;        // temp_layout::segmented
 };
 
 /// The launches of a segmented sort with the configuration `Config` (sort_config).
 ///
-///     using dispatch = segmented_dispatch<sort_config<policy_sm90, float, null_value>, no_hooks>;
+///     using dispatch = segmented_dispatch<sort_config<policy_sm90, float, null_value>>;
 ///     segmented_plan<float> p;
 ///     if (dispatch::make_plan(n, segments, opts, true, p) == cudaSuccess) dispatch::run(p, d_temp, b, segment_offsets<int>{begin, end}, stream);
-template <class Config, class Hooks>
+template <class Config>
 struct segmented_dispatch {
   using Policy = typename Config::policy;
   using Key = typename Config::key_type;
@@ -80,37 +67,14 @@ struct segmented_dispatch {
     p.segments = segments;
     p.large_max = min_of<std::size_t>(segments, n / std::size_t(TILE + 1));
     p.tiles_max = p.large_max == 0 ? 0 : n / std::size_t(TILE) + p.large_max;
-    segmented_layout& l = p.layout;
-    l = segmented_layout{};
+    p.layout = temp_layout{};
     if (n == 0 || segments == 0) return cudaSuccess;
-    const int passes = p.sort.passes;
-    std::size_t at = 0;
-    l.counters = at;
-    at += align_up(std::size_t(Config::COUNTER_ROUTES + route_words(passes)) * 4);
-    if (p.large_max != 0) {
-      l.status = at;
-      at += align_up(Config::status_ring::bytes);
-      l.counts = at;
-      at += align_up(p.large_max * std::size_t(passes) * RADIX * 8);
-      l.pingpong = at;
-      at += align_up(std::size_t(passes) * 2 * RADIX * 8);
-    }
-    l.cleared = at;
-    l.items = at;
-    at += align_up(segments * 8);
-    if (p.large_max != 0) {
-      l.large = at;
-      at += align_up(p.large_max * sizeof(large_segment));
-      if (in_out && passes >= 2) {
-        l.keys_alt = at;
-        at += align_up(n * sizeof(bits_type));
-        if (HAS_VALUES) {
-          l.values_alt = at;
-          at += align_up(n * sizeof(value_raw_t));
-        }
-      }
-    }
-    l.bytes = at + temp_alignment;
+    const int passes = p.sort.window.passes;
+    const bool scratch = p.large_max != 0 && in_out && passes >= 2;
+    p.layout = temp_layout::segmented(Config::status_ring::bytes, passes, RADIX,
+                                      Config::COUNTER_ROUTES + route_words(passes), p.large_max, segments * 8,
+                                      p.large_max * sizeof(large_segment), scratch ? n * sizeof(bits_type) : 0,
+                                      scratch && HAS_VALUES ? n * sizeof(value_raw_t) : 0);
     return cudaSuccess;
   }
 
@@ -120,7 +84,7 @@ struct segmented_dispatch {
   template <class Segments, class Output = segment_in_place>
   __host__ static cudaError_t run(const segmented_plan<Key>& p, void* temp, const buffers& b, const Segments& segments,
                                   cudaStream_t stream, const Output& out = Output{}) {
-    const segmented_layout& l = p.layout;
+    const temp_layout& l = p.layout;
     char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
     u32* counters = reinterpret_cast<u32*>(base + l.counters);
     segment_lists lists;
@@ -167,15 +131,13 @@ struct segmented_dispatch {
     sp.capacity = p.segments;
     sp.tiny_count = lists.tiny_count;
     sp.small_count = lists.small_count;
-    sp.begin_bit = p.sort.begin_bit;
-    sp.end_bit = p.sort.end_bit;
-    sp.descending = p.sort.descending;
+    sp.window = p.sort.window;
     constexpr std::size_t tiny_warps = tiny_segment_threads / warp_threads;
-    e = launch(tiny_segment_kernel<Config, Output>, grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16),
+    e = launch(tiny_segment_kernel<typename Config::unhooked, Output>, grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16),
                unsigned(tiny_segment_threads), stream, launch_order::serial, sp, out);
     if (e != cudaSuccess) return e;
     if (p.sort.n > std::size_t(TINY)) {  // else no segment is small
-      e = launch(small_segment_kernel<Config, Output>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS),
+      e = launch(small_segment_kernel<typename Config::unhooked, Output>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS),
                  stream, launch_order::serial, sp, out);
       if (e != cudaSuccess) return e;
     }
@@ -191,8 +153,8 @@ struct segmented_dispatch {
   __host__ static cudaError_t run_large(const segmented_plan<Key>& p, char* base, u32* counters,
                                         const segment_lists& lists, const buffers& b, std::size_t wide,
                                         cudaStream_t stream) {
-    const segmented_layout& l = p.layout;
-    const int passes = p.sort.passes;
+    const temp_layout& l = p.layout;
+    const int passes = p.sort.window.passes;
     u64* counts = reinterpret_cast<u64*>(base + l.counts);
     u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
     u32* routes = counters + Config::COUNTER_ROUTES;
@@ -204,10 +166,8 @@ struct segmented_dispatch {
       hp.large = lists.large;
       hp.large_word = lists.large_word;
       hp.counts = counts;
-      hp.begin_bit = p.sort.begin_bit;
-      hp.end_bit = p.sort.end_bit;
-      hp.descending = p.sort.descending;
-      e = launch(segment_histogram_kernel<Policy, Key, TILE>, grid_of(p.tiles_max, wide * 4),
+      hp.window = p.sort.window;
+      e = launch(segment_histogram_kernel<typename Config::unhooked>, grid_of(p.tiles_max, wide * 4),
                  unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
       if (e != cudaSuccess) return e;
     }
@@ -223,40 +183,35 @@ struct segmented_dispatch {
                launch_order::serial, scan);
     if (e != cudaSuccess) return e;
 
-    // Every pass over a bound on the large tiles, in portions; tiles past the last one leave.
+    // Every pass over a bound on the large tiles, in portions; tiles past the last one leave. One
+    // block per tile (segmented sorts are never persistent); each pass's first portion reads its
+    // pingpong slot 1, still zero (the memset): no count carried yet.
+    onesweep_passes launches;
+    launches.passes = passes;
+    launches.tiles = p.tiles_max;
+    launches.portion_tiles = Policy::PORTION_TILES;
+    launches.first_bins = pingpong + RADIX;
+    launches.first_bins_stride = 2 * RADIX;
+    launches.pingpong = pingpong;
+    e = launches.template launch<Config, segment_tiles>(
+        onesweep_kernel<Config, segment_tiles>,
+        [&](int pass) {
+          onesweep_params_of<Config, segment_tiles> op = pass_params<Config, segment_tiles>(
+              b, routes, reinterpret_cast<u64*>(base + l.status), counters, p.sort, pass);
+          op.first_key = 0;
+          op.keys = 0;
+          op.segments = lists.large;
+          op.segment_word = lists.large_word;
+          op.segment_bins = counts + std::size_t(pass) * RADIX;
+          op.segment_bins_stride = u64(passes) * RADIX;
+          return op;
+        },
+        [&](onesweep_params_of<Config, segment_tiles>& op, std::size_t first_tile) { op.segment_first_tile = first_tile; },
+        stream);
+    if (e != cudaSuccess) return e;
+
     bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
     value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
-    const std::size_t portions = ceil_div<std::size_t>(p.tiles_max, Policy::PORTION_TILES);
-    u32 tile_base = 0;
-    u32 launch_index = 0;
-    for (int pass = 0; pass < passes; ++pass) {
-      onesweep_params<Key, value_raw_t> op =
-          pass_params<Config, Hooks>(b, routes, reinterpret_cast<u64*>(base + l.status), counters, p.sort, pass);
-      op.first_key = 0;
-      op.keys = 0;
-      op.segments = lists.large;
-      op.segment_word = lists.large_word;
-      op.segment_bins = counts + std::size_t(pass) * RADIX;
-      op.segment_bins_stride = u64(passes) * RADIX;
-      for (std::size_t portion = 0; portion < portions; ++portion) {
-        const std::size_t first_tile = portion * Policy::PORTION_TILES;
-        op.tiles = u32(min_of<std::size_t>(Policy::PORTION_TILES, p.tiles_max - first_tile));
-        u64* pass_pingpong = pingpong + std::size_t(pass) * 2 * RADIX;
-        // Portion 0 reads slot 1, still zero (the memset): no count carried yet.
-        op.bins_in = pass_pingpong + ((portion + 1) & 1) * RADIX;
-        op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
-        op.tickets = op.tiles;  // one tile per block (segmented sorts are never persistent)
-        op.tile_base = tile_base;
-        op.segment_first_tile = first_tile;
-        op.launch = launch_index;
-        e = launch(segmented_onesweep_kernel<Config, Hooks>, op.tiles, unsigned(Config::THREADS), stream,
-                   launch_order::serial, op);
-        if (e != cudaSuccess) return e;
-        tile_base += op.tiles;
-        ++launch_index;
-      }
-    }
-
     segment_copy_params<bits_type, value_raw_t> copy;
     copy.route = routes;
     for (int i = 0; i < 3; ++i) {

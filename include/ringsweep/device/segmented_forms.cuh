@@ -30,14 +30,11 @@ struct segmented_form {
   }
 };
 
-/// The runners of the segmented forms, with the configuration `Config` and hooks.
-template <class Config, class Hooks>
+/// The runners of the segmented forms, with the configuration `Config` (hooks included).
+template <class Config>
 struct segmented_runner {
-  using dispatch = segmented_dispatch<Config, Hooks>;
+  using dispatch = segmented_dispatch<Config>;
   using K = typename Config::key_type;
-  using bits_type = typename Config::bits_type;
-  using value_raw_t = typename Config::value_raw_t;
-  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
 
   /// The plan; a size query (`d_temp` null: only `temp_bytes` is written, no pointer is read) is
   /// answered here (`answered`), and so is a sort with nothing to do (`answered`, after the
@@ -72,10 +69,11 @@ struct segmented_runner {
     if (e != cudaSuccess || answered) return e;
     const buffer_pair key_pair{f.keys_in, f.keys_out, 0, n * sizeof(Key)};
     const buffer_pair value_pair{f.values_in, f.values_out, 0, n * sizeof(Value)};
-    e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
+    e = check_buffers(temp_bytes, p.layout.bytes, key_pair, Config::HAS_VALUES ? &value_pair : nullptr);
     if (e != cudaSuccess) return e;
-    return dispatch::run(p, d_temp,
-                         in_out_buffers<bits_type, value_raw_t>(f, d_temp, p.layout.keys_alt, p.layout.values_alt),
+    using bits_type = typename Config::bits_type;
+    using value_raw_t = typename Config::value_raw_t;
+    return dispatch::run(p, d_temp, in_out_buffers<bits_type, value_raw_t>(f, d_temp, p.layout.keys_alt, p.layout.values_alt),
                          bounds, stream, out);
   }
 
@@ -91,30 +89,15 @@ struct segmented_runner {
     bool answered = false;
     cudaError_t e = plan(n, segments, bounds, opts, false, d_temp, temp_bytes, context, p, answered);
     if (e != cudaSuccess || answered) return e;
-    const buffer_pair key_pair{f.keys->d_buffers[0], f.keys->d_buffers[1], f.keys->selector, n * sizeof(Key)};
-    buffer_pair value_pair;
-    if constexpr (HAS_VALUES) {
-      value_pair = {f.values->d_buffers[0], f.values->d_buffers[1], f.values->selector, n * sizeof(Value)};
-    }
-    e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
+    e = check_double_buffers(f, n, temp_bytes, p.layout.bytes);
     if (e != cudaSuccess) return e;
-    typename dispatch::buffers b;
-    b.mode = input_is_other;
-    b.keys_in = reinterpret_cast<const bits_type*>(f.keys->d_buffers[f.keys->selector]);
-    b.keys_final = reinterpret_cast<bits_type*>(f.keys->d_buffers[f.keys->selector ^ 1]);
-    b.keys_other = reinterpret_cast<bits_type*>(f.keys->d_buffers[f.keys->selector]);
-    b.values_in = nullptr;
-    b.values_final = nullptr;
-    b.values_other = nullptr;
-    if constexpr (HAS_VALUES) {
-      b.values_in = reinterpret_cast<const value_raw_t*>(f.values->d_buffers[f.values->selector]);
-      b.values_final = reinterpret_cast<value_raw_t*>(f.values->d_buffers[f.values->selector ^ 1]);
-      b.values_other = reinterpret_cast<value_raw_t*>(f.values->d_buffers[f.values->selector]);
-    }
+    // Every segment's result lands in the alternate buffers (a large segment's passes end there
+    // by the final copy, a tiny or small one is written there).
+    const typename dispatch::buffers b =
+        double_buffers<typename Config::bits_type, typename Config::value_raw_t>(f, true);
     e = dispatch::run(p, d_temp, b, bounds, stream);
     if (e != cudaSuccess) return e;
-    f.keys->selector ^= 1;
-    if constexpr (HAS_VALUES) f.values->selector ^= 1;
+    flip_selectors(f);
     return cudaSuccess;
   }
 };

@@ -27,7 +27,7 @@ struct segmented_top_k_dispatch {
   template <class Value, top_k_output What>
   using sort_value = typename std::conditional<What == top_k_output::keys, null_value, Value>::type;
   template <class Value, top_k_output What>
-  using config = sort_config<Policy, sort_key, typename kernel_value<sort_value<Value, What>>::type>;
+  using config = sort_config<Policy, sort_key, typename kernel_value<sort_value<Value, What>>::type, Hooks>;
 
   template <class Key, class Value, top_k_output What, class Offset>
   __host__ static cudaError_t run(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
@@ -36,7 +36,7 @@ struct segmented_top_k_dispatch {
                                   const sort_options& opts, cudaStream_t stream) {
     using V = sort_value<Value, What>;
     using cfg = config<Value, What>;
-    using runner = segmented_runner<cfg, Hooks>;
+    using runner = segmented_runner<cfg>;
     using raw = typename cfg::value_raw_t;
     constexpr bool VALUES = What != top_k_output::keys;
     constexpr bool INDICES = What == top_k_output::indices;

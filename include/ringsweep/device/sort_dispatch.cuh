@@ -18,6 +18,7 @@
 #include "../detail/load_store.cuh"
 #include "../detail/temp_layout.cuh"
 #include "launch.cuh"
+#include "onesweep_passes.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -38,16 +39,17 @@ struct sort_buffers {
   route_mode mode = input_separate;  // which of final and other the input is, if either
 };
 
-/// The fields of pass `pass`'s onesweep launches that all its portions share, for a sort with the
-/// configuration `Config` and hooks `Hooks` (the plain and the segmented dispatch alike): the
-/// buffers, the pass's route, the ring, the ticket and tail words, the trace sink and the digit.
-template <class Config, class Hooks>
-__host__ onesweep_params<typename Config::key_type, typename Config::value_raw_t> pass_params(
+/// The fields of pass `pass`'s onesweep launches over `Source`'s tiles that all its portions
+/// share, for a sort with the configuration `Config` (the plain and the segmented dispatch alike):
+/// the buffers, the pass's route, the ring, the ticket and tail words, the trace sink and the digit.
+template <class Config, class Source>
+__host__ onesweep_params_of<Config, Source> pass_params(
     const sort_buffers<typename Config::bits_type, typename Config::value_raw_t>& b, const u32* routes, u64* status,
     u32* counters, const sort_plan<typename Config::key_type>& p, int pass) {
   using bits_type = typename Config::bits_type;
   using value_raw_t = typename Config::value_raw_t;
-  onesweep_params<typename Config::key_type, value_raw_t> op{};
+  using Hooks = typename Config::hooks;
+  onesweep_params_of<Config, Source> op{};
   bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
   value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
   for (int i = 0; i < 3; ++i) {
@@ -59,20 +61,22 @@ __host__ onesweep_params<typename Config::key_type, typename Config::value_raw_t
   op.ticket = counters + Config::COUNTER_TICKET;
   op.tails = counters + Config::COUNTER_TAILS;
   op.trace = Hooks::TRACE ? Hooks::trace_sink() : nullptr;
-  op.digit = p.context.extractor(p.descending, Config::window(p.begin_bit, p.end_bit, pass));
+  op.digit = p.window.template extractor<Config::RADIX_BITS>(p.context, pass);
   return op;
 }
 
-/// The launches of a sort of `Key` (and `Value`, unless keys only) with `Policy` and the test or
-/// measurement hooks `Hooks` (no_hooks in every shipped sort), from its plan; everything it
-/// derives from the policy is its sort_config's.
+/// The launches of a sort with the configuration `Config` (sort_config: policy, key, value and
+/// hooks), from its plan; everything it derives from the policy is its config's.
 ///
-///     using dispatch = sort_dispatch<policy_sm90, float, null_value, false>;
+///     using dispatch = sort_dispatch<sort_config<policy_sm90, float, null_value>>;
 ///     typename dispatch::plan p;
 ///     if (dispatch::make_plan(n, opts, true, p) == cudaSuccess) dispatch::run(p, d_temp, buffers, stream);
-template <class Policy, class Key, class Value, bool HAS_VALUES, class Hooks = no_hooks>
+template <class Config>
 struct sort_dispatch {
-  using Config = sort_config<Policy, Key, typename std::conditional<HAS_VALUES, Value, null_value>::type>;
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
+  using Hooks = typename Config::hooks;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
   using bits_type = typename Config::bits_type;
   using value_raw_t = typename Config::value_raw_t;
   using buffers = sort_buffers<bits_type, value_raw_t>;
@@ -169,10 +173,8 @@ struct sort_dispatch {
     params.values_out = b.values_final;
     params.keys = int(p.n);
     params.count = count;
-    params.begin_bit = p.begin_bit;
-    params.end_bit = p.end_bit;
-    params.descending = p.descending;
-    return launch(small_sort_kernel<Config>, 1u, unsigned(Config::THREADS), stream,
+    params.window = p.window;
+    return launch(small_sort_kernel<typename Config::unhooked>, 1u, unsigned(Config::THREADS), stream,
                   launch_order::serial, params);
   }
 
@@ -182,11 +184,11 @@ struct sort_dispatch {
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e == cudaSuccess) {
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, histogram_kernel<Policy, Key>,
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, histogram_kernel<typename Config::keys_only>,
                                                         Policy::HIST_THREADS, 0);
     }
     if (e != cudaSuccess) return e;
-    using hist_t = histogram_tile<Policy, Key>;
+    using hist_t = histogram_tile<typename Config::keys_only>;
     const std::size_t tiles = ceil_div<std::size_t>(n, hist_t::TILE);
     std::size_t g = std::size_t(max_of(1, sms) * max_of(1, blocks_per_sm));
     g = min_of(g, tiles);
@@ -203,7 +205,7 @@ struct sort_dispatch {
   __host__ static cudaError_t onesweep_grid(Kernel* kernel, int sms, unsigned& grid, std::size_t& shared_bytes) {
     (void)kernel;
     grid = 0;
-    shared_bytes = onesweep_dynamic_shared_bytes<Config, Hooks, COUNTED>();
+    shared_bytes = onesweep_dynamic_shared_bytes<Config, source_of<COUNTED, false>>();
     if constexpr (Config::PIPELINED) {
       cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes));
       int blocks_per_sm = 0;
@@ -250,14 +252,14 @@ struct sort_dispatch {
     return cudaSuccess;
   }
 
-  /// The pass kernel: with or without cache hints, counted (device_count) or not.
+  /// The pass kernels' tile source: counted (device_count) or not, with or without cache hints.
+  template <bool COUNTED, bool HINTS>
+  using source_of = typename std::conditional<COUNTED, counted_tiles<HINTS>, portion_tiles<HINTS>>::type;
+
+  /// The pass kernel: with or without cache hints, counted or not.
   template <bool COUNTED, bool HINTS>
   __host__ static auto pass_kernel_of() {
-    if constexpr (COUNTED) {
-      return counted_onesweep_kernel<Config, Hooks, HINTS>;
-    } else {
-      return onesweep_kernel<Config, Hooks, HINTS>;
-    }
+    return onesweep_kernel<Config, source_of<COUNTED, HINTS>>;
   }
 
   template <bool COUNTED>
@@ -287,19 +289,20 @@ struct sort_dispatch {
     std::size_t shared_bytes = 0;
     e = onesweep_grid<COUNTED>(pass_kernel, sms, resident, shared_bytes);
     if (e != cudaSuccess) return e;
-    const std::size_t tiles = ceil_div<std::size_t>(p.n, TILE);
-    const std::size_t portions = ceil_div<std::size_t>(tiles, Policy::PORTION_TILES);
+    onesweep_passes passes;
+    passes.passes = p.window.passes;
+    passes.tiles = ceil_div<std::size_t>(p.n, TILE);
+    passes.portion_tiles = Policy::PORTION_TILES;
+    passes.resident = resident;
+    passes.shared_bytes = shared_bytes;
+    passes.first_bins = bins;
+    passes.first_bins_stride = RADIX;
+    passes.pingpong = pingpong;
+    passes.hints = hints;
     // Only the status slots the sort's tickets reach are zeroed (a small sort's few, not the
-    // ring's 2 MiB): tickets run on across passes, each launch's tiles plus, persistent, one per
-    // block.
+    // ring's 2 MiB): tickets run on across passes.
     {
-      std::size_t tickets = 0;
-      for (std::size_t portion = 0; portion < portions; ++portion) {
-        const std::size_t t = min_of<std::size_t>(Policy::PORTION_TILES, tiles - portion * Policy::PORTION_TILES);
-        tickets += t + (resident != 0 ? min_of<std::size_t>(resident, t) : 0);
-      }
-      tickets *= std::size_t(p.passes);
-      const std::size_t slots = min_of<std::size_t>(tickets, std::size_t(Policy::STATUS_SLOTS));
+      const std::size_t slots = min_of<std::size_t>(passes.sort_tickets(), std::size_t(Policy::STATUS_SLOTS));
       const std::size_t used = slots * (Config::status_ring::bytes / std::size_t(Policy::STATUS_SLOTS));
       e = cudaMemsetAsync(base, 0, cleared_for(l, used), stream);
       if (e != cudaSuccess) return e;
@@ -313,12 +316,10 @@ struct sort_dispatch {
     hp.keys = b.keys_in;
     hp.n = p.n;
     hp.counts = bins;
-    hp.begin_bit = p.begin_bit;
-    hp.end_bit = p.end_bit;
-    hp.descending = p.descending;
+    hp.window = p.window;
     hp.unsorted = counters + Config::COUNTER_UNSORTED;
     hp.count = count;
-    e = launch(histogram_kernel<Policy, Key>, grid, unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
+    e = launch(histogram_kernel<typename Config::keys_only>, grid, unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
     if (e != cudaSuccess) return e;
     bins_scan_params sp;
     sp.bins = bins;
@@ -326,37 +327,26 @@ struct sort_dispatch {
     sp.done = counters + Config::COUNTER_SCAN_DONE;
     sp.mode = b.mode;
     sp.unsorted = counters + Config::COUNTER_UNSORTED;
-    e = launch(bins_scan_kernel<RADIX, dependent>, unsigned(p.passes), unsigned(bins_scan_threads), stream, later, sp);
+    e = launch(bins_scan_kernel<RADIX, dependent>, unsigned(p.window.passes), unsigned(bins_scan_threads), stream, later, sp);
     if (e != cudaSuccess) return e;
 
     // Every pass is enqueued; its launches read the pass's route and exit at once when it is
     // skipped (pass_params: the buffers by pass_buffer index, input, final, other).
-    u32 tile_base = 0;
-    u32 launch_index = 0;
-    for (int pass = 0; pass < p.passes; ++pass) {
-      onesweep_params<Key, value_raw_t> op = pass_params<Config, Hooks>(b, routes, status, counters, p, pass);
-      op.count = count;
-      for (std::size_t portion = 0; portion < portions; ++portion) {
-        const std::size_t first_tile = portion * Policy::PORTION_TILES;
-        const std::size_t first_key = first_tile * TILE;
-        op.tiles = u32(min_of<std::size_t>(Policy::PORTION_TILES, tiles - first_tile));
-        op.keys = u32(min_of<std::size_t>(Config::PORTION_KEYS, p.n - first_key));
-        op.first_key = first_key;
-        u64* pass_pingpong = pingpong + std::size_t(pass) * 2 * RADIX;
-        op.bins_in = portion == 0 ? bins + std::size_t(pass) * RADIX : pass_pingpong + ((portion - 1) & 1) * RADIX;
-        op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
-        // Persistent: every block takes one ticket past the last tile, the one that ends its loop.
-        const unsigned blocks = resident != 0 ? min_of(resident, op.tiles) : op.tiles;
-        op.tickets = op.tiles + (resident != 0 ? blocks : 0u);
-        op.tile_base = tile_base;
-        op.launch = launch_index;
-        e = launch_with_shared(pass_kernel, blocks, unsigned(Config::THREADS), shared_bytes, stream, later, op);
-        if (e != cudaSuccess) return e;
-        Hooks::onesweep_launched(hints);
-        tile_base += op.tickets;
-        ++launch_index;
-      }
-    }
+    passes.order = later;
+    using source = source_of<COUNTED, false>;  // the hinted kernel takes the same parameters
+    e = passes.template launch<Config, source>(
+        pass_kernel,
+        [&](int pass) {
+          onesweep_params_of<Config, source> op = pass_params<Config, source>(b, routes, status, counters, p, pass);
+          if constexpr (COUNTED) op.count = count;
+          return op;
+        },
+        [&](onesweep_params_of<Config, source>& op, std::size_t first_tile) {
+          op.first_key = first_tile * TILE;
+          op.keys = u32(min_of<std::size_t>(Config::PORTION_KEYS, p.n - op.first_key));
+        },
+        stream);
+    if (e != cudaSuccess) return e;
 
     // The final copy, which runs only where the route says (see build_pass_routes).
     const route_copy_params<bits_type, value_raw_t> cp = copy_params(p, b, routes, count);

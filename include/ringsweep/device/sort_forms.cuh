@@ -105,6 +105,52 @@ struct double_buffer_form {
   }
 };
 
+/// A double-buffer form's arrays checked against temporary storage of `temp_bytes` that must hold
+/// `needed` bytes (check_buffers): both buffers by index, not through the selector, which is not
+/// checked yet.
+template <class Key, class Value, class KeyBuffers, class ValueBuffers>
+__host__ cudaError_t check_double_buffers(const double_buffer_form<Key, Value, KeyBuffers, ValueBuffers>& f,
+                                          std::size_t n, std::size_t temp_bytes, std::size_t needed) {
+  const buffer_pair key_pair{f.keys->d_buffers[0], f.keys->d_buffers[1], f.keys->selector, n * sizeof(Key)};
+  buffer_pair value_pair;
+  constexpr bool VALUES = !std::is_same<Value, null_value>::value;
+  if constexpr (VALUES) value_pair = {f.values->d_buffers[0], f.values->d_buffers[1], f.values->selector, n * sizeof(Value)};
+  return check_buffers(temp_bytes, needed, key_pair, VALUES ? &value_pair : nullptr);
+}
+
+/// A double-buffer form's buffers for sort_dispatch (plain or segmented): the current ones are
+/// the input; the result lands in the alternate ones when `flip` (then the input is the other
+/// buffer), else back in the current ones (then the alternate ones are the other buffer).
+template <class Bits, class ValueRaw, class Key, class Value, class KeyBuffers, class ValueBuffers>
+__host__ sort_buffers<Bits, ValueRaw> double_buffers(const double_buffer_form<Key, Value, KeyBuffers, ValueBuffers>& f,
+                                                     bool flip) {
+  sort_buffers<Bits, ValueRaw> b;
+  Key* const key_current = f.keys->d_buffers[f.keys->selector];
+  Key* const key_alternate = f.keys->d_buffers[f.keys->selector ^ 1];
+  b.mode = flip ? input_is_other : input_is_final;
+  b.keys_in = reinterpret_cast<const Bits*>(key_current);
+  b.keys_final = reinterpret_cast<Bits*>(flip ? key_alternate : key_current);
+  b.keys_other = reinterpret_cast<Bits*>(flip ? key_current : key_alternate);
+  b.values_in = nullptr;
+  b.values_final = nullptr;
+  b.values_other = nullptr;
+  if constexpr (!std::is_same<Value, null_value>::value) {
+    Value* const value_current = f.values->d_buffers[f.values->selector];
+    Value* const value_alternate = f.values->d_buffers[f.values->selector ^ 1];
+    b.values_in = reinterpret_cast<const ValueRaw*>(value_current);
+    b.values_final = reinterpret_cast<ValueRaw*>(flip ? value_alternate : value_current);
+    b.values_other = reinterpret_cast<ValueRaw*>(flip ? value_current : value_alternate);
+  }
+  return b;
+}
+
+/// After a sort whose result landed in the alternate buffers: the selectors say so.
+template <class Key, class Value, class KeyBuffers, class ValueBuffers>
+__host__ void flip_selectors(const double_buffer_form<Key, Value, KeyBuffers, ValueBuffers>& f) {
+  f.keys->selector ^= 1;
+  if constexpr (!std::is_same<Value, null_value>::value) f.values->selector ^= 1;
+}
+
 /// In-place form: sorts the caller's arrays, allocating its temporary storage from `resource`
 /// (stream_allocator: cudaMallocAsync / cudaFreeAsync) on the sort's stream.
 template <class Key, class Value, class Resource>
@@ -141,11 +187,10 @@ struct argsort_form {
 };
 
 /// The form runners: each takes the sort's configuration `Config` (of the key type the kernels
-/// sort) and hooks, and the caller's arguments.
-template <class Config, class Hooks>
+/// sort, with its hooks) and the caller's arguments.
+template <class Config>
 struct form_runner {
-  using dispatch = sort_dispatch<typename Config::policy, typename Config::key_type, typename Config::value_type,
-                                 Config::HAS_VALUES, Hooks>;
+  using dispatch = sort_dispatch<Config>;
   using K = typename Config::key_type;
   using bits_type = typename Config::bits_type;
   using value_raw_t = typename Config::value_raw_t;
@@ -243,41 +288,16 @@ struct form_runner {
     sort_plan<K> p;
     bool answered = false;
     cudaError_t e = plan_two_phase(n, opts, false, d_temp, temp_bytes, context, p, answered);
-    if (e != cudaSuccess || answered || n == 0 || p.passes == 0) return e;
-    // Both buffers by index, not through the selector, which is not checked yet.
-    const buffer_pair key_pair{f.keys->d_buffers[0], f.keys->d_buffers[1], f.keys->selector, n * sizeof(Key)};
-    buffer_pair value_pair;
-    if constexpr (HAS_VALUES) {
-      value_pair = {f.values->d_buffers[0], f.values->d_buffers[1], f.values->selector, n * sizeof(Value)};
-    }
-    e = check_buffers(temp_bytes, p.layout.bytes, key_pair, HAS_VALUES ? &value_pair : nullptr);
+    if (e != cudaSuccess || answered || n == 0 || p.window.passes == 0) return e;
+    e = check_double_buffers(f, n, temp_bytes, p.layout.bytes);
     if (e != cudaSuccess) return e;
     // The single-tile sort writes the alternate buffer; onesweep ends in the alternate one after an
     // odd number of passes.
-    const bool flip = p.path == sort_path::single_tile || (p.passes & 1) != 0;
-    Key* const key_current = f.keys->d_buffers[f.keys->selector];
-    Key* const key_alternate = f.keys->d_buffers[f.keys->selector ^ 1];
-    typename dispatch::buffers b;
-    b.mode = flip ? input_is_other : input_is_final;
-    b.keys_in = reinterpret_cast<const bits_type*>(key_current);
-    b.keys_final = reinterpret_cast<bits_type*>(flip ? key_alternate : key_current);
-    b.keys_other = reinterpret_cast<bits_type*>(flip ? key_current : key_alternate);
-    b.values_in = nullptr;
-    b.values_final = nullptr;
-    b.values_other = nullptr;
-    if constexpr (HAS_VALUES) {
-      Value* const value_current = f.values->d_buffers[f.values->selector];
-      Value* const value_alternate = f.values->d_buffers[f.values->selector ^ 1];
-      b.values_in = reinterpret_cast<const value_raw_t*>(value_current);
-      b.values_final = reinterpret_cast<value_raw_t*>(flip ? value_alternate : value_current);
-      b.values_other = reinterpret_cast<value_raw_t*>(flip ? value_current : value_alternate);
-    }
+    const bool flip = p.path == sort_path::single_tile || (p.window.passes & 1) != 0;
+    const typename dispatch::buffers b = double_buffers<bits_type, value_raw_t>(f, flip);
     e = launch_plan(p, d_temp, b, stream, count);
     if (e != cudaSuccess) return e;
-    if (flip) {
-      f.keys->selector ^= 1;
-      if constexpr (HAS_VALUES) f.values->selector ^= 1;
-    }
+    if (flip) flip_selectors(f);
     return cudaSuccess;
   }
 
@@ -291,7 +311,7 @@ struct form_runner {
     cudaError_t e = dispatch::make_plan(n, opts, false, p);
     if (e != cudaSuccess) return e;
     p.context = context;
-    if (n == 0 || p.passes == 0) return cudaSuccess;
+    if (n == 0 || p.window.passes == 0) return cudaSuccess;
     if (f.keys == nullptr || (HAS_VALUES && f.values == nullptr)) return cudaErrorInvalidValue;
     const std::size_t key_bytes = align_up(n * sizeof(Key));
     const std::size_t value_bytes = HAS_VALUES ? align_up(n * sizeof(Value)) : 0;

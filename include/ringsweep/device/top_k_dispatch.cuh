@@ -54,8 +54,8 @@ struct top_k_dispatch {
   using select = top_k_select<Policy, sort_key>;
   using bits_type = typename key_traits<sort_key>::bits_type;
   using params_t = top_k_params<sort_key>;
-  using keys_config = sort_config<Policy, sort_key, null_value>;
-  using pairs_config = sort_config<Policy, sort_key, value_raw<u64>>;
+  using keys_config = sort_config<Policy, sort_key, null_value, Hooks>;
+  using pairs_config = sort_config<Policy, sort_key, value_raw<u64>, Hooks>;
   static constexpr int RADIX = select::RADIX;
 
   /// Byte offsets of the pieces (from the aligned base) and the size a query reports.
@@ -77,8 +77,8 @@ struct top_k_dispatch {
     if (k > n) return cudaErrorInvalidValue;
     constexpr std::size_t kb = sizeof(bits_type);
     if (n > (~std::size_t(0) >> 8) / (kb + 8)) return cudaErrorInvalidValue;  // bytes overflow
-    l.passes = plan.passes;
-    const std::size_t p = std::size_t(max_of(plan.passes, 1));
+    l.passes = plan.window.passes;
+    const std::size_t p = std::size_t(max_of(plan.window.passes, 1));
     l.ranges = top_k_ranges(n, std::size_t(select::TILE), std::size_t(Policy::TOP_K_MAX_RANGES));
     l.capacity = top_k_capacity(n, std::size_t(Policy::TOP_K_MIN_CAPACITY));
     std::size_t at = 0;
@@ -107,10 +107,10 @@ struct top_k_dispatch {
     std::size_t sort_bytes = 0;
     cudaError_t q;
     if constexpr (with_pos) {
-      q = form_runner<pairs_config, Hooks>::run(in_out_form<Key, u64>{nullptr, nullptr, nullptr, nullptr}, nullptr,
+      q = form_runner<pairs_config>::run(in_out_form<Key, u64>{nullptr, nullptr, nullptr, nullptr}, nullptr,
                                                 sort_bytes, k, opts, 0, kind.context());
     } else {
-      q = form_runner<keys_config, Hooks>::run(in_out_form<Key, null_value>{nullptr, nullptr, nullptr, nullptr},
+      q = form_runner<keys_config>::run(in_out_form<Key, null_value>{nullptr, nullptr, nullptr, nullptr},
                                                nullptr, sort_bytes, k, opts, 0, kind.context());
     }
     if (q != cudaSuccess) return q;
@@ -127,15 +127,15 @@ struct top_k_dispatch {
                                        std::size_t& temp_bytes, std::size_t n, const sort_options& opts,
                                        cudaStream_t stream) {
     if constexpr (What == top_k_output::keys) {
-      return form_runner<keys_config, Hooks>::run(in_out_form<Key, null_value>{f.keys_in, f.keys_out, nullptr, nullptr},
+      return form_runner<keys_config>::run(in_out_form<Key, null_value>{f.keys_in, f.keys_out, nullptr, nullptr},
                                                   d_temp, temp_bytes, n, opts, stream, kind.context());
     } else if constexpr (What == top_k_output::pairs) {
-      using config = sort_config<Policy, sort_key, typename kernel_value<Value>::type>;
-      return form_runner<config, Hooks>::run(in_out_form<Key, Value>{f.keys_in, f.keys_out, f.values_in, f.values_out},
+      using config = sort_config<Policy, sort_key, typename kernel_value<Value>::type, Hooks>;
+      return form_runner<config>::run(in_out_form<Key, Value>{f.keys_in, f.keys_out, f.values_in, f.values_out},
                                              d_temp, temp_bytes, n, opts, stream, kind.context());
     } else {
-      using config = sort_config<Policy, sort_key, index_values<Value>>;
-      return form_runner<config, Hooks>::run(argsort_form<Key, Value>{f.keys_in, f.keys_out, f.values_out}, d_temp,
+      using config = sort_config<Policy, sort_key, index_values<Value>, Hooks>;
+      return form_runner<config>::run(argsort_form<Key, Value>{f.keys_in, f.keys_out, f.values_out}, d_temp,
                                              temp_bytes, n, opts, stream, kind.context());
     }
   }
@@ -239,11 +239,11 @@ struct top_k_dispatch {
     void* const sort_temp = temp_piece<char>(d_temp, l.sort_temp);
     std::size_t sort_bytes = l.sort_bytes;
     if constexpr (What == top_k_output::keys) {
-      return form_runner<keys_config, Hooks>::run(in_out_form<Key, null_value>{cand, keys_dst, nullptr, nullptr},
+      return form_runner<keys_config>::run(in_out_form<Key, null_value>{cand, keys_dst, nullptr, nullptr},
                                                   sort_temp, sort_bytes, k, opts, stream, kind.context());
     } else {
       u64* const sorted_pos = temp_piece<u64>(d_temp, l.sorted_pos);
-      e = form_runner<pairs_config, Hooks>::run(in_out_form<Key, u64>{cand, keys_dst, p.out_pos, sorted_pos},
+      e = form_runner<pairs_config>::run(in_out_form<Key, u64>{cand, keys_dst, p.out_pos, sorted_pos},
                                                 sort_temp, sort_bytes, k, opts, stream, kind.context());
       if (e != cudaSuccess) return e;
       const unsigned gather_grid =

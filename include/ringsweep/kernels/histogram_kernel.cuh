@@ -10,14 +10,17 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// Persistent grid; counts the digits of every pass (see histogram_tile).
-template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS) histogram_kernel(histogram_params<Key> params) {
+/// Persistent grid; counts the digits of every pass (see histogram_tile). `Config`: a keys-only
+/// config (sort_config::keys_only), shared by the keys and pairs sorts of the same keys.
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS)
+    histogram_kernel(histogram_params<typename Config::key_type> params) {
+  using Policy = typename Config::policy;
   if constexpr (policy_compiled_here<Policy>()) {
     // The first kernel of a sort (after a memset): it waits for nothing, and lets the scan be
     // scheduled at once.
     if constexpr (Policy::DEPENDENT_LAUNCH) grid_dependents_launch();
-    using agent_t = histogram_tile<Policy, Key>;
+    using agent_t = histogram_tile<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t(temp, params).process();
   } else {

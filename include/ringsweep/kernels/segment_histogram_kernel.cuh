@@ -7,7 +7,7 @@
 #include "../block/block_histogram.cuh"
 #include "../block/block_scan.cuh"
 #include "../detail/config.cuh"
-#include "../detail/digit_window.cuh"
+#include "../detail/sort_window.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/policy_for_arch.cuh"
@@ -24,15 +24,17 @@ struct segment_histogram_params : key_context<Key> {
   const large_segment* large;
   const u64* large_word;
   u64* counts;  // zeroed; large segment j's pass p at (j * passes + p) * RADIX
-  int begin_bit;
-  int end_bit;
-  bool descending;
+  sort_window window;
 };
 
-/// Persistent grid over the large segments' onesweep tiles (`TILE` keys): each block counts a
-/// tile's digits of every pass in shared memory and adds them to its segment's counts.
-template <class Policy, class Key, int TILE>
-__global__ void __launch_bounds__(Policy::HIST_THREADS) segment_histogram_kernel(segment_histogram_params<Key> p) {
+/// Persistent grid over the large segments' onesweep tiles (`Config::TILE` keys): each block
+/// counts a tile's digits of every pass in shared memory and adds them to its segment's counts.
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS)
+    segment_histogram_kernel(segment_histogram_params<typename Config::key_type> p) {
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
+  constexpr int TILE = Config::TILE;
   if constexpr (policy_compiled_here<Policy>()) {
     using bits_type = typename key_traits<Key>::bits_type;
     constexpr int THREADS = Policy::HIST_THREADS;
@@ -45,8 +47,8 @@ __global__ void __launch_bounds__(Policy::HIST_THREADS) segment_histogram_kernel
     __shared__ int tile_valid;
     histogram_t hist(hist_temp);
     const u64 word = *p.large_word;
-    const int passes = digit_window::passes(p.begin_bit, p.end_bit, Policy::RADIX_BITS);
-    const digit_extractor<Key> image_of = p.extractor(p.descending, digit_window{});
+    const int passes = p.window.passes;
+    const digit_extractor<Key> image_of = p.window.image(p);
     for (u64 g = blockIdx.x;; g += gridDim.x) {
       if (threadIdx.x == 0) {
         u32 segment = 0;
@@ -63,7 +65,7 @@ __global__ void __launch_bounds__(Policy::HIST_THREADS) segment_histogram_kernel
       for (int i = int(threadIdx.x); i < valid; i += THREADS) {
         const bits_type img = image_of.image(load_global(p.keys + (tile_first + u64(i))));
         for (int pass = 0; pass < passes; ++pass) {
-          const digit_window w = digit_window::of_pass(p.begin_bit, p.end_bit, Policy::RADIX_BITS, pass);
+          const digit_window w = p.window.template pass<Policy::RADIX_BITS>(pass);
           hist.add(pass, u32(img >> w.shift) & w.mask());
         }
       }

@@ -56,9 +56,7 @@ __global__ void __launch_bounds__(Config::THREADS, 1)
       sp.keys_in = p.keys_in + begin;
       sp.values_in = p.values_in != nullptr ? p.values_in + begin : nullptr;
       sp.keys = int(segment_item::size(item));
-      sp.begin_bit = p.begin_bit;
-      sp.end_bit = p.end_bit;
-      sp.descending = p.descending;
+      sp.window = p.window;
       if constexpr (Output::TOP_K) {
         // The first min(k, size) sorted keys straight to the segment's k slots.
         const u64 slot = out.slot(u64(load_global(out.item_segments + (p.capacity - 1 - i))));
