@@ -576,7 +576,8 @@ struct top_k_rows_params : key_context<Key> {
   const bits_type* keys;      // the input
   const ValueRaw* values;     // pairs: the caller's values (gathered for the candidates only)
   const top_k_row* rows;      // the large rows, in any order
-  const u32* row_count;       // how many
+  const u32* row_count;       // how many (at most `row_capacity` are read)
+  u64 row_capacity;
   u64 k;
   int begin_bit;
   int end_bit;
@@ -614,7 +615,7 @@ struct top_k_row_select {
   /// caller's values; `POSITIONS`: their input positions as `ValueRaw` (indices).
   template <class ValueRaw, bool VALUES, bool POSITIONS>
   __device__ __forceinline__ static void rows(TempStorage& temp, const top_k_rows_params<Key, ValueRaw>& p) {
-    const u32 count = load_global(p.row_count);
+    const u64 count = min_of<u64>(load_global(p.row_count), p.row_capacity);
     for (u64 i = blockIdx.x; i < count; i += gridDim.x) {
       const top_k_row row = p.rows[i];
       select_row<ValueRaw, VALUES, POSITIONS>(temp, p, row.begin, row.size);

@@ -109,7 +109,7 @@ struct segmented_top_k_dispatch {
       const unsigned list_grid = unsigned(max_of<std::size_t>(
           1, min_of<std::size_t>(ceil_div<std::size_t>(segments, top_k_gather_threads), 4096)));
       e = launch(top_k_rows_list_kernel<segment_offsets<Offset>>, list_grid, unsigned(top_k_gather_threads), stream,
-                 launch_order::serial, bounds, u64(segments), u64(n), LARGE_ABOVE, rows, row_count);
+                 launch_order::serial, bounds, u64(segments), u64(n), LARGE_ABOVE, rows, u64(long_max), row_count);
       if (e != cudaSuccess) return e;
       top_k_rows_params<sort_key, row_raw> rp;
       static_cast<key_context<sort_key>&>(rp) = kind.context();
@@ -118,6 +118,7 @@ struct segmented_top_k_dispatch {
       if constexpr (What == top_k_output::pairs) rp.values = reinterpret_cast<const row_raw*>(f.values_in);
       rp.rows = rows;
       rp.row_count = row_count;
+      rp.row_capacity = u64(long_max);
       rp.k = u64(k);
       rp.begin_bit = opts.begin_bit;
       rp.end_bit = opts.end_bit == -1 ? int(key_traits<sort_key>::bits) : opts.end_bit;
