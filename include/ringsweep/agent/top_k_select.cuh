@@ -591,9 +591,11 @@ struct top_k_rows_params : key_context<Key> {
 
 /// The per-row select of a batched top-k's large rows (design.md section 15): one block per row,
 /// `HIST_THREADS` threads, with top_k_select's storage and tile ranking. The block counts every
-/// pass's digits of its row in one read, then splits by one level at a time: keys below the
-/// bucket of the k-th key go to the row's candidates, those in it to the row's bucket buffer
-/// (which always fits: it is the row's own range of an n-key scratch), until the bucket's keys
+/// pass's digits of its row in one read (writing its likely candidates as it goes), then splits
+/// by a level (or a walk of levels) at a time: keys below the bucket of the k-th key go to the
+/// row's candidates, those in it to the row's bucket buffer (the row's own range of an n-key
+/// scratch) when they are at most an eighth of the row, else they stay in the row and are
+/// counted along the row's guessed key, as the single-array select does; until the bucket's keys
 /// are exactly those still needed or no level is left; then the bucket's first ones (input
 /// order) end the row's candidates. Their stable sort is the row's top k.
 template <class Policy, class Key>
