@@ -492,6 +492,7 @@ struct narrow_variants {
       run_variant<tune::min3_fused<22, 2>>("min3 fused 22 ring396 W2", b, pairs, reps, cub_ms);
       run_variant<tune::min3_fused<22, 4>>("min3 fused 22 ring396 W4", b, pairs, reps, cub_ms);
       run_variant<tune::min3_fused<20, 2>>("min3 fused 20 ring396 W2", b, pairs, reps, cub_ms);
+      run_variant<tune::min3_fused<24, 2>>("min3 fused 24 ring396 W2", b, pairs, reps, cub_ms);
     }
     run_variant<ring_variant<min3_per_type, 396, 512, 6, 1, 1>>("min3 per type ring396 T6 prefetch", b, pairs, reps,
                                                                 cub_ms);

@@ -46,6 +46,6 @@ int ringsweep_tune_spill_check() {
          instantiate<tune::min3_16_pipelined>() + instantiate<tune::min3_16>() +
          instantiate<tune::sm90_22_pipelined_bulk>() + instantiate<tune::min3_16_pipelined_bulk>() +
          instantiate<tune::min3_fused<22, 2>>() + instantiate<tune::min3_fused<22, 4>>() +
-         instantiate<tune::min3_fused<20, 2>>();
+         instantiate<tune::min3_fused<20, 2>>() + instantiate<tune::min3_fused<24, 2>>();
 #endif
 }

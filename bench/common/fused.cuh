@@ -11,7 +11,8 @@ namespace tune {
 /// tiles in flight (3 x 132 SMs) in groups of 64; every other sort keeps policy_sm90's shape.
 /// ptxas (CUDA 13.0, sm_90, 2026-11-26): 56 registers and no spills for K = 20, 21, 22 (u32 and
 /// f32 keys; 48,192 bytes of static shared memory at 22); 58.3 SASS instructions per key at 22
-/// against the shipped 384 x 24's 57.0 (bench/report/sass_phases.py).
+/// against the shipped 384 x 24's 57.0 (bench/report/sass_phases.py). K = 24: the tile's storage
+/// is above 48 KiB and lives in dynamic shared memory (onesweep_tile::DYNAMIC_SHARED).
 template <int K, int W>
 struct min3_fused : ringsweep::policy_sm90 {
   static constexpr int LOOKBACK_DEPTH = 512;

@@ -83,6 +83,15 @@ struct policy_tiny_fused : policy_tiny {
   }
 };
 
+/// Issue #35's fused 384 x 24 tile of 4-byte keys (policy_tiny's ring and portions): its storage
+/// is above the 48 KiB of static shared memory a kernel may hold, so it lives in dynamic shared
+/// memory (onesweep_tile::DYNAMIC_SHARED) without the block being pipelined.
+struct policy_big_fused : policy_tiny {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 384, 24, 24, 384 * 24 * 8).recompute().fused_exchange();
+  }
+};
+
 /// Test hooks under which onesweep tiles sleep at random at every synchronisation point.
 using faulty = fault_injection;
 

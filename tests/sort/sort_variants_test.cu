@@ -65,6 +65,45 @@ TEMPLATE_TEST_CASE("tiny policy with a fused exchange", "[sort][tiny][fused]", s
   ringsweep_test::check_sort_pairs<fused, TestType, std::uint32_t>(keys, with_order(ringsweep::sort_order::ascending));
 }
 
+// A tile whose storage is above 48 KiB (the fused 384 x 24 shape of issue #35) is placed in dynamic
+// shared memory by the plain, counted and segmented launches alike; a kernel with it as static
+// __shared__ would not compile for a GPU, and a launch without the bytes would overrun them.
+TEST_CASE("a tile storage above 48 KiB lives in dynamic shared memory", "[sort][fused][dynamic]") {
+  using big = ringsweep_test::policy_big_fused;
+  using config = ringsweep::detail::sort_config<big, std::uint32_t, ringsweep::detail::null_value>;
+  using tile_t = ringsweep::detail::onesweep_tile<config, ringsweep::detail::portion_tiles<false>>;
+  STATIC_REQUIRE(tile_t::DYNAMIC_SHARED);
+  STATIC_REQUIRE(!config::PIPELINED);
+  STATIC_REQUIRE(sizeof(tile_t::TempStorage) > 48 * 1024);
+  STATIC_REQUIRE(ringsweep::detail::onesweep_dynamic_shared_bytes<config>() == sizeof(tile_t::TempStorage));
+  constexpr std::size_t big_tile = 384 * 24;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : {big_tile + 1, 3 * big_tile + 17}) {
+      const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_keys<big>(keys, with_order(o));
+    }
+  }
+  // Segments: two large ones (the segmented onesweep launches) around a small one; each segment
+  // must come out as the stable sort of its keys.
+  const std::size_t n = 5 * big_tile;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
+  const std::vector<int> begin{0, int(2 * big_tile + 7), int(2 * big_tile + 50)};
+  const std::vector<int> end{int(2 * big_tile + 7), int(2 * big_tile + 50), int(n)};
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(n);
+  ringsweep_test::device_buffer<int> d_begin(begin), d_end(end);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::tuning::segmented_sort_keys<big>(nullptr, bytes, in.data(), out.data(), n, begin.size(),
+                                                           d_begin.data(), d_end.data()));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::tuning::segmented_sort_keys<big>(temp.data(), bytes, in.data(), out.data(), n, begin.size(),
+                                                           d_begin.data(), d_end.data()));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  auto want = keys;
+  for (std::size_t i = 0; i < begin.size(); ++i) std::stable_sort(want.begin() + begin[i], want.begin() + end[i]);
+  REQUIRE(out.download() == want);
+}
+
 // Key types: one per item width (vectors move the keys' raw words: float keys load as u32 ones,
 // double as u64; their images are taken after the load, as with striped loads).
 TEMPLATE_TEST_CASE("tiny policy with vector loads", "[sort][tiny]", std::uint32_t, std::uint64_t, std::uint8_t,

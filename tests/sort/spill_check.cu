@@ -96,7 +96,7 @@ cudaError_t segmented_decomposed() {
                                         1, offsets, offsets, Decomposer{});
 }
 
-/// Sorts whose count is on the device: their own onesweep kernel (counted_onesweep_kernel), the
+/// Sorts whose count is on the device: their own onesweep kernel (tile source counted_tiles), the
 /// counted single-tile sort, histogram and copies. The 4-byte widths are the tight ones (their
 /// plain twins use 80 of 80 registers on sm_90; a counted pairs kernel spilled 4 bytes once).
 template <class Key, class Value>

@@ -175,6 +175,10 @@ class onesweep_tile {
     ValueRaw* value_out[RADIX];
   };
   struct TempStorage : TileStorage, value_table_storage<VALUE_TABLE> {};
+  /// The storage lives in dynamic shared memory (the kernel's launch gives its size): pipelined,
+  /// or larger than the 48 KiB a kernel's static shared memory may hold (a fused 384 x 24 tile of
+  /// 4-byte keys, issue #35).
+  static constexpr bool DYNAMIC_SHARED = PIPELINED || sizeof(TempStorage) > 48 * 1024;
 
   __device__ __forceinline__ onesweep_tile(TempStorage& temp, const params_t& p)
       : temp_(temp), p_(p) {}

@@ -15,6 +15,9 @@ template <class T>
 __device__ __forceinline__ T& dynamic_shared() {
   static_assert(alignof(T) <= 16, "dynamic shared memory is 16-byte aligned");
 #if defined(RINGSWEEP_SIMT_BACKEND)
+  // The CPU backend knows the launch's bytes: a launch that gave fewer than T needs is a bug of
+  // the host side (a GPU would read past them silently).
+  if (::simt::detail::dynamic_shared_memory_bytes() < sizeof(T)) __trap();
   return *static_cast<T*>(::simt::detail::dynamic_shared_memory());
 #else
   extern __shared__ uint4 ringsweep_dynamic_shared[];

@@ -186,7 +186,10 @@ struct segmented_dispatch {
     // Every pass over a bound on the large tiles, in portions; tiles past the last one leave. One
     // block per tile (segmented sorts are never persistent); each pass's first portion reads its
     // pingpong slot 1, still zero (the memset): no count carried yet.
+    e = allow_onesweep_shared<Config, segment_tiles>(onesweep_kernel<Config, segment_tiles>);
+    if (e != cudaSuccess) return e;
     onesweep_passes launches;
+    launches.shared_bytes = onesweep_dynamic_shared_bytes<Config, segment_tiles>();
     launches.passes = passes;
     launches.tiles = p.tiles_max;
     launches.portion_tiles = Policy::PORTION_TILES;

@@ -199,23 +199,18 @@ struct sort_dispatch {
 
   /// The onesweep launches' grid bound and dynamic shared memory: with PIPELINE_STAGES = 2 the
   /// shape's blocks per SM (`blocks_per_sm`, fewer where fewer fit) on every SM (`grid`), each
-  /// with the pipelined tile's storage; otherwise no bound (0: one block per tile) and no dynamic
-  /// shared memory. `kernel`: the pass kernel this sort launches (`COUNTED`: the counted one).
+  /// with the pipelined tile's storage; otherwise no bound (0: one block per tile), and dynamic
+  /// shared memory only for a tile storage above 48 KiB. `kernel`: the pass kernel this sort
+  /// launches (`COUNTED`: the counted one).
   template <bool COUNTED, class Kernel>
   __host__ static cudaError_t onesweep_grid(Kernel* kernel, int sms, unsigned& grid, std::size_t& shared_bytes) {
     (void)kernel;
     grid = 0;
     shared_bytes = onesweep_dynamic_shared_bytes<Config, source_of<COUNTED, false>>();
-    if constexpr (Config::PIPELINED) {
-      cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes));
-      int blocks_per_sm = 0;
-      if (e == cudaSuccess) {
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, Config::THREADS, shared_bytes);
-      }
-      if (e != cudaSuccess) return e;
-      if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;  // the tile's storage does not fit an SM
-      grid = unsigned(max_of(1, sms) * min_of(blocks_per_sm, Config::shape::MIN_BLOCKS));
-    }
+    int blocks_per_sm = 0;
+    const cudaError_t e = allow_onesweep_shared<Config, source_of<COUNTED, false>>(kernel, &blocks_per_sm);
+    if (e != cudaSuccess) return e;
+    if constexpr (Config::PIPELINED) grid = unsigned(max_of(1, sms) * min_of(blocks_per_sm, Config::shape::MIN_BLOCKS));
     return cudaSuccess;
   }
 

@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
       grid_dependents_launch();
     }
     using agent_t = onesweep_tile<Config, Source>;
-    if constexpr (agent_t::PIPELINED) {
+    if constexpr (agent_t::DYNAMIC_SHARED) {
       agent_t(dynamic_shared<typename agent_t::TempStorage>(), params).process();
     } else {
       __shared__ typename agent_t::TempStorage temp;
@@ -47,12 +47,28 @@ __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
   }
 }
 
-/// Dynamic shared memory of a onesweep launch over `Source`: the pipelined tile's storage, else
-/// none.
+/// Dynamic shared memory of a onesweep launch over `Source`: the tile's storage where it lives
+/// there (pipelined, or above 48 KiB: onesweep_tile::DYNAMIC_SHARED), else none.
 template <class Config, class Source = portion_tiles<false>>
 __host__ __device__ constexpr std::size_t onesweep_dynamic_shared_bytes() {
   using agent_t = onesweep_tile<Config, Source>;
-  return agent_t::PIPELINED ? sizeof(typename agent_t::TempStorage) : 0;
+  return agent_t::DYNAMIC_SHARED ? sizeof(typename agent_t::TempStorage) : 0;
+}
+
+/// Lets `kernel` (a onesweep kernel over `Source`) launch with its dynamic shared memory (the
+/// attribute above 48 KiB), and checks that one block of it fits an SM; nothing where it has none.
+/// `blocks_per_sm` (optional): how many fit.
+template <class Config, class Source, class Kernel>
+__host__ cudaError_t allow_onesweep_shared(Kernel* kernel, int* blocks_per_sm = nullptr) {
+  const std::size_t bytes = onesweep_dynamic_shared_bytes<Config, Source>();
+  if (bytes == 0) return cudaSuccess;
+  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+  int fit = 0;
+  if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, Config::THREADS, bytes);
+  if (e != cudaSuccess) return e;
+  if (fit < 1) return cudaErrorInvalidConfiguration;  // the tile's storage does not fit an SM
+  if (blocks_per_sm != nullptr) *blocks_per_sm = fit;
+  return cudaSuccess;
 }
 
 }  // namespace detail
