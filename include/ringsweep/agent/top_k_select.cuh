@@ -9,6 +9,7 @@
 #include "../block/block_histogram.cuh"
 #include "../block/block_scan.cuh"
 #include "../detail/config.cuh"
+#include "../detail/sort_window.cuh"
 #include "../detail/digit_window.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
@@ -56,10 +57,7 @@ struct top_k_params : key_context<Key> {
   u64 span;                // keys per range (the last range may hold fewer)
   u32 ranges;
   u64 capacity;            // keys a candidate buffer holds
-  int begin_bit;
-  int end_bit;
-  int passes;
-  bool descending;
+  sort_window window;  // bits, direction and passes (sort_window::resolve)
   void* state;             // two top_k_state, by round parity
   u64* input_counts;       // passes x RADIX: digit counts of the whole input (zeroed)
   u64* level_counts;       // 2 x passes x RADIX: digit counts among a bucket's keys, by the step's round
@@ -84,10 +82,13 @@ struct top_k_params : key_context<Key> {
   u32* spec_flags;         // [0] max over ranges of RADIX - 1 - D_r, [1] some range overflowed (zeroed)
 };
 
-/// The select's block work for `Policy` and `Key`: blocks of `HIST_THREADS` threads walking tiles
-/// of `HIST_THREADS x HIST_ITEMS` keys, row by row (a row: one key per thread, consecutive).
-template <class Policy, class Key>
+/// The select's block work for the keys-only sort_config `Config` (its policy and key): blocks of
+/// `HIST_THREADS` threads walking tiles of `HIST_THREADS x HIST_ITEMS` keys, row by row (a row: one
+/// key per thread, consecutive).
+template <class Config>
 struct top_k_select {
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
   using traits = key_traits<Key>;
   using bits_type = typename traits::bits_type;
   using params_t = top_k_params<Key>;
@@ -123,7 +124,7 @@ struct top_k_select {
   };
 
   __device__ __forceinline__ static digit_extractor<Key> extractor(const params_t& p, int pass) {
-    return p.extractor(p.descending, digit_window::of_pass(p.begin_bit, p.end_bit, RADIX_BITS, pass));
+    return p.window.template extractor<RADIX_BITS>(p, pass);
   }
 
   /// Block `r` counts the digits of every pass over its range of the input, into its rows of
@@ -150,7 +151,7 @@ RINGSWEEP_UNROLL
 RINGSWEEP_UNROLL
       for (int row = 0; row < ROWS; ++row) {
         if (tile + u64(row) * THREADS + threadIdx.x >= end) continue;
-        for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key[row]));
+        for (int pass = 0; pass < p.window.passes; ++pass) hist.add(pass, extractor(p, pass)(key[row]));
       }
       if constexpr (SPECULATE) {
         if (spec) {
@@ -171,8 +172,8 @@ RINGSWEEP_UNROLL
     }
     __syncthreads();
     const u32* flat = &temp.hist.bins[0][0];
-    u32* rows = p.range_counts + r * u64(p.passes) * RADIX;
-    for (int i = int(threadIdx.x); i < p.passes * RADIX; i += THREADS) {
+    u32* rows = p.range_counts + r * u64(p.window.passes) * RADIX;
+    for (int i = int(threadIdx.x); i < p.window.passes * RADIX; i += THREADS) {
       rows[i] = flat[i];
       if (flat[i] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.input_counts + i), (unsigned long long)flat[i]);
     }
@@ -270,7 +271,7 @@ RINGSWEEP_UNROLL
     }
     // This round's step counts into half `round & 1` of level_counts, which the step of round - 2
     // wrote and the pick of round - 1 read: cleared here, by all blocks.
-    const u64 half = u64(p.passes) * RADIX;
+    const u64 half = u64(p.window.passes) * RADIX;
     {
       u64* const mine = p.level_counts + u64(round & 1) * half;
       for (u64 i = r * PICK_THREADS + u64(t); i < half; i += u64(gridDim.x) * PICK_THREADS) mine[i] = 0;
@@ -280,14 +281,14 @@ RINGSWEEP_UNROLL
     if (first) {
       if (t == 0) uniform_bits = 0;
       __syncthreads();
-      for (int pass = 0; pass < p.passes; ++pass) {
+      for (int pass = 0; pass < p.window.passes; ++pass) {
         for (int i = 0; i < PICK_DIGITS; ++i) {
           const int d = t * PICK_DIGITS + i;
           if (d < RADIX && p.input_counts[u64(pass) * RADIX + u64(d)] == p.n) atomicOr(&uniform_bits, 1ull << pass);
         }
       }
       if (r == 0) {
-        for (int pass = t; pass < p.passes; pass += PICK_THREADS) {
+        for (int pass = t; pass < p.window.passes; pass += PICK_THREADS) {
           u64 best = 0;
           u32 arg = 0;
           for (int d = 0; d < RADIX; ++d) {
@@ -307,7 +308,7 @@ RINGSWEEP_UNROLL
     // the guessed digit: the step counted the next level among exactly those keys.
     const bool along_guess = !first && prev.path != 0;
     const u64* const counts = first ? p.input_counts : p.level_counts + u64((round + 1) & 1) * half;
-    int level = first ? highest_level(uniform, p.passes - 1) : prev.next_level;
+    int level = first ? highest_level(uniform, p.window.passes - 1) : prev.next_level;
     u64 k_rem = first ? p.k : prev.k_rem;
     u64 level_less = 0, bucket_count = p.n;
     u32 bucket = 0;
@@ -337,7 +338,7 @@ RINGSWEEP_UNROLL
       level_less += chosen[1];
       k_rem -= chosen[1];
       bucket_count = chosen[2];
-      const u32* row = p.range_counts + (r * u64(p.passes) + u64(level)) * RADIX;
+      const u32* row = p.range_counts + (r * u64(p.window.passes) + u64(level)) * RADIX;
       for (int i = 0; i < PICK_DIGITS; ++i) {
         const int d = t * PICK_DIGITS + i;
         if (d < int(bucket)) less += row[d];
@@ -367,7 +368,7 @@ RINGSWEEP_UNROLL
       cnt = min_of<u64>(p.n, off + p.span) - off;
     } else if (prev.dst != 0) {
       off = p.bucket_before[r];
-      cnt = p.range_counts[(r * u64(p.passes) + u64(prev.level)) * RADIX + prev.bucket];
+      cnt = p.range_counts[(r * u64(p.window.passes) + u64(prev.level)) * RADIX + prev.bucket];
     } else {
       off = p.src_off[r];
       cnt = p.src_cnt[r];
@@ -378,7 +379,7 @@ RINGSWEEP_UNROLL
       p.src_off[r] = off;
       p.src_cnt[r] = cnt;
       p.range_less[r] = less_total;
-      p.range_in[r] = lowest >= 0 ? u64(p.range_counts[(r * u64(p.passes) + u64(lowest)) * RADIX + bucket]) : cnt;
+      p.range_in[r] = lowest >= 0 ? u64(p.range_counts[(r * u64(p.window.passes) + u64(lowest)) * RADIX + bucket]) : cnt;
     }
     if (r != 0 || t != 0) return;
     const bool take = next < 0 || bucket_count == k_rem;
@@ -397,7 +398,7 @@ RINGSWEEP_UNROLL
       }
     }  // else a fresh buffer holds only keys that matched every decided digit
     if (!first) {
-      for (int pass = 0; pass < p.passes; ++pass) cur.guess[pass] = prev.guess[pass];
+      for (int pass = 0; pass < p.window.passes; ++pass) cur.guess[pass] = prev.guess[pass];
     }
     for (int w = 0; w < walk; ++w) {
       cur.walk_pass[w] = walk_pass[w];
@@ -547,9 +548,9 @@ RINGSWEEP_UNROLL
     if (count_next) {
       // The counted levels' rows of this range, and the global counts in this round's half.
       __syncthreads();
-      u64* const counts = p.level_counts + u64(round & 1) * u64(p.passes) * RADIX;
+      u64* const counts = p.level_counts + u64(round & 1) * u64(p.window.passes) * RADIX;
       for (int j = next; j >= 0; j = path ? highest_level(uniform, j - 1) : -1) {
-        u32* row = p.range_counts + (r * u64(p.passes) + u64(j)) * RADIX;
+        u32* row = p.range_counts + (r * u64(p.window.passes) + u64(j)) * RADIX;
         for (int d = int(threadIdx.x); d < RADIX; d += THREADS) {
           const u32 c = temp.hist.bins[j][d];
           row[d] = c;
@@ -579,10 +580,7 @@ struct top_k_rows_params : key_context<Key> {
   const u32* row_count;       // how many (at most `row_capacity` are read)
   u64 row_capacity;
   u64 k;
-  int begin_bit;
-  int end_bit;
-  int passes;
-  bool descending;
+  sort_window window;  // bits, direction and passes (sort_window::resolve)
   bits_type* buf_keys;        // n keys: a row's current bucket, compacted in place at the row's own range
   u64* buf_pos;               // and their input positions
   bits_type* cand_keys;       // n keys: a row's min(k, size) candidates at the start of its own range,
@@ -598,9 +596,11 @@ struct top_k_rows_params : key_context<Key> {
 /// counted along the row's guessed key, as the single-array select does; until the bucket's keys
 /// are exactly those still needed or no level is left; then the bucket's first ones (input
 /// order) end the row's candidates. Their stable sort is the row's top k.
-template <class Policy, class Key>
+template <class Config>
 struct top_k_row_select {
-  using select = top_k_select<Policy, Key>;
+  using Policy = typename Config::policy;
+  using Key = typename Config::key_type;
+  using select = top_k_select<Config>;
   using bits_type = typename select::bits_type;
   using TempStorage = typename select::TempStorage;
   using histogram_t = typename select::histogram_t;
@@ -647,8 +647,8 @@ struct top_k_row_select {
     // holds twice the k-th key's share, plus 16) go to the row's bucket buffer as they are read,
     // in input order, while they number at most `cap`; the first split reads them instead of the
     // row when its bucket is at most D.
-    bool spec = select::SPECULATE && p.passes > 0;  // the same in every thread of the block
-    const digit_extractor<Key> spec_of = spec ? extractor(p, p.passes - 1) : digit_extractor<Key>();
+    bool spec = select::SPECULATE && p.window.passes > 0;  // the same in every thread of the block
+    const digit_extractor<Key> spec_of = spec ? extractor(p, p.window.passes - 1) : digit_extractor<Key>();
     u64 spec_written = 0;
     const u32 lane = lane_id();
     const int warp = int(threadIdx.x) / warp_threads;
@@ -662,7 +662,7 @@ RINGSWEEP_UNROLL
 RINGSWEEP_UNROLL
       for (int r = 0; r < ROWS; ++r) {
         if (tile + u64(r) * THREADS + threadIdx.x >= size) continue;
-        for (int pass = 0; pass < p.passes; ++pass) hist.add(pass, extractor(p, pass)(key[r]));
+        for (int pass = 0; pass < p.window.passes; ++pass) hist.add(pass, extractor(p, pass)(key[r]));
       }
       if constexpr (select::SPECULATE) {
         if (spec) {
@@ -693,12 +693,12 @@ RINGSWEEP_UNROLL
       }
     }
     __syncthreads();
-    for (int pass = 0; pass < p.passes; ++pass) {
+    for (int pass = 0; pass < p.window.passes; ++pass) {
       for (int d = int(threadIdx.x); d < RADIX; d += THREADS) {
         if (u64(temp.hist.bins[pass][d]) == size) atomicOr(&uniform_bits, 1ull << pass);
       }
     }
-    for (int pass = int(threadIdx.x); pass < p.passes; pass += THREADS) {
+    for (int pass = int(threadIdx.x); pass < p.window.passes; pass += THREADS) {
       u32 best = 0, arg = 0;
       for (int d = 0; d < RADIX; ++d) {
         if (temp.hist.bins[pass][d] > best) {
@@ -710,7 +710,7 @@ RINGSWEEP_UNROLL
     }
     __syncthreads();
     const u64 uniform = uniform_bits;
-    int level = select::highest_level(uniform, p.passes - 1);
+    int level = select::highest_level(uniform, p.window.passes - 1);
     u64 k_rem = min_of<u64>(p.k, size);
     u64 cnt = size;        // keys of the current source
     u64 out_at = begin;    // the row's next candidate slot
@@ -757,7 +757,7 @@ RINGSWEEP_UNROLL
         level = next;
       }
       if constexpr (select::SPECULATE) {
-        if (first && spec && walk == 1 && walk_pass[0] == p.passes - 1 && walk_digit[0] <= temp.spec_digit) {
+        if (first && spec && walk == 1 && walk_pass[0] == p.window.passes - 1 && walk_digit[0] <= temp.spec_digit) {
           from_input = false;  // the speculative keys hold every key at or below the bucket
           cnt = spec_written;
         }
@@ -899,7 +899,7 @@ RINGSWEEP_UNROLL
 
   template <class ValueRaw>
   __device__ __forceinline__ static digit_extractor<Key> extractor(const top_k_rows_params<Key, ValueRaw>& p, int pass) {
-    return p.extractor(p.descending, digit_window::of_pass(p.begin_bit, p.end_bit, select::RADIX_BITS, pass));
+    return p.window.template extractor<select::RADIX_BITS>(p, pass);
   }
 };
 

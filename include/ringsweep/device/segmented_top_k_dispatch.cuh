@@ -120,16 +120,17 @@ struct segmented_top_k_dispatch {
       rp.row_count = row_count;
       rp.row_capacity = u64(long_max);
       rp.k = u64(k);
-      rp.begin_bit = opts.begin_bit;
-      rp.end_bit = opts.end_bit == -1 ? int(key_traits<sort_key>::bits) : opts.end_bit;
-      rp.passes = digit_window::passes(rp.begin_bit, rp.end_bit, cfg::RADIX_BITS);
-      rp.descending = opts.order == sort_order::descending;
+      // The window was checked by the sorts' size queries above.
+      if (!sort_window::resolve(opts, key_traits<sort_key>::bits, cfg::RADIX_BITS, rp.window)) {
+        return cudaErrorInvalidValue;
+      }
       rp.buf_keys = temp_piece<bits_type>(d_temp, buf_keys_at);
       rp.buf_pos = temp_piece<u64>(d_temp, buf_pos_at);
       rp.cand_keys = reinterpret_cast<bits_type*>(cand_keys);
       rp.cand_values = VALUES ? reinterpret_cast<row_raw*>(cand_values) : nullptr;
-      using select = top_k_row_select<Policy, sort_key>;
-      e = launch(top_k_rows_kernel<Policy, sort_key, row_raw, What == top_k_output::pairs, INDICES>,
+      using select_config = sort_config<Policy, sort_key, null_value>;  // keys only, no hooks
+      using select = top_k_row_select<select_config>;
+      e = launch(top_k_rows_kernel<select_config, row_raw, What == top_k_output::pairs, INDICES>,
                  unsigned(min_of<std::size_t>(long_max, 8192)), unsigned(select::THREADS), stream,
                  launch_order::serial, rp);
       if (e != cudaSuccess) return e;

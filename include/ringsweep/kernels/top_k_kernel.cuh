@@ -17,10 +17,13 @@ namespace detail {
 // 128 threads): without a minimum, CUDA 13's ptxas trades spills for occupancy on its own.
 
 /// One block per range: every pass's digit counts of the range (top_k_select::count_input).
-template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_count_kernel(top_k_params<Key> params) {
-  if constexpr (policy_compiled_here<Policy>()) {
-    using agent_t = top_k_select<Policy, Key>;
+/// `Config`: the keys-only sort_config of the sort's policy and key (no hooks), as for every
+/// kernel below.
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
+    top_k_count_kernel(top_k_params<typename Config::key_type> params) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = top_k_select<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t::count_input(temp, params);
   } else {
@@ -30,10 +33,11 @@ __global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_count_kernel(to
 
 /// One block of HIST_THREADS threads per range: round `round`'s level and bucket, and
 /// each range's counts below and in it (top_k_select::pick).
-template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_pick_kernel(top_k_params<Key> params, int round) {
-  if constexpr (policy_compiled_here<Policy>()) {
-    top_k_select<Policy, Key>::pick(params, round);
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
+    top_k_pick_kernel(top_k_params<typename Config::key_type> params, int round) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    top_k_select<Config>::pick(params, round);
   } else {
     (void)params;
     (void)round;
@@ -41,10 +45,11 @@ __global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_pick_kernel(top
 }
 
 /// One block per range: the level's moves (top_k_select::step).
-template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_step_kernel(top_k_params<Key> params, int round) {
-  if constexpr (policy_compiled_here<Policy>()) {
-    using agent_t = top_k_select<Policy, Key>;
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
+    top_k_step_kernel(top_k_params<typename Config::key_type> params, int round) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = top_k_select<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t::step(temp, params, round);
   } else {
@@ -95,10 +100,11 @@ __global__ void __launch_bounds__(top_k_gather_threads)
 /// (top_k_row_select::rows). 2 blocks per SM in the launch bounds (at most 255 registers for 128
 /// threads): the row's offsets, counts, speculation and walk next to a tile's keys and positions
 /// spill 8-byte keys at 128 registers on sm_90 and at 168 on sm_80.
-template <class Policy, class Key, class ValueRaw, bool VALUES, bool POSITIONS>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 2) top_k_rows_kernel(top_k_rows_params<Key, ValueRaw> params) {
-  if constexpr (policy_compiled_here<Policy>()) {
-    using agent_t = top_k_row_select<Policy, Key>;
+template <class Config, class ValueRaw, bool VALUES, bool POSITIONS>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 2)
+    top_k_rows_kernel(top_k_rows_params<typename Config::key_type, ValueRaw> params) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = top_k_row_select<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t::template rows<ValueRaw, VALUES, POSITIONS>(temp, params);
   } else {
