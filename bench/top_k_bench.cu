@@ -312,7 +312,9 @@ void register_top_k() {
 void register_segmented_top_k() {
   for (int lg = g_settings.min_log2; lg <= g_settings.max_log2; ++lg) {
     const std::size_t n = std::size_t(1) << lg;
-    if (!fits(n * 4 * 5, "segmented_top_k", lg)) continue;
+    // Input and output, the sorts' storage (their scratch of n keys), and the per-row select's
+    // bucket (keys and 8-byte positions) and candidates: about 12 u32-sized words per key.
+    if (!fits(n * 4 * 12, "segmented_top_k", lg)) continue;
     for (std::size_t row : {std::size_t(4096), std::size_t(65536)}) {
       if (row > n) continue;
       for (std::size_t k : {std::size_t(8), std::size_t(64)}) {

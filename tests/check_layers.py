@@ -8,6 +8,10 @@ files of its own row or of rows below it, never above; only the host side (`devi
 `kernels/`. Every header must belong to a row, so the map cannot silently fall behind the tree.
 No header may reach itself through its includes (a file-level include cycle), even within one row:
 with `#pragma once`, which file of a cycle is read first decides whether the others compile.
+Kernels and agents that depend on the policy take the sort's config first (`template <class Config,
+...>`, a sort_config made once in radix_sort): a template in kernels/ or agent/ that names a `Policy`
+parameter, or takes `Config` other than first, is a problem (templates over word types only, such
+as the copy kernels', take no config).
 
     python3 tests/check_layers.py [repository root]
 """
@@ -64,7 +68,53 @@ def include_cycles(graph):
     return cycles
 
 
+def template_heads(text):
+    """The parameter lists of every `template <...>` in `text`, as lists of parameter names."""
+    heads = []
+    for m in re.finditer(r"\btemplate\s*<", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth > 0:
+            depth += {"<": 1, ">": -1}.get(text[i], 0)
+            i += 1
+        params, depth, cur = [], 0, ""
+        for ch in text[m.end():i - 1]:
+            depth += {"<": 1, ">": -1, "(": 1, ")": -1}.get(ch, 0)
+            if ch == "," and depth == 0:
+                params.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        params.append(cur)
+        names = []
+        for prm in params:
+            prm = prm.split("=")[0].strip()
+            w = re.findall(r"[A-Za-z_][A-Za-z_0-9]*", prm)
+            if w:
+                names.append(w[-1])
+        heads.append((text.count("\n", 0, m.start()) + 1, names))
+    return heads
+
+
+def config_problems(path, text):
+    """Templates of kernels/ and agent/ that take a policy instead of the config, or the config not first."""
+    if not path.startswith(("kernels/", "agent/")) or path == "agent/sort_config.cuh":  # the config itself
+        return []
+    problems = []
+    for line, names in template_heads(text):
+        if "Policy" in names:
+            problems.append(f"{path}:{line}: a template over `Policy`: kernels and agents take the sort's Config first")
+        elif "Config" in names and names[0] != "Config":
+            problems.append(f"{path}:{line}: `Config` is not the first template parameter")
+    return problems
+
+
 def main():
+    # The template check must see a policy parameter and a config out of place.
+    assert config_problems("kernels/x.cuh", "template <class Policy, class Key>\n__global__ void k();") != []
+    assert config_problems("agent/x.cuh", "template <class Key, class Config = int>\nstruct a;") != []
+    assert config_problems("agent/x.cuh", "template <class Config, class Source>\nclass t;\n"
+                                          "template <int N, class T = std::pair<int, int>>\nvoid f();") == []
+
     # The cycle search must find a cycle where there is one (else the check below proves nothing).
     assert include_cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c", "a"]]
     assert include_cycles({"a": ["b", "c"], "b": ["c"], "c": []}) == []
@@ -87,6 +137,7 @@ def main():
         if mine is None:
             problems.append(f"{f}: in no row of design.md's layer map")
             continue
+        problems += config_problems(f, open(os.path.join(base, f), encoding="utf-8").read())
         for n, line in enumerate(open(os.path.join(base, f), encoding="utf-8"), 1):
             m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
             if not m:

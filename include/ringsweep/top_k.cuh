@@ -20,12 +20,14 @@
 // filtered into a buffer (when they fit) for the next level, all in input order; finally the k
 // candidates are sorted by the stable sort. Random keys cost about one read of the input plus
 // O(candidates) (the count writes each range's likely candidates as it reads); skewed keys (all
-// equal, one dominant key) two or more; no host synchronisation.
+// equal, one dominant key) two or three: a bucket too large for the buffer is counted along a
+// guessed key (each pass's most frequent digit), so one more read ends the select whenever the
+// k-th key is that key or its bucket fits (design.md 15); no host synchronisation.
 //
 // **Temporary storage** (`a(x)` = x rounded up to 256; P = passes of the window, at least 1;
 // R = min(ceil(n / (HIST_THREADS x HIST_ITEMS)), TOP_K_MAX_RANGES = 1024) ranges (2048 keys per range tile in the
 // shipped policies); C = min(n, max(n / 64, 65536)) candidate-buffer keys; K = sizeof(Key)):
-//     256 + a(state) + 2 a(8 P 256) + a(8) + a(4 R P 256) + a(48 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
+//     256 + a(state) + a(8 P 256) + a(16 P 256) + a(8) + a(4 R P 256) + a(48 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
 //         + [pairs, indices: a(8 k)] + [indices without keys_out: a(k K)] + the in/out sort of k keys
 //         (pairs and indices: with 8-byte values), see sort.cuh.
 // k = n: the stable sort of the whole input runs instead, with its own storage (sort.cuh, argsort
@@ -97,14 +99,16 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
 /// Batched: the top k of each segment `[d_begin[i], d_end[i])` into `out[i * k, (i + 1) * k)`,
 /// sorted, earliest positions first among equal keys; a segment shorter than k yields all its keys,
 /// sorted, and the rest of its k slots untouched. Segments as in segmented_sort.cuh (any order,
-/// gaps; empty or outside `[0, n)`: nothing written; overlapping: undefined). The device sorts
-/// each segment with the segmented sort (tiny by a warp, small by a block, large by onesweep
-/// passes; no host read of the offsets, no limit on a segment's length): a tiny or small one
-/// writes its first min(k, size) straight to `out`, a large one is sorted into scratch and its
-/// first min(k, size) copied. Temporary storage: the segmented in/out sort's of n keys (and
-/// values: pairs the caller's, indices the Index positions; see segmented_sort.cuh) +
-/// a(n sizeof(Key)) + [pairs, indices: a(n sizeof(Value or Index))] + [indices: a(n sizeof(Index))]
-/// + a(4 num_segments) + 256.
+/// gaps; empty or outside `[0, n)`: nothing written; overlapping: undefined). The device decides
+/// each segment's class (no host read of the offsets, no limit on a segment's length): one of at
+/// most one sort tile is sorted by the segmented sort (a warp or a block) and writes its first
+/// min(k, size) straight to `out`; a longer one gets a radix select of its own (one block, about
+/// one read of its keys for random data), whose min(k, size) candidates a second segmented sort
+/// orders into `out`. Temporary storage (V = sizeof(Value or Index), pairs and indices only;
+/// T = the sort tile of the key and value; L = min(num_segments, n / (T + 1))): the segmented
+/// in/out sort's of n keys (and values: pairs the caller's, indices the Index positions; see
+/// segmented_sort.cuh) + 3 a(n sizeof(Key)) + a(8 n) + [pairs, indices: 2 a(n V)]
+/// + a(4 num_segments) + a(24 L) + a(4) + 256.
 /// Errors as for top_k_keys (k may exceed a segment's size), and as segmented_sort_keys for the
 /// offsets; segments x k must fit in half of std::size_t.
 ///

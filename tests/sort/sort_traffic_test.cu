@@ -253,7 +253,7 @@ std::pair<double, double> top_k_traffic(const std::vector<Key>& keys, std::size_
 
 }  // namespace
 
-TEST_CASE("top-k reads random keys about once, skewed ones at most P + 1 times", "[sort][traffic][top_k]") {
+TEST_CASE("top-k reads random keys about once, skewed ones at most three times", "[sort][traffic][top_k]") {
   // 2^18 keys with the shipped policy: 2048-key range tiles, candidate buffers of 65536 keys, so
   // 512 speculative candidates per range.
   const std::size_t n = std::size_t(1) << 18;
@@ -264,6 +264,11 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most P + 1 times",
     std::printf("top-k traffic, %-26s k %6zu: %5.2f B/key loaded (%4.2f reads), %5.3f B/key stored\n", what, k, t.first,
                 t.first / key_bytes, t.second);
   };
+  // Skewed keys: the select reads the input at most three times; the final sort then reads the k
+  // candidates (a small sort below its tile: once), which is no read of the input.
+  const auto three_reads = [n](double key_bytes, std::size_t k) {
+    return key_bytes * 3.0 + key_bytes * double(k) / double(n);
+  };
   const auto u32 = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
   for (std::size_t k : {std::size_t(32)}) {
     const auto t = top_k_traffic(u32, k, sort_order::descending);
@@ -273,14 +278,16 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most P + 1 times",
     CHECK(t.first <= 4 * 1.10);
   }
   // Floats in [0, 1): the largest share one top digit with half of the keys, which overflow the
-  // speculative candidates and the candidate buffer; the second level's bucket fits: three reads.
+  // speculative candidates and the candidate buffer; the second level's bucket fits: three reads
+  // of the input, and the 1/256 of the keys that share the top two digits of the k-th from a
+  // candidate buffer (keys and their 8-byte positions, 0.012 reads).
   std::vector<float> unit(n);
   std::mt19937_64 rng(seed);
   for (auto& f : unit) f = float(rng() >> 40) / float(1 << 24);
   {
     const auto t = top_k_traffic(unit, 32, sort_order::descending);
     report("f32 [0, 1) largest", 32, t, 4);
-    CHECK(t.first <= 4 * 3.05);
+    CHECK(t.first <= three_reads(4, 32) + 12.0 / 256 * 1.1);
   }
   const auto equal = ringsweep_test::make_keys<std::uint32_t>(n, distribution::all_equal, seed);
   {
@@ -288,6 +295,16 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most P + 1 times",
     report("u32 all equal", 1024, t, 4);
     CHECK(t.first <= 4 * 2.05);  // every pass uniform (no speculation): the count and the last step
   }
+  {
+    // k = n: the stable sort alone, whose passes are all skipped (its histogram and one copy).
+    const auto t = top_k_traffic(equal, n, sort_order::descending);
+    report("u32 all equal", n, t, 4);
+    CHECK(t.first <= 4 * 2.05);
+  }
+  // One key holding 90% of the input. Its bucket overflows the candidate buffer at every level:
+  // the step of the top level counts the levels below along the guessed key (each pass's most
+  // frequent digit), so the next pick walks down to it at once and one more read ends the select
+  // (before issue #36's second round: a read per level, P + 1).
   std::vector<std::uint32_t> dominant = u32;
   for (std::size_t i = 0; i < n; ++i) {
     if (i % 10 != 0) dominant[i] = 0x12345678u;
@@ -300,19 +317,36 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most P + 1 times",
     CHECK(t.first <= 4 * 2.05);
   }
   {
-    // The k-th key is the dominant one: its bucket overflows the candidate buffer at every level,
-    // so every level reads the input again (P + 1 = 5 reads; the target of issue #36 is 3).
-    // (About 0.7% of the keys lie below it, so the 4096th is inside its run.)
+    // The k-th key is the dominant one: about 0.7% of the keys lie below it.
     const auto t = top_k_traffic(dominant, 4096, sort_order::ascending);
     report("u32 one key 90%, inside it", 4096, t, 4);
-    CHECK(t.first <= 4 * 5.05);
+    CHECK(t.first <= three_reads(4, 4096));
   }
-  // k = n runs the stable sort alone (measured: 5 reads, the in/out sort's own traffic).
+  {
+    // Floats: 0.05 holds 90% (0.5% of the keys lie below it).
+    std::vector<float> dominant_f(unit);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % 10 != 0) dominant_f[i] = 0.05f;
+    }
+    const auto t = top_k_traffic(dominant_f, 2048, sort_order::ascending);
+    report("f32 one key 90%, inside it", 2048, t, 4);
+    CHECK(t.first <= three_reads(4, 2048));
+  }
   const auto u64 = ringsweep_test::make_keys<std::uint64_t>(n, distribution::uniform, seed);
   {
     const auto t = top_k_traffic(u64, 32, sort_order::ascending);
     report("u64 uniform", 32, t, 8);
     CHECK(t.first <= 8 * 1.10);
+  }
+  {
+    // Eight levels, each overflowing before: 9 reads then, 3 now.
+    std::vector<std::uint64_t> dominant64 = u64;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % 10 != 0) dominant64[i] = 0x0123456789abcdefull;
+    }
+    const auto t = top_k_traffic(dominant64, 4096, sort_order::ascending);
+    report("u64 one key 90%, inside it", 4096, t, 8);
+    CHECK(t.first <= three_reads(8, 4096));
   }
 }
 
@@ -416,3 +450,45 @@ TEST_CASE("batched top-k writes only each row's k keys for rows a warp or a bloc
     CHECK(t.second <= 4.0 * double(k) / 100 * 1.05 + 2 * 32.0 / 100);
   }
 }
+
+TEST_CASE("batched top-k selects in each row longer than a tile instead of sorting it",
+          "[sort][traffic][top_k][segmented]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  // 4 rows of 65536 u32 keys (many shipped tiles each). Sorting them whole (before #36's second
+  // round) loaded 20.0 B/key for k = 8 and 64 and stored 22.9 (the segment histogram's read, four
+  // passes of keys, the copy), indices 36.0 and 49.8 (positions through every pass). The select
+  // reads a row once (its counts, writing the keys at or below the top digit guessed from its
+  // first tile, about 3 / 256 of them, with positions), then only those: 4.16 B/key loaded; the
+  // stores are those candidates' sectors (a few keys per warp-wide store): 0.66 to 0.78.
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(std::size_t(1) << 18, ringsweep_test::distribution::uniform,
+                                                             seed);
+  for (std::size_t k : {std::size_t(8), std::size_t(64)}) {
+    const auto t = segmented_top_k_traffic<batched::keys>(keys, 4, k);
+    std::printf("batched top-k traffic, keys    rows of 65536, k %3zu: %6.3f B/key loaded, %6.3f B/key stored\n", k,
+                t.first, t.second);
+    CHECK(t.first <= 4 * 1.1);
+    CHECK(t.second <= 1.0);
+  }
+  {
+    const auto t = segmented_top_k_traffic<batched::indices>(keys, 4, 64);
+    std::printf("batched top-k traffic, indices rows of 65536, k  64: %6.3f B/key loaded, %6.3f B/key stored\n",
+                t.first, t.second);
+    CHECK(t.first <= 4 * 1.1);
+    CHECK(t.second <= 1.0);
+  }
+  {
+    // One key of 90% in every row, the k-th inside it: the row's buckets are too large for the
+    // buffer (an eighth of the row), so they stay in the row, counted along the guessed key, and
+    // the next split walks down to it: three reads of each row (five when sorted whole, 20.0
+    // B/key; about ten if every bucket went through the buffer with its 8-byte positions).
+    std::vector<std::uint32_t> dominant(keys);
+    for (std::size_t i = 0; i < dominant.size(); ++i) {
+      if (i % 10 != 0) dominant[i] = 0x00001234u;
+    }
+    const auto t = segmented_top_k_traffic<batched::indices>(dominant, 4, 64);
+    std::printf("batched top-k traffic, indices rows of 65536, one key 90%%, k 64: %6.3f B/key loaded, %6.3f B/key "
+                "stored\n", t.first, t.second);
+    CHECK(t.first <= 4 * 3.05);
+  }
+}
+

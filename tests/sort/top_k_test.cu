@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -180,6 +181,77 @@ TEST_CASE("top_k: skewed keys keep the earliest positions", "[sort][top_k]") {
   for (std::size_t k : {std::size_t(1), std::size_t(100), std::size_t(200), std::size_t(2000), n}) {
     for (sort_order o : {sort_order::ascending, sort_order::descending}) {
       check_top_k<tiny>(keys, k, sort_options_of(o));
+    }
+  }
+}
+
+TEST_CASE("top_k: heavy keys walked down along the guessed key, or not", "[sort][top_k]") {
+  // Candidate buffers of 46 keys (n / 64): a bucket of a heavy key overflows them at every level.
+  // The step of such a level counts the levels below along the guessed key (each pass's most
+  // frequent digit) and the next pick walks down as far as its buckets are the guessed digits
+  // (design.md section 15). Where the k-th key is not the guessed one, the walk stops early, and
+  // where that bucket overflows too, the input is read again, one walk per read.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 3001;
+  std::mt19937_64 rng(seed);
+  SECTION("u32: the guessed key (50%) and another heavy key of the same top digit (30%)") {
+    auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
+    for (auto& key : keys) {
+      const auto x = rng() % 10;
+      if (x < 5) key = 0x11223344u;
+      else if (x < 8) key = 0x11aa5566u;
+      else if (x == 8) key = 0x11220000u | std::uint32_t(rng() & 0xffffu);  // shares two digits with the guess
+    }
+    for (std::size_t k : {std::size_t(1), std::size_t(40), std::size_t(400), std::size_t(1200), std::size_t(1700),
+                          std::size_t(2500), n - 1}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_top_k<tiny>(keys, k, sort_options_of(o), k == 1700 || k == 2500);
+      }
+    }
+  }
+  SECTION("u32: the heavy key of the k-th's top digit is not each pass's most frequent digit") {
+    // 40% share the top digit 0x22 and the lower digits 0x33 0x44 0x55; 45% are 0x66 then the
+    // digits 0x77 0x88 0x99, which the guess takes; the k-th lies in the 0x22 run.
+    auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + 1);
+    for (auto& key : keys) {
+      const auto x = rng() % 20;
+      if (x < 8) key = 0x22334455u;
+      else if (x < 17) key = 0x66778899u;
+    }
+    for (std::size_t k : {std::size_t(200), std::size_t(900), std::size_t(1500)}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) check_top_k<tiny>(keys, k, sort_options_of(o));
+    }
+  }
+  SECTION("i64: one key of 90%, eight levels") {
+    auto keys = ringsweep_test::make_keys<std::int64_t>(n, distribution::uniform, seed + 2);
+    for (auto& key : keys) {
+      if (rng() % 10 != 0) key = std::int64_t(0x0123456789abcdefll);
+    }
+    for (std::size_t k : {std::size_t(1), std::size_t(150), std::size_t(2000), n - 1}) {
+      check_top_k<tiny, std::int64_t, std::uint64_t>(keys, k, sort_options_of(sort_order::ascending), k == 2000);
+      check_top_k<tiny, std::int64_t, std::uint64_t>(keys, k, sort_options_of(sort_order::descending, 3, 50), false);
+    }
+  }
+  SECTION("u32 in a bit window: 90% equal in bits [4, 20) only") {
+    auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + 3);
+    for (auto& key : keys) {
+      if (rng() % 10 != 0) key = (key & 0xfff0000fu) | 0x000abcd0u;
+    }
+    for (std::size_t k : {std::size_t(100), std::size_t(1500)}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_top_k<tiny, std::uint32_t, std::int32_t>(keys, k, sort_options_of(o, 4, 20), k == 1500);
+      }
+    }
+  }
+  SECTION("float: 90% zeros of either sign (one key)") {
+    auto keys = ringsweep_test::make_keys<float>(n, distribution::uniform, seed + 4);
+    for (auto& key : keys) {
+      if (rng() % 10 != 0) key = rng() % 2 == 0 ? 0.0f : -0.0f;
+    }
+    for (std::size_t k : {std::size_t(10), std::size_t(1000), std::size_t(2900)}) {
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_top_k<tiny, float, std::int64_t>(keys, k, sort_options_of(o), k == 1000);
+      }
     }
   }
 }
@@ -532,6 +604,60 @@ TEST_CASE("segmented_top_k: empty, short, tiny, small and large segments", "[sor
       }
     }
   }
+}
+
+TEST_CASE("segmented_top_k: rows longer than a tile, each selected by a block", "[sort][top_k][segmented]") {
+  // policy_tiny: a row of more than 192 keys gets a radix select of its own (design.md section 15)
+  // and a sort of its min(k, size) candidates; k above 192 sends those through onesweep passes.
+  // Rows of every kind next to each other: random, all equal, one key of 90%, sorted, reversed,
+  // few distinct, two heavy keys; exactly a tile (a block sorts it) and one key more; empty and
+  // short rows. Buckets of more than an eighth of a row (and a tile) stay in the row and are
+  // counted along the guessed key, so the next split may walk several levels.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed);
+  const std::size_t sizes[] = {1000, 192, 193, 0, 2500, 7, 700, 1500, 900, 300, 1200};
+  std::vector<std::int64_t> begin, end;
+  std::vector<std::uint32_t> keys;
+  for (std::size_t r = 0; r < std::size(sizes); ++r) {
+    begin.push_back(std::int64_t(keys.size()));
+    auto row = ringsweep_test::make_keys<std::uint32_t>(sizes[r], distribution::uniform, seed + r);
+    switch (r) {
+      case 4: std::fill(row.begin(), row.end(), 0x5a5a5a5au); break;  // all equal
+      case 6:
+        for (auto& key : row) {
+          if (rng() % 10 != 0) key = 0x80000000u;  // one key of 90%
+        }
+        break;
+      case 7: std::sort(row.begin(), row.end()); break;
+      case 8: std::sort(row.begin(), row.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; }); break;
+      case 9:
+        for (auto& key : row) key = std::uint32_t(rng() % 3) << 28 | 0x00012345u;  // few distinct, shared low digits
+        break;
+      case 10:
+        // The guessed key (50%), another heavy key of its top digit (30%; the walk leaves the
+        // guess there, descending), keys sharing two digits with the guess (10%).
+        for (auto& key : row) {
+          const auto x = rng() % 10;
+          if (x < 5) key = 0x11223344u;
+          else if (x < 8) key = 0x11aa5566u;
+          else if (x == 8) key = 0x11220000u | std::uint32_t(rng() & 0xffffu);
+        }
+        break;
+      default: break;
+    }
+    keys.insert(keys.end(), row.begin(), row.end());
+    end.push_back(std::int64_t(keys.size()));
+  }
+  for (std::size_t k : {std::size_t(1), std::size_t(33), std::size_t(150), std::size_t(250), std::size_t(3000)}) {
+    for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+      check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, k, sort_options_of(o), k == 33 ? 0 : 1);
+    }
+  }
+  // A bit window: keys equal within it are equal (the first positions win).
+  check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, 40,
+                                                           sort_options_of(sort_order::descending, 4, 20));
+  check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, 40,
+                                                           sort_options_of(sort_order::ascending, 9, 9), 1);
 }
 
 TEST_CASE("segmented_top_k: 2^16 tiny segments", "[sort][top_k][segmented]") {

@@ -125,8 +125,8 @@ cudaError_t distributed_kernels() {
 }
 
 /// Top-k: the select's count, pick and step kernels, the sorts of the candidates (keys only, and
-/// with 8-byte positions), the gathers; segmented top-k's sorts (indices and pairs), position
-/// fill and copy.
+/// with 8-byte positions), the gathers; segmented top-k's row list, per-row select (keys, indices,
+/// pairs), sorts and copy.
 template <class Key, class Index>
 cudaError_t top_k() {
   std::size_t bytes = 0;
@@ -135,6 +135,7 @@ cudaError_t top_k() {
   cudaError_t e = ringsweep::top_k_keys(nullptr, bytes, in, out, 1, 1);
   e = e != cudaSuccess ? e : ringsweep::top_k_indices(nullptr, bytes, in, out, static_cast<Index*>(nullptr), 1, 1);
   const int* offsets = nullptr;
+  e = e != cudaSuccess ? e : ringsweep::segmented_top_k_keys(nullptr, bytes, in, out, 1, 1, offsets, offsets, 1);
   e = e != cudaSuccess ? e
                        : ringsweep::segmented_top_k_indices(nullptr, bytes, in, out, static_cast<Index*>(nullptr), 1, 1,
                                                             offsets, offsets, 1);

@@ -3,6 +3,8 @@
 // and the map from a large tile to its segment.
 #pragma once
 
+#include <cstddef>
+
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
 
@@ -77,6 +79,32 @@ struct segment_first_k {
     } else {
       return load_global(values + at);
     }
+  }
+};
+
+/// A batched top-k's rows by size (docs/design.md section 15), over `Rows` (segment_offsets or
+/// fixed_rows): `top_k_short_rows` are the rows of at most `large_above` keys (a warp or a block
+/// sorts them), `top_k_candidate_rows` the first `min(k, size)` keys of each longer row, where
+/// the per-row select leaves that row's candidates. Either is empty for the other rows.
+template <class Rows>
+struct top_k_short_rows {
+  Rows rows;
+  u64 large_above;
+  __host__ bool given(std::size_t segments) const { return rows.given(segments); }
+  __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
+    return rows.bounds(s, n, begin, end) && end - begin <= large_above;
+  }
+};
+template <class Rows>
+struct top_k_candidate_rows {
+  Rows rows;
+  u64 large_above;
+  u64 k;
+  __host__ bool given(std::size_t segments) const { return rows.given(segments); }
+  __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
+    if (!rows.bounds(s, n, begin, end) || end - begin <= large_above) return false;
+    end = begin + min_of<u64>(k, end - begin);
+    return true;
   }
 };
 

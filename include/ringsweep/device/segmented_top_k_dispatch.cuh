@@ -1,8 +1,8 @@
-// segmented_top_k: the entry of the segmented top-k overloads. The segmented sort (tiny segments by
-// a warp, small ones by a block, large ones by onesweep passes, classified on the device) writes
-// the first min(k, size) of each tiny and small segment straight to its k slots; the large ones
-// are sorted into scratch and a copy kernel takes their first min(k, size). docs/design.md
-// section 15.
+// segmented_top_k: the entry of the segmented top-k overloads. Rows of at most one tile go through
+// the segmented sort (a warp or a block each, classified on the device), which writes the first
+// min(k, size) of each straight to its k slots; longer rows get a radix select each (one block a
+// row), whose min(k, size) candidates a second segmented sort orders into their slots.
+// docs/design.md section 15.
 #pragma once
 
 #include <cstddef>
@@ -35,20 +35,41 @@ struct segmented_top_k_dispatch {
                                   const Offset* begin_offsets, const Offset* end_offsets, std::size_t k,
                                   const sort_options& opts, cudaStream_t stream) {
     using V = sort_value<Value, What>;
-    using runner = segmented_runner<config<Value, What>>;
+    using cfg = config<Value, What>;
+    using runner = segmented_runner<cfg>;
+    using raw = typename cfg::value_raw_t;
     constexpr bool VALUES = What != top_k_output::keys;
-    // The sort's storage (a size query: checks the window, n and the segment count).
-    std::size_t sort_bytes = 0;
+    constexpr bool INDICES = What == top_k_output::indices;
+    using row_raw = typename std::conditional<VALUES, raw, u32>::type;  // the candidates' values
+    // Rows of more than one sort tile are long (the classification's test), and get a select each.
+    constexpr u64 LARGE_ABOVE = u64(cfg::TILE);
     const segment_offsets<Offset> bounds{begin_offsets, end_offsets};
-    cudaError_t e = runner::run(in_out_form<Key, V>{nullptr, nullptr, nullptr, nullptr}, segments, bounds, nullptr,
+    const top_k_short_rows<segment_offsets<Offset>> short_rows{bounds, LARGE_ABOVE};
+    const top_k_candidate_rows<segment_offsets<Offset>> candidate_rows{bounds, LARGE_ABOVE, u64(k)};
+    // The sorts' storage (a size query: checks the window, n and the segment count); both sorts
+    // are of n keys and `segments` segments, and run one after the other in it.
+    std::size_t sort_bytes = 0;
+    cudaError_t e = runner::run(in_out_form<Key, V>{nullptr, nullptr, nullptr, nullptr}, segments, short_rows, nullptr,
                                 sort_bytes, n, opts, stream, kind.context());
     if (e != cudaSuccess) return e;
     if (segments != 0 && k > (~std::size_t(0) >> 1) / segments) return cudaErrorInvalidValue;
-    const std::size_t keys_at = align_up(sort_bytes);
-    const std::size_t values_at = keys_at + align_up(n * sizeof(Key));
-    const std::size_t iota_at = values_at + (VALUES ? align_up(n * sizeof(Value)) : 0);
-    const std::size_t segs_at = iota_at + (What == top_k_output::indices ? align_up(n * sizeof(Value)) : 0);
-    const std::size_t bytes = segs_at + align_up(segments * sizeof(u32)) + temp_alignment;
+    const std::size_t long_max = min_of<std::size_t>(segments, n / std::size_t(LARGE_ABOVE + 1));
+    std::size_t at = align_up(sort_bytes);
+    const auto piece = [&](std::size_t bytes) {
+      const std::size_t here = at;
+      at += align_up(bytes);
+      return here;
+    };
+    const std::size_t keys_at = piece(n * sizeof(Key));            // the second sort's long candidate rows
+    const std::size_t values_at = VALUES ? piece(n * sizeof(raw)) : 0;
+    const std::size_t buf_keys_at = piece(n * sizeof(bits_type));  // a long row's bucket, in its own range
+    const std::size_t buf_pos_at = piece(n * 8);
+    const std::size_t cand_keys_at = piece(n * sizeof(bits_type));  // its candidates, at the start of its range
+    const std::size_t cand_values_at = VALUES ? piece(n * sizeof(raw)) : 0;
+    const std::size_t segs_at = piece(segments * sizeof(u32));
+    const std::size_t rows_at = piece(long_max * sizeof(top_k_row));
+    const std::size_t count_at = piece(sizeof(u32));
+    const std::size_t bytes = at + temp_alignment;
     if (d_temp == nullptr) {
       temp_bytes = bytes;
       return cudaSuccess;
@@ -76,35 +97,71 @@ struct segmented_top_k_dispatch {
 
     Key* const keys_sorted = temp_piece<Key>(d_temp, keys_at);
     V* const values_sorted = VALUES ? temp_piece<V>(d_temp, values_at) : nullptr;
-    const V* values_in = nullptr;
-    if constexpr (What == top_k_output::pairs) values_in = f.values_in;
-    // Segments of more than one tile are large (the classification's test): only they go
-    // through scratch.
-    constexpr u64 LARGE_ABOVE = u64(config<Value, What>::TILE);
-    constexpr std::size_t warps = top_k_gather_threads / warp_threads;
-    const unsigned segment_grid = unsigned(min_of<std::size_t>(ceil_div<std::size_t>(segments, warps), 4096));
-    if constexpr (What == top_k_output::indices) {
-      // Positions as values for the large segments only; the warp and block classes make theirs.
-      Value* const iota = temp_piece<Value>(d_temp, iota_at);
-      e = launch(top_k_segment_iota_kernel<Offset, Value>, segment_grid, unsigned(top_k_gather_threads), stream,
-                 launch_order::serial, begin_offsets, end_offsets, u64(segments), u64(n), LARGE_ABOVE, iota);
+    V* const cand_values = VALUES ? temp_piece<V>(d_temp, cand_values_at) : nullptr;
+    Key* const cand_keys = temp_piece<Key>(d_temp, cand_keys_at);
+    void* const sort_temp = temp_piece<char>(d_temp, 0);
+    u32* const row_count = temp_piece<u32>(d_temp, count_at);
+    top_k_row* const rows = temp_piece<top_k_row>(d_temp, rows_at);
+    // 1. The long rows, listed on the device, and each one's select to its candidates.
+    e = cudaMemsetAsync(row_count, 0, sizeof(u32), stream);
+    if (e != cudaSuccess) return e;
+    if (long_max != 0) {
+      const unsigned list_grid = unsigned(max_of<std::size_t>(
+          1, min_of<std::size_t>(ceil_div<std::size_t>(segments, top_k_gather_threads), 4096)));
+      e = launch(top_k_rows_list_kernel<segment_offsets<Offset>>, list_grid, unsigned(top_k_gather_threads), stream,
+                 launch_order::serial, bounds, u64(segments), u64(n), LARGE_ABOVE, rows, u64(long_max), row_count);
       if (e != cudaSuccess) return e;
-      values_in = iota;
+      top_k_rows_params<sort_key, row_raw> rp;
+      static_cast<key_context<sort_key>&>(rp) = kind.context();
+      rp.keys = reinterpret_cast<const bits_type*>(f.keys_in);
+      rp.values = nullptr;
+      if constexpr (What == top_k_output::pairs) rp.values = reinterpret_cast<const row_raw*>(f.values_in);
+      rp.rows = rows;
+      rp.row_count = row_count;
+      rp.row_capacity = u64(long_max);
+      rp.k = u64(k);
+      // The window was checked by the sorts' size queries above.
+      if (!sort_window::resolve(opts, key_traits<sort_key>::bits, cfg::RADIX_BITS, rp.window)) {
+        return cudaErrorInvalidValue;
+      }
+      rp.buf_keys = temp_piece<bits_type>(d_temp, buf_keys_at);
+      rp.buf_pos = temp_piece<u64>(d_temp, buf_pos_at);
+      rp.cand_keys = reinterpret_cast<bits_type*>(cand_keys);
+      rp.cand_values = VALUES ? reinterpret_cast<row_raw*>(cand_values) : nullptr;
+      using select_config = sort_config<Policy, sort_key, null_value>;  // keys only, no hooks
+      using select = top_k_row_select<select_config>;
+      e = launch(top_k_rows_kernel<select_config, row_raw, What == top_k_output::pairs, INDICES>,
+                 unsigned(min_of<std::size_t>(long_max, 8192)), unsigned(select::THREADS), stream,
+                 launch_order::serial, rp);
+      if (e != cudaSuccess) return e;
     }
-    using raw = value_raw<V>;
-    segment_first_k<bits_type, raw, What == top_k_output::indices> out;
+    // 2. The short rows, sorted by a warp or a block each, their first min(k, size) to their slots.
+    using first_k = segment_first_k<bits_type, raw, INDICES>;
+    first_k out;
     out.keys_out = reinterpret_cast<bits_type*>(f.keys_out);
     out.values_out = VALUES ? reinterpret_cast<raw*>(f.values_out) : nullptr;
     out.item_segments = temp_piece<u32>(d_temp, segs_at);
     out.k = u64(k);
-    void* const sort_temp = temp_piece<char>(d_temp, 0);
-    e = runner::run(in_out_form<Key, V>{f.keys_in, keys_sorted, values_in, values_sorted}, segments, bounds,
-                    sort_temp, sort_bytes, n, opts, stream, kind.context(), out);
-    if (e != cudaSuccess) return e;
-    top_k_segment_copy_params<Offset, bits_type, raw> c;
-    c.begin_offsets = begin_offsets;
-    c.end_offsets = end_offsets;
-    c.segments = segments;
+    // (Indices: the warp and block classes make positions; the pointer is only checked.)
+    const V* values_in = INDICES ? cand_values : nullptr;
+    if constexpr (What == top_k_output::pairs) values_in = f.values_in;
+    std::size_t bytes_left = sort_bytes;
+    e = runner::run(in_out_form<Key, V>{f.keys_in, keys_sorted, values_in, values_sorted}, segments, short_rows,
+                    sort_temp, bytes_left, n, opts, stream, kind.context(), out);
+    if (e != cudaSuccess || long_max == 0) return e;
+    // 3. The long rows' candidates, sorted the same way (their values are the candidates' own:
+    // positions for indices), then those of more than one tile (k > TILE) copied from scratch.
+    segment_first_k<bits_type, raw, false> cand_out;
+    cand_out.keys_out = out.keys_out;
+    cand_out.values_out = out.values_out;
+    cand_out.item_segments = out.item_segments;
+    cand_out.k = out.k;
+    e = runner::run(in_out_form<Key, V>{cand_keys, keys_sorted, VALUES ? cand_values : nullptr, values_sorted}, segments,
+                    candidate_rows, sort_temp, bytes_left, n, opts, stream, kind.context(), cand_out);
+    if (e != cudaSuccess || k <= std::size_t(LARGE_ABOVE)) return e;
+    top_k_segment_copy_params<top_k_candidate_rows<segment_offsets<Offset>>, bits_type, raw> c;
+    c.segments = candidate_rows;
+    c.num_segments = segments;
     c.n = n;
     c.k = k;
     c.large_above = LARGE_ABOVE;
@@ -112,8 +169,11 @@ struct segmented_top_k_dispatch {
     c.keys_out = reinterpret_cast<bits_type*>(f.keys_out);
     c.values_sorted = reinterpret_cast<const raw*>(values_sorted);
     c.values_out = VALUES ? reinterpret_cast<raw*>(f.values_out) : nullptr;
-    return launch(top_k_segment_copy_kernel<Offset, bits_type, raw>, segment_grid, unsigned(top_k_gather_threads),
-                  stream, launch_order::serial, c);
+    constexpr std::size_t warps = top_k_gather_threads / warp_threads;
+    const unsigned segment_grid =
+        unsigned(max_of<std::size_t>(1, min_of<std::size_t>(ceil_div<std::size_t>(segments, warps), 4096)));
+    return launch(top_k_segment_copy_kernel<top_k_candidate_rows<segment_offsets<Offset>>, bits_type, raw>,
+                  segment_grid, unsigned(top_k_gather_threads), stream, launch_order::serial, c);
   }
 };
 

@@ -51,10 +51,12 @@ __host__ inline std::size_t top_k_capacity(std::size_t n, std::size_t min_capaci
 template <class Policy, class Hooks, class Kind>
 struct top_k_dispatch {
   using sort_key = typename Kind::sort_key;
-  using select = top_k_select<Policy, sort_key>;
   using bits_type = typename key_traits<sort_key>::bits_type;
   using params_t = top_k_params<sort_key>;
   using keys_config = sort_config<Policy, sort_key, null_value, Hooks>;
+  /// The select's kernels: the keys-only config without hooks.
+  using select_config = typename keys_config::keys_only;
+  using select = top_k_select<select_config>;
   using pairs_config = sort_config<Policy, sort_key, value_raw<u64>, Hooks>;
   static constexpr int RADIX = select::RADIX;
 
@@ -65,6 +67,7 @@ struct top_k_dispatch {
                 keys_scratch = 0, sort_temp = 0, sort_bytes = 0, bytes = temp_alignment;
     std::size_t ranges = 1, capacity = 0;
     int passes = 0;
+    sort_window window;  // the final sort's (keys_config::make_plan)
   };
 
   template <class Key, class Value, top_k_output What>
@@ -78,6 +81,7 @@ struct top_k_dispatch {
     constexpr std::size_t kb = sizeof(bits_type);
     if (n > (~std::size_t(0) >> 8) / (kb + 8)) return cudaErrorInvalidValue;  // bytes overflow
     l.passes = plan.window.passes;
+    l.window = plan.window;
     const std::size_t p = std::size_t(max_of(plan.window.passes, 1));
     l.ranges = top_k_ranges(n, std::size_t(select::TILE), std::size_t(Policy::TOP_K_MAX_RANGES));
     l.capacity = top_k_capacity(n, std::size_t(Policy::TOP_K_MIN_CAPACITY));
@@ -89,7 +93,7 @@ struct top_k_dispatch {
     };
     l.state = piece(2 * sizeof(typename select::state_t));
     l.input_counts = piece(p * RADIX * 8);
-    l.level_counts = piece(p * RADIX * 8);
+    l.level_counts = piece(2 * p * RADIX * 8);  // by round parity
     l.spec_flags = piece(2 * 4);
     l.cleared = at;
     l.range_counts = piece(l.ranges * p * RADIX * 4);
@@ -187,10 +191,7 @@ struct top_k_dispatch {
     p.ranges = u32(l.ranges);
     p.span = ceil_div<std::size_t>(n, l.ranges);
     p.capacity = l.capacity;
-    p.begin_bit = opts.begin_bit;
-    p.end_bit = opts.end_bit == -1 ? int(key_traits<sort_key>::bits) : opts.end_bit;
-    p.passes = l.passes;
-    p.descending = opts.order == sort_order::descending;
+    p.window = l.window;
     p.state = temp_piece<void>(d_temp, l.state);
     p.input_counts = temp_piece<u64>(d_temp, l.input_counts);
     p.level_counts = temp_piece<u64>(d_temp, l.level_counts);
@@ -221,13 +222,13 @@ struct top_k_dispatch {
     e = cudaMemsetAsync(temp_piece<char>(d_temp, 0), 0, l.cleared, stream);
     if (e != cudaSuccess) return e;
     const unsigned grid = unsigned(l.ranges);
-    e = launch(top_k_count_kernel<Policy, sort_key>, grid, unsigned(select::THREADS), stream, launch_order::serial, p);
+    e = launch(top_k_count_kernel<select_config>, grid, unsigned(select::THREADS), stream, launch_order::serial, p);
     // One level per round; the device skips the rounds it does not need.
     for (int round = 0; round < max_of(l.passes, 1) && e == cudaSuccess; ++round) {
-      e = launch(top_k_pick_kernel<Policy, sort_key>, grid, unsigned(select::PICK_THREADS), stream,
+      e = launch(top_k_pick_kernel<select_config>, grid, unsigned(select::PICK_THREADS), stream,
                  launch_order::serial, p, round);
       if (e == cudaSuccess) {
-        e = launch(top_k_step_kernel<Policy, sort_key>, grid, unsigned(select::THREADS), stream, launch_order::serial,
+        e = launch(top_k_step_kernel<select_config>, grid, unsigned(select::THREADS), stream, launch_order::serial,
                    p, round);
       }
     }

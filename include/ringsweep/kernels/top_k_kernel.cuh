@@ -17,10 +17,13 @@ namespace detail {
 // 128 threads): without a minimum, CUDA 13's ptxas trades spills for occupancy on its own.
 
 /// One block per range: every pass's digit counts of the range (top_k_select::count_input).
-template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_count_kernel(top_k_params<Key> params) {
-  if constexpr (policy_compiled_here<Policy>()) {
-    using agent_t = top_k_select<Policy, Key>;
+/// `Config`: the keys-only sort_config of the sort's policy and key (no hooks), as for every
+/// kernel below.
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
+    top_k_count_kernel(top_k_params<typename Config::key_type> params) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = top_k_select<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t::count_input(temp, params);
   } else {
@@ -30,10 +33,11 @@ __global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_count_kernel(to
 
 /// One block of HIST_THREADS threads per range: round `round`'s level and bucket, and
 /// each range's counts below and in it (top_k_select::pick).
-template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_pick_kernel(top_k_params<Key> params, int round) {
-  if constexpr (policy_compiled_here<Policy>()) {
-    top_k_select<Policy, Key>::pick(params, round);
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
+    top_k_pick_kernel(top_k_params<typename Config::key_type> params, int round) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    top_k_select<Config>::pick(params, round);
   } else {
     (void)params;
     (void)round;
@@ -41,10 +45,11 @@ __global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_pick_kernel(top
 }
 
 /// One block per range: the level's moves (top_k_select::step).
-template <class Policy, class Key>
-__global__ void __launch_bounds__(Policy::HIST_THREADS, 4) top_k_step_kernel(top_k_params<Key> params, int round) {
-  if constexpr (policy_compiled_here<Policy>()) {
-    using agent_t = top_k_select<Policy, Key>;
+template <class Config>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
+    top_k_step_kernel(top_k_params<typename Config::key_type> params, int round) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = top_k_select<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t::step(temp, params, round);
   } else {
@@ -74,30 +79,46 @@ __global__ void __launch_bounds__(top_k_gather_threads) top_k_index_kernel(const
   }
 }
 
-/// One warp per segment (grid-stride): positions `begin .. end - 1` at `out[begin, end)` for the
-/// segments of more than `large_above` keys only (the large class, which onesweep passes sort
-/// with these as values; the warp and block classes make their positions themselves).
-template <class Offset, class Index>
+/// One thread per segment (grid-stride): the rows of more than `large_above` keys, appended in
+/// any order to `rows` (`count` zeroed). Disjoint segments make at most
+/// `capacity` = min(segments, n / (large_above + 1)) of them; overlapping ones (undefined) may
+/// count more, but no row past `capacity` is written or selected.
+template <class Segments>
 __global__ void __launch_bounds__(top_k_gather_threads)
-    top_k_segment_iota_kernel(const Offset* begin_offsets, const Offset* end_offsets, u64 segments, u64 n,
-                              u64 large_above, Index* out) {
-  constexpr u64 WARPS = top_k_gather_threads / warp_threads;
-  const u64 lane = threadIdx.x % warp_threads;
-  for (u64 s = u64(blockIdx.x) * WARPS + threadIdx.x / warp_threads; s < segments; s += u64(gridDim.x) * WARPS) {
+    top_k_rows_list_kernel(Segments segments, u64 num_segments, u64 n, u64 large_above, top_k_row* rows, u64 capacity,
+                           u32* count) {
+  const u64 stride = u64(gridDim.x) * top_k_gather_threads;
+  for (u64 s = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; s < num_segments; s += stride) {
     u64 begin = 0, end = 0;
-    if (!segment_offsets<Offset>{begin_offsets, end_offsets}.bounds(s, n, begin, end) || end - begin <= large_above) continue;
-    for (u64 i = begin + lane; i < end; i += warp_threads) store_global(out + i, Index(i));
+    if (!segments.bounds(s, n, begin, end) || end - begin <= large_above) continue;
+    const u32 at = atomicAdd(count, 1u);
+    if (at < capacity) rows[at] = top_k_row{s, begin, end - begin};
+  }
+}
+
+/// One block per listed row (grid-stride): its select, to the row's candidates
+/// (top_k_row_select::rows). 2 blocks per SM in the launch bounds (at most 255 registers for 128
+/// threads): the row's offsets, counts, speculation and walk next to a tile's keys and positions
+/// spill 8-byte keys at 128 registers on sm_90 and at 168 on sm_80.
+template <class Config, class ValueRaw, bool VALUES, bool POSITIONS>
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 2)
+    top_k_rows_kernel(top_k_rows_params<typename Config::key_type, ValueRaw> params) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = top_k_row_select<Config>;
+    __shared__ typename agent_t::TempStorage temp;
+    agent_t::template rows<ValueRaw, VALUES, POSITIONS>(temp, params);
+  } else {
+    (void)params;
   }
 }
 
 /// Arguments of the segmented top-k's copy: segment `s` of the sorted arrays to slots
-/// `[s * k, s * k + min(k, size))` of the outputs, for the segments of more than `large_above`
-/// keys (the others were written by the sort).
-template <class Offset, class Bits, class ValueRaw>
+/// `[s * k, s * k + size)` of the outputs, for the segments `segments` lists with more than
+/// `large_above` keys (the others were written by the sort).
+template <class Segments, class Bits, class ValueRaw>
 struct top_k_segment_copy_params {
-  const Offset* begin_offsets;
-  const Offset* end_offsets;
-  u64 segments;
+  Segments segments;
+  u64 num_segments;
   u64 n;
   u64 k;
   u64 large_above;
@@ -107,20 +128,17 @@ struct top_k_segment_copy_params {
   ValueRaw* values_out;  // null: keys only
 };
 
-/// One warp per segment (grid-stride): the first min(k, size) keys (and values) of each sorted
-/// large segment. Segments the segmented sort ignores (empty, or not within [0, n)) write nothing.
-template <class Offset, class Bits, class ValueRaw>
+/// One warp per segment (grid-stride): the keys (and values) of each sorted large segment.
+/// Segments the segmented sort ignores (empty, or not within [0, n)) write nothing.
+template <class Segments, class Bits, class ValueRaw>
 __global__ void __launch_bounds__(top_k_gather_threads)
-    top_k_segment_copy_kernel(top_k_segment_copy_params<Offset, Bits, ValueRaw> p) {
+    top_k_segment_copy_kernel(top_k_segment_copy_params<Segments, Bits, ValueRaw> p) {
   constexpr u64 WARPS = top_k_gather_threads / warp_threads;
   const u64 lane = threadIdx.x % warp_threads;
-  for (u64 s = u64(blockIdx.x) * WARPS + threadIdx.x / warp_threads; s < p.segments; s += u64(gridDim.x) * WARPS) {
+  for (u64 s = u64(blockIdx.x) * WARPS + threadIdx.x / warp_threads; s < p.num_segments; s += u64(gridDim.x) * WARPS) {
     u64 begin = 0, end = 0;
-    if (!segment_offsets<Offset>{p.begin_offsets, p.end_offsets}.bounds(s, p.n, begin, end) || end - begin <= p.large_above) {
-      continue;
-    }
-    const u64 take = min_of<u64>(p.k, end - begin);
-    for (u64 i = lane; i < take; i += warp_threads) {
+    if (!p.segments.bounds(s, p.n, begin, end) || end - begin <= p.large_above) continue;
+    for (u64 i = lane; i < end - begin; i += warp_threads) {
       if (p.keys_out != nullptr) store_global(p.keys_out + s * p.k + i, load_global(p.keys_sorted + begin + i));
       if (p.values_out != nullptr) store_global(p.values_out + s * p.k + i, load_global(p.values_sorted + begin + i));
     }
