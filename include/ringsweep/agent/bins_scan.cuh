@@ -24,16 +24,24 @@ class bins_scan {
 
   __device__ __forceinline__ explicit bins_scan(TempStorage& temp) : temp_(temp) {}
 
-  /// Scans `bins` in place; returns (to every thread) whether one digit holds all the counts.
-  __device__ __forceinline__ bool process(u64* bins) {
+  /// This thread's counts of `bins` (its digits from `t * DIGITS_PER_THREAD`, 0 past RADIX) and
+  /// their sum; also the segmented sort's scan reads its segments' counts this way.
+  __device__ __forceinline__ static u64 thread_counts(const u64* bins, u64 (&counts)[DIGITS_PER_THREAD]) {
     const int d0 = int(threadIdx.x) * DIGITS_PER_THREAD;
-    u64 counts[DIGITS_PER_THREAD];
     u64 sum = 0;
 RINGSWEEP_UNROLL
     for (int i = 0; i < DIGITS_PER_THREAD; ++i) {
       counts[i] = d0 + i < RADIX ? bins[d0 + i] : 0;
       sum += counts[i];
     }
+    return sum;
+  }
+
+  /// Scans `bins` in place; returns (to every thread) whether one digit holds all the counts.
+  __device__ __forceinline__ bool process(u64* bins) {
+    const int d0 = int(threadIdx.x) * DIGITS_PER_THREAD;
+    u64 counts[DIGITS_PER_THREAD];
+    const u64 sum = thread_counts(bins, counts);
     u64 total;
     u64 offset = scan_t::exclusive_sum(temp_.scan, sum, total);
     bool holds_all = false;

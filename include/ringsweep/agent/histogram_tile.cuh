@@ -11,18 +11,15 @@
 #include "../detail/intrinsics.cuh"
 #include "../key_traits.cuh"
 #include "../policy.cuh"
+#include "kernel_arrays.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Arguments of the histogram kernel.
 template <class Key>
-struct histogram_params : key_context<Key> {
-  using bits_type = typename key_traits<Key>::bits_type;
-  const bits_type* keys;
+struct histogram_params : histogram_arrays<Key> {  // counts: passes x RADIX
   std::size_t n;
-  u64* counts;      // passes x RADIX, zeroed; receives the digit counts of every pass
-  sort_window window;
   u32* unsorted;    // zeroed; set when a key is out of order for the sort (sorted-input detection)
   count_source count;  // a count on the device (then `n` is its bound), or none
 };

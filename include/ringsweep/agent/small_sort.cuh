@@ -8,6 +8,7 @@
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
+#include "kernel_arrays.cuh"
 #include "sort_config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -15,15 +16,9 @@ namespace detail {
 
 /// Arguments of the single-block sort.
 template <class Key, class ValueRaw>
-struct small_sort_params : key_context<Key> {
-  using bits_type = typename key_traits<Key>::bits_type;
-  const bits_type* keys_in;
-  bits_type* keys_out;
-  const ValueRaw* values_in;  // null: keys only
-  ValueRaw* values_out;
+struct small_sort_params : sort_arrays<Key, ValueRaw> {
   int keys;                   // at most one tile
   count_source count;         // a count on the device (then `keys` is its bound), or none
-  sort_window window;
 };
 
 /// Every digit pass ranks the tile (block_radix_rank) and permutes it through shared memory; keys

@@ -7,6 +7,7 @@
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
 #include "segment_lists.cuh"
+#include "kernel_arrays.cuh"
 #include "sort_config.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -14,17 +15,11 @@ namespace detail {
 
 /// Arguments of the kernels that sort tiny and small segments (segment_lists' items).
 template <class Key, class ValueRaw>
-struct segment_sort_params : key_context<Key> {
-  using bits_type = typename key_traits<Key>::bits_type;
-  const bits_type* keys_in;
-  bits_type* keys_out;
-  const ValueRaw* values_in;  // null: keys only
-  ValueRaw* values_out;
+struct segment_sort_params : sort_arrays<Key, ValueRaw> {
   const u64* items;           // segment_item words: tiny from the front, small from the back
   u64 capacity;
   const u32* tiny_count;
   const u32* small_count;
-  sort_window window;
 };
 
 /// Each digit pass ranks the warp's keys stably by counting, for each key, the keys with a

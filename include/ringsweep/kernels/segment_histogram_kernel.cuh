@@ -3,6 +3,8 @@
 #pragma once
 
 #include "../agent/pass_route.cuh"
+#include "../agent/bins_scan.cuh"
+#include "../agent/kernel_arrays.cuh"
 #include "../agent/segment_lists.cuh"
 #include "../block/block_histogram.cuh"
 #include "../block/block_scan.cuh"
@@ -18,13 +20,9 @@ namespace detail {
 
 /// Arguments of the large segments' histogram.
 template <class Key>
-struct segment_histogram_params : key_context<Key> {
-  using bits_type = typename key_traits<Key>::bits_type;
-  const bits_type* keys;
+struct segment_histogram_params : histogram_arrays<Key> {  // counts: segment j's pass p at (j * passes + p) * RADIX
   const large_segment* large;
   const u64* large_word;
-  u64* counts;  // zeroed; large segment j's pass p at (j * passes + p) * RADIX
-  sort_window window;
 };
 
 /// Persistent grid over the large segments' onesweep tiles (`Config::TILE` keys): each block
@@ -98,7 +96,8 @@ struct segment_scan_params {
 /// routes (a grid of one block and no pass when the bit window is empty: only the final copy).
 template <int RADIX>
 __global__ void __launch_bounds__(segment_scan_threads) segment_scan_kernel(segment_scan_params p) {
-  constexpr int DPT = ceil_div(RADIX, segment_scan_threads);
+  using bins_t = bins_scan<segment_scan_threads, RADIX>;  // its per-thread counts
+  constexpr int DPT = bins_t::DIGITS_PER_THREAD;
   using scan_t = block_scan<u64, segment_scan_threads>;
   __shared__ typename scan_t::TempStorage scan_temp;
   const int pass = int(blockIdx.x);
@@ -113,12 +112,7 @@ RINGSWEEP_UNROLL
       u64* bins = p.counts + (u64(j) * u64(p.passes) + u64(pass)) * RADIX;
       const large_segment s = p.large[j];
       u64 counts[DPT];
-      u64 sum = 0;
-RINGSWEEP_UNROLL
-      for (int i = 0; i < DPT; ++i) {
-        counts[i] = d0 + i < RADIX ? bins[d0 + i] : 0;
-        sum += counts[i];
-      }
+      const u64 sum = bins_t::thread_counts(bins, counts);
       u64 total;
       u64 offset = scan_t::exclusive_sum(scan_temp, sum, total);
       bool uniform = false;
