@@ -292,22 +292,22 @@ cudaError_t host_sort_pairs(Key* h_keys, Value* h_values, std::size_t n, Decompo
 
 /// Deprecated: `tuning::host_sort_keys`.
 template <class Policy, class Key>
-[[deprecated("ringsweep: use ringsweep::tuning::host_sort_keys (sort_keys_host goes in 0.3)")]] cudaError_t
+RINGSWEEP_DEPRECATED("ringsweep: use ringsweep::tuning::host_sort_keys (sort_keys_host goes in 0.3)") cudaError_t
 sort_keys_host(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
 
 /// Deprecated: `tuning::host_sort_pairs`.
 template <class Policy, class Key, class Value>
-[[deprecated("ringsweep: use ringsweep::tuning::host_sort_pairs (sort_pairs_host goes in 0.3)")]] cudaError_t
+RINGSWEEP_DEPRECATED("ringsweep: use ringsweep::tuning::host_sort_pairs (sort_pairs_host goes in 0.3)") cudaError_t
 sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
 
 /// Deprecated: `tuning::host_sort_keys` (custom keys).
 template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
-[[deprecated("ringsweep: use ringsweep::tuning::host_sort_keys (sort_keys_host goes in 0.3)")]] cudaError_t
+RINGSWEEP_DEPRECATED("ringsweep: use ringsweep::tuning::host_sort_keys (sort_keys_host goes in 0.3)") cudaError_t
 sort_keys_host(Key* h_keys, std::size_t n, Decomposer decomposer, sort_options opts = {}, host_sort_config cfg = {});
 
 /// Deprecated: `tuning::host_sort_pairs` (custom keys).
 template <class Policy, class Key, class Value, class Decomposer, detail::if_decomposer<Decomposer> = 0>
-[[deprecated("ringsweep: use ringsweep::tuning::host_sort_pairs (sort_pairs_host goes in 0.3)")]] cudaError_t
+RINGSWEEP_DEPRECATED("ringsweep: use ringsweep::tuning::host_sort_pairs (sort_pairs_host goes in 0.3)") cudaError_t
 sort_pairs_host(Key* h_keys, Value* h_values, std::size_t n, Decomposer decomposer, sort_options opts = {},
                 host_sort_config cfg = {});
 

@@ -356,16 +356,9 @@ TEST_CASE("host sort: a failed allocation at any point loses nothing", "[sort][h
 #endif
 
 // The names before the one naming pattern (sort_keys_host -> host_sort_keys, 0.1): deprecated for one
-// release, still compiling and still the same sorts. Only this case calls them, with the deprecation
-// warning silenced here alone (every other test uses the new names, so -Werror builds stay clean).
-#if defined(__NVCC__)
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 1444  // "... was declared deprecated"
-#endif
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
+// release, still compiling (silently by default: this file builds with -Werror and no suppression;
+// with RINGSWEEP_DEPRECATION_WARNINGS the compiler names each call, deprecated_names_warn) and
+// still the same sorts.
 TEST_CASE("host sort: the deprecated names sort as the new ones", "[sort][host][deprecated]") {
   using host_sort_test::by_cell_depth;
   using host_sort_test::cell_depth;
@@ -424,9 +417,3 @@ TEST_CASE("host sort: the deprecated names sort as the new ones", "[sort][host][
   // (The custom-key pairs names are not called: each is one line forwarding to the new name, which
   // tests/check_api_forms.py checks, and their kernels would add 10-20 s of compile to this file.)
 }
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-#if defined(__NVCC__)
-#pragma nv_diagnostic pop
-#endif

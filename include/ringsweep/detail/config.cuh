@@ -22,6 +22,15 @@
 // program built for different architecture lists then share no template instance: without it the
 // linker keeps one copy of each weak kernel stub and probe, and a sort compiled for sm_80 could
 // launch the sm_90 unit's kernels with the sm_80 policy's shapes. Users keep writing `ringsweep::`.
+// The names kept one release after a rename (sort_keys_host -> host_sort_keys, ...). They forward
+// to the new names and compile silently by default, so a program built with -Werror keeps building;
+// define RINGSWEEP_DEPRECATION_WARNINGS to have the compiler name every call of an old name.
+#if defined(RINGSWEEP_DEPRECATION_WARNINGS)
+#define RINGSWEEP_DEPRECATED(message) [[deprecated(message)]]
+#else
+#define RINGSWEEP_DEPRECATED(message)
+#endif
+
 #define RINGSWEEP_PP_CAT_(a, b) a##b
 #define RINGSWEEP_PP_CAT(a, b) RINGSWEEP_PP_CAT_(a, b)
 #define RINGSWEEP_PP_COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, n, ...) n
