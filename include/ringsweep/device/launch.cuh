@@ -20,7 +20,7 @@ enum class launch_order {
 /// only launch form ringsweep uses); more than 48 KiB needs the kernel's
 /// cudaFuncAttributeMaxDynamicSharedMemorySize set first.
 ///
-///     launch_with_shared(onesweep_kernel<C, H>, grid, threads, bytes, stream, launch_order::serial, params);
+///     launch_with_shared(onesweep_kernel<C, S>, grid, threads, bytes, stream, launch_order::serial, params);
 template <class... Params, class... Args>
 __host__ cudaError_t launch_with_shared(void (*kernel)(Params...), unsigned grid, unsigned threads,
                                         std::size_t shared_bytes, cudaStream_t stream, launch_order order,
