@@ -196,6 +196,15 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ static void guess_digit(TempStorage& temp, const params_t& p,
                                                      const digit_extractor<Key>& spec_of, const bits_type (&key)[ROWS],
                                                      u64 valid) {
+    first_digit_holding(temp, u32(min_of<u64>(p.spec_need, min_of<u64>(valid, TILE))), spec_of, key, valid);
+  }
+
+  /// The first digit (by `spec_of`) at which the block's tile (`valid` keys, block-striped in `key`)
+  /// holds `need` keys, or the last digit, into temp.spec_digit (every thread, after a barrier):
+  /// the speculation's guess of the single-array and the per-row select.
+  __device__ __forceinline__ static void first_digit_holding(TempStorage& temp, u32 need,
+                                                             const digit_extractor<Key>& spec_of,
+                                                             const bits_type (&key)[ROWS], u64 valid) {
     for (int d = int(threadIdx.x); d < RADIX; d += THREADS) temp.spec_hist[d] = 0;
     __syncthreads();
 RINGSWEEP_UNROLL
@@ -204,7 +213,6 @@ RINGSWEEP_UNROLL
     }
     __syncthreads();
     if (threadIdx.x == 0) {
-      const u32 need = u32(min_of<u64>(p.spec_need, min_of<u64>(valid, TILE)));
       u32 sum = 0;
       int d = 0;
       for (; d < RADIX - 1; ++d) {
@@ -875,26 +883,9 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ static void guess_digit(TempStorage& temp, const top_k_rows_params<Key, ValueRaw>& p,
                                                      const digit_extractor<Key>& spec_of, const bits_type (&key)[ROWS],
                                                      u64 size) {
-    for (int d = int(threadIdx.x); d < RADIX; d += THREADS) temp.spec_hist[d] = 0;
-    __syncthreads();
-RINGSWEEP_UNROLL
-    for (int r = 0; r < ROWS; ++r) {
-      if (u64(r) * THREADS + threadIdx.x < size) atomicAdd(&temp.spec_hist[spec_of(key[r])], 1u);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      const u64 valid = min_of<u64>(size, TILE);
-      const u64 share = min_of<u64>(p.k, size) * 2 * valid / size + 16;
-      const u32 need = u32(min_of<u64>(share, valid));
-      u32 sum = 0;
-      int d = 0;
-      for (; d < RADIX - 1; ++d) {
-        sum += temp.spec_hist[d];
-        if (sum >= need) break;
-      }
-      temp.spec_digit = u32(d);
-    }
-    __syncthreads();
+    const u64 valid = min_of<u64>(size, TILE);
+    const u64 share = min_of<u64>(p.k, size) * 2 * valid / size + 16;
+    select::first_digit_holding(temp, u32(min_of<u64>(share, valid)), spec_of, key, size);
   }
 
   template <class ValueRaw>
