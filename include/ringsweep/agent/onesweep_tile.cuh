@@ -278,7 +278,7 @@ class onesweep_tile {
     }
   }
 
-  /// Tile `u`'s first key in the portion (pipelined sources only: 32 bits).
+  /// Tile `u`'s first key in its portion (the portion sources': 32 bits, a portion holds fewer than 2^30 keys).
   __device__ __forceinline__ static u32 tile_first(u32 u) { return u * u32(TILE); }
   __device__ __forceinline__ int valid_keys(u32 u) const {
     return Source::template valid<TILE, PIPELINED>(temp_, p_, u);
