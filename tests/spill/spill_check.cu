@@ -150,10 +150,26 @@ cudaError_t top_k() {
 
 cudaError_t ringsweep_spill_check() {
   cudaError_t e = cudaSuccess;
+  // sm_75 compiles policy_sm80's kernels again, differing from sm_80 only where detail/intrinsics.cuh
+  // takes its pre-sm_80 branch (plain or `.cs` loads and stores instead of L2 cache hints): it checks
+  // each kernel family once, with every load width (keys of 1, 2, 4, 8 bytes, values of 1, 4 and 16,
+  // a 16-byte custom key), not every type (sm_80 builds the same shapes for all of them; 65 s of one
+  // core for the whole list on sm_75, about a third of that for this part).
   e = e != cudaSuccess ? e : keys_only<std::uint8_t>();
   e = e != cudaSuccess ? e : keys_only<std::uint16_t>();
   e = e != cudaSuccess ? e : keys_only<std::uint32_t>();
   e = e != cudaSuccess ? e : keys_only<std::uint64_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint64_t, v16>();
+  e = e != cudaSuccess ? e : pairs<std::uint8_t, std::uint8_t>();
+  e = e != cudaSuccess ? e : decomposed_keys<fi_key, fi_decomposer>();
+  e = e != cudaSuccess ? e : argsort<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : segmented<std::uint32_t, void>();
+  e = e != cudaSuccess ? e : segmented<std::uint64_t, v16>();
+  e = e != cudaSuccess ? e : counted<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : distributed_kernels<std::uint32_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : top_k<std::uint32_t, std::int32_t>();
+#if RINGSWEEP_SPILL_ARCH != 75
   e = e != cudaSuccess ? e : keys_only<std::int8_t>();
   e = e != cudaSuccess ? e : keys_only<std::int16_t>();
   e = e != cudaSuccess ? e : keys_only<std::int32_t>();
@@ -162,22 +178,17 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : keys_only<double>();
   e = e != cudaSuccess ? e : keys_only<__half>();
   e = e != cudaSuccess ? e : keys_only<__nv_bfloat16>();
-  e = e != cudaSuccess ? e : pairs<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : pairs<std::uint32_t, std::uint64_t>();
   e = e != cudaSuccess ? e : pairs<std::uint32_t, v16>();
   e = e != cudaSuccess ? e : pairs<std::uint64_t, std::uint32_t>();
   e = e != cudaSuccess ? e : pairs<std::uint64_t, std::uint64_t>();
-  e = e != cudaSuccess ? e : pairs<std::uint64_t, v16>();
   e = e != cudaSuccess ? e : pairs<float, std::uint32_t>();
   e = e != cudaSuccess ? e : pairs<double, std::uint64_t>();
-  e = e != cudaSuccess ? e : pairs<std::uint8_t, std::uint8_t>();
   e = e != cudaSuccess ? e : pairs<std::uint16_t, std::uint16_t>();
   e = e != cudaSuccess ? e : pairs<__half, std::uint32_t>();
   e = e != cudaSuccess ? e : decomposed_keys<uu_key, uu_decomposer>();
-  e = e != cudaSuccess ? e : decomposed_keys<fi_key, fi_decomposer>();
   e = e != cudaSuccess ? e : decomposed_pairs<uu_key, uu_decomposer, std::uint32_t>();
   e = e != cudaSuccess ? e : decomposed_pairs<fi_key, fi_decomposer, std::uint32_t>();
-  e = e != cudaSuccess ? e : argsort<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : argsort<std::uint32_t, std::uint64_t>();
   e = e != cudaSuccess ? e : argsort<float, std::int32_t>();
   e = e != cudaSuccess ? e : argsort<std::uint64_t, std::int64_t>();
@@ -186,14 +197,11 @@ cudaError_t ringsweep_spill_check() {
   // ones: their plain twins use 80 of 85 registers), the widest pairs and a 16-byte custom key.
   e = e != cudaSuccess ? e : segmented<std::uint8_t, void>();
   e = e != cudaSuccess ? e : segmented<std::uint16_t, void>();
-  e = e != cudaSuccess ? e : segmented<std::uint32_t, void>();
   e = e != cudaSuccess ? e : segmented<std::uint64_t, void>();
   e = e != cudaSuccess ? e : segmented<std::uint32_t, std::uint32_t>();
-  e = e != cudaSuccess ? e : segmented<std::uint64_t, v16>();
   e = e != cudaSuccess ? e : segmented_decomposed<fi_key, fi_decomposer>();
   e = e != cudaSuccess ? e : counted<std::uint32_t, void>();
   e = e != cudaSuccess ? e : counted<std::uint64_t, void>();
-  e = e != cudaSuccess ? e : counted<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : counted<std::uint64_t, std::uint32_t>();
   {
     std::size_t bytes = 0;
@@ -204,12 +212,10 @@ cudaError_t ringsweep_spill_check() {
                                               ringsweep::device_count<int>{nullptr, 1});
   }
   e = e != cudaSuccess ? e : distributed_kernels<std::uint8_t, std::uint8_t>();
-  e = e != cudaSuccess ? e : distributed_kernels<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : distributed_kernels<std::uint64_t, std::uint64_t>();
   e = e != cudaSuccess ? e : distributed_kernels<float, v16>();
   e = e != cudaSuccess ? e
                        : distributed_kernels<ringsweep::detail::decomposed_key<fi_key, fi_decomposer>, std::uint16_t>();
-  e = e != cudaSuccess ? e : top_k<std::uint32_t, std::int32_t>();
   e = e != cudaSuccess ? e : top_k<float, std::int64_t>();
   e = e != cudaSuccess ? e : top_k<std::uint64_t, std::uint32_t>();
   e = e != cudaSuccess ? e : top_k<__half, std::uint32_t>();
@@ -220,5 +226,6 @@ cudaError_t ringsweep_spill_check() {
                                                   static_cast<fi_key*>(nullptr), static_cast<const v16*>(nullptr),
                                                   static_cast<v16*>(nullptr), 1, 1, fi_decomposer{});
   }
+#endif
   return e;
 }
