@@ -3,8 +3,8 @@
 #
 #   ringsweep_add_test(NAME <name> SOURCES <a.cu>...
 #                      [LABELS <label>...] [ENV <VAR=value>...] [TIMEOUT <seconds>]
-#                      [SEEDS <n>...] [WORKERS <n>...] [ARGS <catch-arg>...] [COST <seconds>]
-#                      [LIBRARIES <lib>...] [SIMT_ONLY] [GPU_ONLY] [GPU_ALWAYS])
+#                      [SEEDS <n>...] [WORKERS <n>...] [ARGS <catch-arg>...] [REPEAT_ARGS <catch-arg>...]
+#                      [COST <seconds>] [LIBRARIES <lib>...] [SIMT_ONLY] [GPU_ONLY] [GPU_ALWAYS])
 #
 #     One set of CUDA sources, two test executables:
 #     <name>_simt  Built by the host C++ compiler against the CPU SIMT backend (ringsweep::simt),
@@ -13,7 +13,9 @@
 #                  test <name>_simt_seed<s>_w<w> with RINGSWEEP_SIMT_SEED=<s>,
 #                  RINGSWEEP_SIMT_WORKERS=<w> and Catch's --rng-seed <s>. Defaults:
 #                  RINGSWEEP_TEST_SEEDS (1;2;3) and RINGSWEEP_TEST_WORKERS (2;3), i.e. runs (1,2)
-#                  (2,3) (3,2). Give SEEDS 1 for a slow test. COST: about how long one run
+#                  (2,3) (3,2). Give SEEDS 1 for a slow test. REPEAT_ARGS: Catch arguments (a test
+#                  filter) of every run after the first, which only repeat it under another
+#                  schedule: the cases whose result a schedule cannot change run once. COST: about how long one run
 #                  takes on the CI machine; ctest -j starts tests of higher COST first, so that a
 #                  slow run does not start last and hold one core while the other idles.
 #     <name>_gpu   Built by nvcc when CUDA is enabled, label `gpu`. The test main exits with 77
@@ -130,7 +132,7 @@ endfunction()
 
 function(ringsweep_add_test)
   cmake_parse_arguments(PARSE_ARGV 0 arg "SIMT_ONLY;GPU_ONLY;GPU_ALWAYS" "NAME;TIMEOUT;COST"
-                        "SOURCES;LABELS;ENV;SEEDS;WORKERS;ARGS;LIBRARIES")
+                        "SOURCES;LABELS;ENV;SEEDS;WORKERS;ARGS;REPEAT_ARGS;LIBRARIES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ringsweep_add_test: unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -174,7 +176,11 @@ function(ringsweep_add_test)
       math(EXPR i_workers "${i} % ${n_workers}")
       list(GET seeds ${i_seed} seed)
       list(GET workers ${i_workers} nw)
-      ringsweep_add_test_command(NAME ${exe}_seed${seed}_w${nw} COMMAND ${exe} --rng-seed ${seed} ${arg_ARGS}
+      set(run_args ${arg_ARGS})
+      if(i GREATER 0)
+        list(APPEND run_args ${arg_REPEAT_ARGS})
+      endif()
+      ringsweep_add_test_command(NAME ${exe}_seed${seed}_w${nw} COMMAND ${exe} --rng-seed ${seed} ${run_args}
                                  LABELS ${arg_LABELS} ${timeout}
                                  ENV RINGSWEEP_SIMT_SEED=${seed} RINGSWEEP_SIMT_WORKERS=${nw} ${arg_ENV} ${cost})
     endforeach()
