@@ -388,7 +388,7 @@ RINGSWEEP_UNROLL
     if constexpr (!HAS_VALUES) {
       // sass: exchange
       __syncthreads();  // every thread is done with the ranking's shared memory (a union with keys)
-      scatter_t::template to_shared<true>(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
+      scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       // sass: end
     }
   }
@@ -463,15 +463,16 @@ RINGSWEEP_UNROLL
     if constexpr (HAS_VALUES) {
       // sass: exchange
       runs_from_bases();
-      scatter_t::template to_shared<true>(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
+      scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       __syncthreads();
       // sass: end
     }
 
     if constexpr (HAS_VALUES) {
-      // One guarded copy for whole and partial tiles: a whole tile's own unguarded copy (keys
-      // loop only, or keys and values) spilled u32 pairs on sm_90 (8 to 84 bytes).
-      scatter_pairs<false>(u, valid, ranks);
+      // One keys loop for whole and partial tiles, only its stores guarded: a whole tile's own
+      // unguarded copy (keys loop only, or keys and values) spilled u32 pairs on sm_90 (8 to 84
+      // bytes), and a branch around each key cost 18.5 SASS instructions per key against 10.
+      scatter_pairs(u, valid, ranks);
     } else {
       // sass: keys_scatter
       if (valid == TILE) {
@@ -485,38 +486,40 @@ RINGSWEEP_UNROLL
   }
 
   /// The address of block-striped key k, rank i, in the pass output: its digit's run plus its
-  /// rank. Pairs: the digit rides in the high bits of ranks[k] (the ranks are below 2^16) for the
-  /// values' trip, so no second array of ITEMS registers holds it.
+  /// rank. Pairs: ranks[k] becomes `rank << 16 | digit` (the rank, of warp-striped item k, below
+  /// 2^16; the digit, of block-striped key k, for the values' trip), so that no second array of
+  /// ITEMS registers holds the digits; one multiply-add.
   __device__ __forceinline__ auto key_address(u32 (&ranks)[ITEMS]) const {
     return [&](int k, int i, bits_type key) {
       const u32 d = digit_of()(key);
-      if constexpr (HAS_VALUES) ranks[k] |= d << 16;
+      if constexpr (HAS_VALUES) ranks[k] = ranks[k] * 65536u + d;
       return temp_.digit_out[d] + u32(i);
     };
   }
 
-  /// Pairs, keys in shared memory in rank order: keys, then values, to their runs (`FULL`: a whole
-  /// tile, no bounds checks; `valid` is then TILE).
-  template <bool FULL>
+  /// Pairs, keys in shared memory in rank order (the padding past `valid`): keys, then values, to
+  /// their runs.
   __device__ __forceinline__ void scatter_pairs(u32 u, int valid, u32 (&ranks)[ITEMS]) {
     // sass: keys_scatter
-    if constexpr (FULL) {
-      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, key_address(ranks));
-    } else {
-      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
-    }
+    scatter_t::template padded_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
     // sass: values_load
     ValueRaw values[ITEMS];
     load_values(u, lane_id(), valid, values);
     // sass: values_exchange
     if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
     if constexpr (!VALUE_TABLE) values_runs();
-    scatter_t::to_shared(temp_.u.values, values, ranks);  // the padding's values land past `valid`
+    // The padding's values land past `valid`. Each half of a packed rank is taken out opaquely:
+    // otherwise the shift (mask) and the scaling by the item's size fold into a shift, a mask and
+    // an add (one instruction more per value, each way).
+    scatter_t::to_shared_at(temp_.u.values, values, [&](int k) { return opaque(ranks[k] >> 16); });
     __syncthreads();
     // sass: values_scatter
-    ValueRaw* const* const runs = value_runs();
-    const auto address = [&](int k, int i, const ValueRaw&) { return runs[ranks[k] >> 16] + u32(i); };
-    if (FULL || valid == TILE) {
+    // The run comes from shared memory by the digit: a table pointer hoisted out of this loop was
+    // a generic pointer, each run a generic 64-bit load.
+    const auto address = [&](int k, int i, const ValueRaw&) {
+      return value_run(opaque(ranks[k] & 0xffffu)) + u32(i);  // the digit: the low half
+    };
+    if (valid == TILE) {
       scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, address);
     } else {
       // sass: cold
@@ -540,11 +543,12 @@ RINGSWEEP_UNROLL
     }
   }
 
-  __device__ __forceinline__ ValueRaw* const* value_runs() const {
+  /// Pairs: digit `d`'s run in the values output (its own table, or the keys' table rewritten).
+  __device__ __forceinline__ ValueRaw* value_run(u32 d) const {
     if constexpr (VALUE_TABLE) {
-      return temp_.value_out;
+      return temp_.value_out[d];
     } else {
-      return reinterpret_cast<ValueRaw* const*>(temp_.digit_out);
+      return reinterpret_cast<ValueRaw*>(temp_.digit_out[d]);
     }
   }
 
@@ -595,8 +599,14 @@ RINGSWEEP_UNROLL
             *reinterpret_cast<typename load_t::TempStorage*>(temp_.stage + warp * warp_threads), seg, lane, items);
         return;
       }
+      // sass: cold
+      // A partial segment, or a buffer not aligned to 16 bytes: a whole tile of aligned buffers
+      // never comes here, so the instruction report leaves these per-item loads off its path.
+      load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
+      // sass: end
+    } else {
+      load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
     }
-    load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
   }
 
   TempStorage& temp_;
