@@ -152,10 +152,9 @@ class onesweep_tile {
   struct TileStorage : stage_storage<STAGED>, incoming_storage<PIPELINED>, Source::storage {
     typename std::conditional<FUSED, split_storage, joint_storage>::type u;
     // Per digit: where tile rank 0 would go if it had this digit, in the pass's key output (after
-    // the look-back; pairs: in the values output once the keys have left). A pointer, so that a
-    // key's address is one multiply-add of its 32-bit rank. Pairs keep the look-back's index here
-    // first (an integer round trip through the pointer) and, without their own table, the values'
-    // run last (read as an array of value pointers: a per-digit cast cost 0.9 SASS per key).
+    // the look-back; pairs without their own table: in the values output once the keys have
+    // left, read as an array of value pointers). A pointer, so that a key's address is one
+    // multiply-add of its 32-bit rank.
     bits_type* digit_out[RADIX];
     u32 ticket;
     int uniform_digit;      // the digit of every key of the tile, or -1
@@ -163,9 +162,14 @@ class onesweep_tile {
   };
 
   /// Pairs: the digits' runs in the values output get a table of their own where static shared
-  /// memory has room for it (filled with the keys' table, before the exchange); otherwise each
+  /// memory has room for it (filled with the keys' table, in the look-back); otherwise each
   /// digit owner rewrites the keys' table in place once the keys have left, which costs registers
   /// while the values are held (u32 pairs on sm_90 spilled with it).
+  /// Pairs: log2 of the value's bytes where that is 0 to 4 (its exchange slot is then a byte
+  /// offset made by one shift of the packed rank: scatter_pairs), else -1.
+  static constexpr int VALUE_SHIFT = sizeof(ValueRaw) == 1 ? 0 : sizeof(ValueRaw) == 2 ? 1
+                                   : sizeof(ValueRaw) == 4 ? 2 : sizeof(ValueRaw) == 8 ? 3
+                                   : sizeof(ValueRaw) == 16 ? 4 : -1;
   static constexpr bool VALUE_TABLE =
       HAS_VALUES && !PIPELINED && sizeof(TileStorage) + RADIX * sizeof(void*) <= 48 * 1024;
   template <bool, class = void>
@@ -416,14 +420,13 @@ RINGSWEEP_UNROLL
         lookback().publish_inclusive(u, d, inclusive);
         const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : bin_of(d);
         const std::int64_t base = std::int64_t(bin + exclusive) - std::int64_t(starts[i]);
-        if constexpr (HAS_VALUES) {
-          temp_.digit_out[d] = reinterpret_cast<bits_type*>(base);  // a pointer by the exchange (runs_from_bases)
-        } else {
-          temp_.digit_out[d] = keys_out() + base;
-        }
         if (p_.bins_out != nullptr && u == p_.tiles - 1) {
           Source::carry(p_, d, bin, inclusive);
         }
+        // Pairs too (both tables here): kept as an index for the exchange to make pointers of, the
+        // runs cost a load and a store more per digit and tile (0.6-1.4 SASS per key).
+        temp_.digit_out[d] = keys_out() + base;
+        if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
       }
     }
     __syncthreads();  // look-back reads done; digit_out complete (keys only: keys in shared)
@@ -446,7 +449,7 @@ RINGSWEEP_UNROLL
       // sass: cold
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
       if constexpr (HAS_VALUES) {
-        const std::int64_t base = reinterpret_cast<std::int64_t>(temp_.digit_out[uniform]);
+        const std::int64_t base = temp_.digit_out[uniform] - keys_out();
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
         load_values(u, lane, valid, values);
@@ -462,7 +465,6 @@ RINGSWEEP_UNROLL
 
     if constexpr (HAS_VALUES) {
       // sass: exchange
-      runs_from_bases();
       scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       __syncthreads();
       // sass: end
@@ -508,10 +510,19 @@ RINGSWEEP_UNROLL
     // sass: values_exchange
     if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
     if constexpr (!VALUE_TABLE) values_runs();
-    // The padding's values land past `valid`. Each half of a packed rank is taken out opaquely:
-    // otherwise the shift (mask) and the scaling by the item's size fold into a shift, a mask and
-    // an add (one instruction more per value, each way).
-    scatter_t::to_shared_at(temp_.u.values, values, [&](int k) { return opaque(ranks[k] >> 16); });
+    // The padding's values land past `valid`. A value of 2^S bytes finds its slot's byte offset
+    // with one shift of its packed rank (the digit, below 2^8, shifts out), which sm_90 adds to
+    // the shared base in the store itself; other sizes take the rank out opaquely (else the shift
+    // and the scaling fold into a shift, a mask and an add).
+    if constexpr (VALUE_SHIFT >= 0) {
+      char* const slots = reinterpret_cast<char*>(temp_.u.values);
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) {
+        *reinterpret_cast<ValueRaw*>(slots + (ranks[k] >> (16 - VALUE_SHIFT))) = values[k];
+      }
+    } else {
+      scatter_t::to_shared_at(temp_.u.values, values, [&](int k) { return opaque(ranks[k] >> 16); });
+    }
     __syncthreads();
     // sass: values_scatter
     // The run comes from shared memory by the digit: a table pointer hoisted out of this loop was
@@ -526,21 +537,6 @@ RINGSWEEP_UNROLL
       scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, valid, address);
     }
     // sass: end
-  }
-
-  /// Pairs: each digit owner turns its digits' bases (indices, from the look-back) into pointers
-  /// into the key output; read by other threads only after the exchange's barrier.
-  __device__ __forceinline__ void runs_from_bases() {
-    bits_type* const keys = keys_out();
-RINGSWEEP_UNROLL
-    for (int i = 0; i < DPT; ++i) {
-      const int d = rank_t::first_digit() + i;
-      if (d < RADIX) {
-        const std::int64_t base = reinterpret_cast<std::int64_t>(temp_.digit_out[d]);
-        temp_.digit_out[d] = keys + base;
-        if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
-      }
-    }
   }
 
   /// Pairs: digit `d`'s run in the values output (its own table, or the keys' table rewritten).
