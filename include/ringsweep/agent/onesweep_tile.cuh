@@ -152,10 +152,9 @@ class onesweep_tile {
   struct TileStorage : stage_storage<STAGED>, incoming_storage<PIPELINED>, Source::storage {
     typename std::conditional<FUSED, split_storage, joint_storage>::type u;
     // Per digit: where tile rank 0 would go if it had this digit, in the pass's key output (after
-    // the look-back; pairs: in the values output once the keys have left). A pointer, so that a
-    // key's address is one multiply-add of its 32-bit rank. Pairs keep the look-back's index here
-    // first (an integer round trip through the pointer) and, without their own table, the values'
-    // run last (read as an array of value pointers: a per-digit cast cost 0.9 SASS per key).
+    // the look-back; pairs without their own table: in the values output once the keys have
+    // left, read as an array of value pointers). A pointer, so that a key's address is one
+    // multiply-add of its 32-bit rank.
     bits_type* digit_out[RADIX];
     u32 ticket;
     int uniform_digit;      // the digit of every key of the tile, or -1
@@ -163,9 +162,14 @@ class onesweep_tile {
   };
 
   /// Pairs: the digits' runs in the values output get a table of their own where static shared
-  /// memory has room for it (filled with the keys' table, before the exchange); otherwise each
+  /// memory has room for it (filled with the keys' table, in the look-back); otherwise each
   /// digit owner rewrites the keys' table in place once the keys have left, which costs registers
   /// while the values are held (u32 pairs on sm_90 spilled with it).
+  /// Pairs: log2 of the value's bytes where that is 0 to 4 (its exchange slot is then a byte
+  /// offset made by one shift of the packed rank: scatter_pairs), else -1.
+  static constexpr int VALUE_SHIFT = sizeof(ValueRaw) == 1 ? 0 : sizeof(ValueRaw) == 2 ? 1
+                                   : sizeof(ValueRaw) == 4 ? 2 : sizeof(ValueRaw) == 8 ? 3
+                                   : sizeof(ValueRaw) == 16 ? 4 : -1;
   static constexpr bool VALUE_TABLE =
       HAS_VALUES && !PIPELINED && sizeof(TileStorage) + RADIX * sizeof(void*) <= 48 * 1024;
   template <bool, class = void>
@@ -388,7 +392,7 @@ RINGSWEEP_UNROLL
     if constexpr (!HAS_VALUES) {
       // sass: exchange
       __syncthreads();  // every thread is done with the ranking's shared memory (a union with keys)
-      scatter_t::template to_shared<true>(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
+      scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       // sass: end
     }
   }
@@ -416,14 +420,13 @@ RINGSWEEP_UNROLL
         lookback().publish_inclusive(u, d, inclusive);
         const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : bin_of(d);
         const std::int64_t base = std::int64_t(bin + exclusive) - std::int64_t(starts[i]);
-        if constexpr (HAS_VALUES) {
-          temp_.digit_out[d] = reinterpret_cast<bits_type*>(base);  // a pointer by the exchange (runs_from_bases)
-        } else {
-          temp_.digit_out[d] = keys_out() + base;
-        }
         if (p_.bins_out != nullptr && u == p_.tiles - 1) {
           Source::carry(p_, d, bin, inclusive);
         }
+        // Pairs too (both tables here): kept as an index for the exchange to make pointers of, the
+        // runs cost a load and a store more per digit and tile (0.6-1.4 SASS per key).
+        temp_.digit_out[d] = keys_out() + base;
+        if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
       }
     }
     __syncthreads();  // look-back reads done; digit_out complete (keys only: keys in shared)
@@ -446,7 +449,7 @@ RINGSWEEP_UNROLL
       // sass: cold
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
       if constexpr (HAS_VALUES) {
-        const std::int64_t base = reinterpret_cast<std::int64_t>(temp_.digit_out[uniform]);
+        const std::int64_t base = temp_.digit_out[uniform] - keys_out();
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
         load_values(u, lane, valid, values);
@@ -462,16 +465,16 @@ RINGSWEEP_UNROLL
 
     if constexpr (HAS_VALUES) {
       // sass: exchange
-      runs_from_bases();
-      scatter_t::template to_shared<true>(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
+      scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       __syncthreads();
       // sass: end
     }
 
     if constexpr (HAS_VALUES) {
-      // One guarded copy for whole and partial tiles: a whole tile's own unguarded copy (keys
-      // loop only, or keys and values) spilled u32 pairs on sm_90 (8 to 84 bytes).
-      scatter_pairs<false>(u, valid, ranks);
+      // One keys loop for whole and partial tiles, only its stores guarded: a whole tile's own
+      // unguarded copy (keys loop only, or keys and values) spilled u32 pairs on sm_90 (8 to 84
+      // bytes), and a branch around each key cost 18.5 SASS instructions per key against 10.
+      scatter_pairs(u, valid, ranks);
     } else {
       // sass: keys_scatter
       if (valid == TILE) {
@@ -485,38 +488,49 @@ RINGSWEEP_UNROLL
   }
 
   /// The address of block-striped key k, rank i, in the pass output: its digit's run plus its
-  /// rank. Pairs: the digit rides in the high bits of ranks[k] (the ranks are below 2^16) for the
-  /// values' trip, so no second array of ITEMS registers holds it.
+  /// rank. Pairs: ranks[k] becomes `rank << 16 | digit` (the rank, of warp-striped item k, below
+  /// 2^16; the digit, of block-striped key k, for the values' trip), so that no second array of
+  /// ITEMS registers holds the digits; one multiply-add.
   __device__ __forceinline__ auto key_address(u32 (&ranks)[ITEMS]) const {
     return [&](int k, int i, bits_type key) {
       const u32 d = digit_of()(key);
-      if constexpr (HAS_VALUES) ranks[k] |= d << 16;
+      if constexpr (HAS_VALUES) ranks[k] = ranks[k] * 65536u + d;
       return temp_.digit_out[d] + u32(i);
     };
   }
 
-  /// Pairs, keys in shared memory in rank order: keys, then values, to their runs (`FULL`: a whole
-  /// tile, no bounds checks; `valid` is then TILE).
-  template <bool FULL>
+  /// Pairs, keys in shared memory in rank order (the padding past `valid`): keys, then values, to
+  /// their runs.
   __device__ __forceinline__ void scatter_pairs(u32 u, int valid, u32 (&ranks)[ITEMS]) {
     // sass: keys_scatter
-    if constexpr (FULL) {
-      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, key_address(ranks));
-    } else {
-      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
-    }
+    scatter_t::template padded_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
     // sass: values_load
     ValueRaw values[ITEMS];
     load_values(u, lane_id(), valid, values);
     // sass: values_exchange
     if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
     if constexpr (!VALUE_TABLE) values_runs();
-    scatter_t::to_shared(temp_.u.values, values, ranks);  // the padding's values land past `valid`
+    // The padding's values land past `valid`. A value of 2^S bytes finds its slot's byte offset
+    // with one shift of its packed rank (the digit, below 2^8, shifts out), which sm_90 adds to
+    // the shared base in the store itself; other sizes take the rank out opaquely (else the shift
+    // and the scaling fold into a shift, a mask and an add).
+    if constexpr (VALUE_SHIFT >= 0) {
+      char* const slots = reinterpret_cast<char*>(temp_.u.values);
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) {
+        *reinterpret_cast<ValueRaw*>(slots + (ranks[k] >> (16 - VALUE_SHIFT))) = values[k];
+      }
+    } else {
+      scatter_t::to_shared_at(temp_.u.values, values, [&](int k) { return opaque(ranks[k] >> 16); });
+    }
     __syncthreads();
     // sass: values_scatter
-    ValueRaw* const* const runs = value_runs();
-    const auto address = [&](int k, int i, const ValueRaw&) { return runs[ranks[k] >> 16] + u32(i); };
-    if (FULL || valid == TILE) {
+    // The run comes from shared memory by the digit: a table pointer hoisted out of this loop was
+    // a generic pointer, each run a generic 64-bit load.
+    const auto address = [&](int k, int i, const ValueRaw&) {
+      return value_run(opaque(ranks[k] & 0xffffu)) + u32(i);  // the digit: the low half
+    };
+    if (valid == TILE) {
       scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, address);
     } else {
       // sass: cold
@@ -525,26 +539,12 @@ RINGSWEEP_UNROLL
     // sass: end
   }
 
-  /// Pairs: each digit owner turns its digits' bases (indices, from the look-back) into pointers
-  /// into the key output; read by other threads only after the exchange's barrier.
-  __device__ __forceinline__ void runs_from_bases() {
-    bits_type* const keys = keys_out();
-RINGSWEEP_UNROLL
-    for (int i = 0; i < DPT; ++i) {
-      const int d = rank_t::first_digit() + i;
-      if (d < RADIX) {
-        const std::int64_t base = reinterpret_cast<std::int64_t>(temp_.digit_out[d]);
-        temp_.digit_out[d] = keys + base;
-        if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
-      }
-    }
-  }
-
-  __device__ __forceinline__ ValueRaw* const* value_runs() const {
+  /// Pairs: digit `d`'s run in the values output (its own table, or the keys' table rewritten).
+  __device__ __forceinline__ ValueRaw* value_run(u32 d) const {
     if constexpr (VALUE_TABLE) {
-      return temp_.value_out;
+      return temp_.value_out[d];
     } else {
-      return reinterpret_cast<ValueRaw* const*>(temp_.digit_out);
+      return reinterpret_cast<ValueRaw*>(temp_.digit_out[d]);
     }
   }
 
@@ -595,8 +595,14 @@ RINGSWEEP_UNROLL
             *reinterpret_cast<typename load_t::TempStorage*>(temp_.stage + warp * warp_threads), seg, lane, items);
         return;
       }
+      // sass: cold
+      // A partial segment, or a buffer not aligned to 16 bytes: a whole tile of aligned buffers
+      // never comes here, so the instruction report leaves these per-item loads off its path.
+      load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
+      // sass: end
+    } else {
+      load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
     }
-    load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
   }
 
   TempStorage& temp_;

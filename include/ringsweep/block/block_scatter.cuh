@@ -43,11 +43,18 @@ RINGSWEEP_UNROLL
 
   /// `buf[ranks[k]] = items[k]` for every item: a padded tile, whose padding ranks past the real
   /// items (block_radix_rank::rank_padded), writes it harmlessly into the tile's unused tail.
-  /// `RANKS_ONLY`: the ranks carry nothing in their high bits (no mask).
-  template <bool RANKS_ONLY = false, class T>
+  template <class T>
   __device__ __forceinline__ static void to_shared(T* buf, const T (&items)[ITEMS], const u32 (&ranks)[ITEMS]) {
 RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) buf[RANKS_ONLY ? ranks[k] : ranks[k] & rank_mask] = items[k];
+    for (int k = 0; k < ITEMS; ++k) buf[ranks[k]] = items[k];
+  }
+
+  /// `buf[slot(k)] = items[k]` for every item of a padded tile (as `to_shared`), the rank of item
+  /// `k` given by `slot`: for ranks packed with other data.
+  template <class T, class Slot>
+  __device__ __forceinline__ static void to_shared_at(T* buf, const T (&items)[ITEMS], Slot&& slot) {
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) buf[slot(k)] = items[k];
   }
 
   /// The inverse gather within the block: `items[k] = buf[position(k)]` for valid positions.
@@ -68,6 +75,24 @@ RINGSWEEP_UNROLL
       const int i = k * THREADS + int(threadIdx.x);
       const T v = buf[i];
       store_global<STREAM>(address(k, i, v), v);
+    }
+  }
+
+  /// Stores rank `i` of a padded tile (every rank of `buf` written, the padding past `valid`) for
+  /// every `i < valid`: each rank's item and address are found, the padding's too, and only the
+  /// store is guarded (a predicate per store, not a branch per item).
+  template <bool STREAM = false, class T, class Address>
+  __device__ __forceinline__ static void padded_to_global(const T* buf, int valid, Address&& address) {
+    // Item k stores while k * THREADS < left: one compare with a constant per item. `valid` is
+    // hidden from the optimiser so that these compares are not kept (as predicate bits in a
+    // register, two instructions per item) for a later guarded loop over the same tile.
+    const int left = opaque(valid) - int(threadIdx.x);
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) {
+      const int i = k * THREADS + int(threadIdx.x);
+      const T v = buf[i];
+      T* const p = address(k, i, v);
+      if (k * THREADS < left) store_global<STREAM>(p, v);
     }
   }
 

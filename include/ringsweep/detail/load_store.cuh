@@ -203,6 +203,8 @@ __device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int va
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) items[k] = load_global<STREAM>(seg + k * warp_threads + lane);
   } else if constexpr (sizeof(T) >= 4) {
+    // sass: cold
+    // (A partial segment: off the full-tile path of bench/report/sass_phases.py, to `end` below.)
     // One base and constant offsets, as in the whole-segment loop: an address per item (a signed
     // index widened for each) cost registers, and 384 x 22 keys at 56 registers spilled here.
     const T* const base = seg + lane;
@@ -218,6 +220,7 @@ RINGSWEEP_UNROLL
       const int i = k * warp_threads + int(lane);
       items[k] = i < valid ? load_global<STREAM>(seg + i) : fill;
     }
+    // sass: end
   }
 }
 
