@@ -423,10 +423,17 @@ RINGSWEEP_UNROLL
         if (p_.bins_out != nullptr && u == p_.tiles - 1) {
           Source::carry(p_, d, bin, inclusive);
         }
-        // Pairs too (both tables here): kept as an index for the exchange to make pointers of, the
-        // runs cost a load and a store more per digit and tile (0.6-1.4 SASS per key).
-        temp_.digit_out[d] = keys_out() + base;
-        if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
+        if constexpr (HAS_VALUES && !VALUE_TABLE) {
+          // An index, made a pointer after the look-back (runs_from_bases): made here, it spilled
+          // the pipelined pairs kernels of the tune list (8 bytes, u8 and u64 pairs on sm_90).
+          temp_.digit_out[d] = reinterpret_cast<bits_type*>(base);
+        } else {
+          // Pairs with their own values table too: kept as an index for a pass after the
+          // look-back to make pointers of, the runs cost a load and a store more per digit and
+          // tile (0.6-1.4 SASS per key).
+          temp_.digit_out[d] = keys_out() + base;
+          if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
+        }
       }
     }
     __syncthreads();  // look-back reads done; digit_out complete (keys only: keys in shared)
@@ -449,7 +456,8 @@ RINGSWEEP_UNROLL
       // sass: cold
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
       if constexpr (HAS_VALUES) {
-        const std::int64_t base = temp_.digit_out[uniform] - keys_out();
+        const std::int64_t base = VALUE_TABLE ? temp_.digit_out[uniform] - keys_out()
+                                              : reinterpret_cast<std::int64_t>(temp_.digit_out[uniform]);
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
         ValueRaw values[ITEMS];
         load_values(u, lane, valid, values);
@@ -465,6 +473,7 @@ RINGSWEEP_UNROLL
 
     if constexpr (HAS_VALUES) {
       // sass: exchange
+      if constexpr (!VALUE_TABLE) runs_from_bases();
       scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       __syncthreads();
       // sass: end
@@ -503,7 +512,18 @@ RINGSWEEP_UNROLL
   /// their runs.
   __device__ __forceinline__ void scatter_pairs(u32 u, int valid, u32 (&ranks)[ITEMS]) {
     // sass: keys_scatter
-    scatter_t::template padded_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
+    if constexpr (PIPELINED) {
+      // The pipelined kernel (tune variants only) keeps a branch per key: only the stores
+      // predicated, its u8/u8 pairs spilled 8 bytes on sm_90 (its u32/u32 pairs spill either way).
+      // The ranks the branches skip (the padding's) still move to the high half.
+      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) {
+        if (k * THREADS + int(threadIdx.x) >= valid) ranks[k] <<= 16;
+      }
+    } else {
+      scatter_t::template padded_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
+    }
     // sass: values_load
     ValueRaw values[ITEMS];
     load_values(u, lane_id(), valid, values);
@@ -537,6 +557,18 @@ RINGSWEEP_UNROLL
       scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, valid, address);
     }
     // sass: end
+  }
+
+  /// Pairs without their own values table: each digit owner turns its digits' bases (indices,
+  /// from the look-back) into pointers into the key output; read by other threads only after the
+  /// exchange's barrier.
+  __device__ __forceinline__ void runs_from_bases() {
+    bits_type* const keys = keys_out();
+RINGSWEEP_UNROLL
+    for (int i = 0; i < DPT; ++i) {
+      const int d = rank_t::first_digit() + i;
+      if (d < RADIX) temp_.digit_out[d] = keys + reinterpret_cast<std::int64_t>(temp_.digit_out[d]);
+    }
   }
 
   /// Pairs: digit `d`'s run in the values output (its own table, or the keys' table rewritten).
