@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/keygen.cuh"
+#include "common/early_values.cuh"
 #include "common/fused.cuh"
 #include "common/pipelined.cuh"
 
@@ -497,6 +498,8 @@ struct narrow_variants {
     run_variant<ring_variant<min3_per_type, 396, 512, 6, 1, 1>>("min3 per type ring396 T6 prefetch", b, pairs, reps,
                                                                 cub_ms);
     run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
+    // Issue #35 item 6: the values' loads in flight during the look-back (bench/common/early_values.cuh).
+    if (pairs) run_variant<tune::early_values<ringsweep::policy_sm90>>("policy_sm90 early values", b, pairs, reps, cub_ms);
     per_sort_variants::run(b, pairs, reps, cub_ms);
     pipelined_variants::run(b, pairs, reps, cub_ms);
     // Issue #24: cache hints (every tune size is above their threshold: 2^24 4-byte keys move 128
@@ -535,6 +538,7 @@ struct wide_variants {
                                                                          pairs, reps, cub_ms);
     run_variant<min3_per_type>("min3 per type (8-byte: 10)", b, pairs, reps, cub_ms);
     if (!pairs) run_variant<ring_variant<wide15, 264, 512, 6, 2>>("384x15 ring264 T6 W2", b, pairs, reps, cub_ms);
+    if (pairs) run_variant<tune::early_values<ringsweep::policy_sm90>>("policy_sm90 early values", b, pairs, reps, cub_ms);
     run_variant<tune::dependent<tune::sm90_before_2026_11_24>>("old sm90 dependent launch", b, pairs, reps, cub_ms);
     per_sort_variants::run(b, pairs, reps, cub_ms);
     pipelined_variants::run(b, pairs, reps, cub_ms);

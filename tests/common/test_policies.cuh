@@ -83,6 +83,15 @@ struct policy_tiny_fused : policy_tiny {
   }
 };
 
+/// policy_tiny_vector (6 items per thread, vector loads up to 8 bytes) with the values of a pairs
+/// sort loaded before the look-back (onesweep_shape::early_values; the keys go to shared memory
+/// first).
+struct policy_tiny_early_values : policy_tiny {
+  __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
+    return policy_tiny_vector::onesweep(t).early_values();
+  }
+};
+
 /// Issue #35's fused 384 x 24 tile of 4-byte keys (policy_tiny's ring and portions): its storage
 /// is above the 48 KiB of static shared memory a kernel may hold, so it lives in dynamic shared
 /// memory (onesweep_tile::DYNAMIC_SHARED) without the block being pipelined.

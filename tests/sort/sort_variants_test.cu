@@ -65,6 +65,106 @@ TEMPLATE_TEST_CASE("tiny policy with a fused exchange", "[sort][tiny][fused]", s
   ringsweep_test::check_sort_pairs<fused, TestType, std::uint32_t>(keys, with_order(ringsweep::sort_order::ascending));
 }
 
+// Values loaded before the look-back (onesweep_shape::early_values, issue #35 item 6): the keys
+// go to shared memory before it and leave from there, the values wait in registers. Every value
+// size (vector-loaded 1-, 4- and 8-byte values, striped 16-byte ones), float and 8-byte keys,
+// partial tiles, three portions, tiles of one digit (the one-run path takes the keys from shared
+// memory and the values from registers), argsort's made values, and the segmented and counted
+// tile sources. Seen failing with the keys left out of shared memory before the look-back.
+TEST_CASE("tiny policy with values loaded before the look-back", "[sort][tiny][early]") {
+  using early = ringsweep_test::policy_tiny_early_values;
+  using config = ringsweep::detail::sort_config<early, std::uint32_t, ringsweep::detail::value_raw<std::uint32_t>>;
+  STATIC_REQUIRE(ringsweep::detail::onesweep_tile<config, ringsweep::detail::portion_tiles<false>>::EARLY_VALUES);
+  constexpr std::size_t t6 = 64 * 6;  // the policy's tile for 4-byte keys and values
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (std::size_t n : {std::size_t(1), t6 - 1, t6, t6 + 1, 5 * t6 + 17, 21 * t6 + 5}) {
+      const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n);
+      ringsweep_test::check_sort_pairs<early, std::uint32_t, std::uint32_t>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<early, std::uint32_t, std::uint8_t>(keys, with_order(o));
+      ringsweep_test::check_sort_pairs<early, std::uint32_t, value16u>(keys, with_order(o));
+    }
+    const auto floats = ringsweep_test::make_keys<float>(7 * t6 + 3, distribution::uniform, seed);
+    ringsweep_test::check_sort_pairs<early, float, std::uint32_t>(floats, with_order(o));
+    const auto wide = ringsweep_test::make_keys<std::uint64_t>(9 * t6 + 5, distribution::uniform, seed);
+    ringsweep_test::check_sort_pairs<early, std::uint64_t, std::uint64_t>(wide, with_order(o));
+    const auto few = ringsweep_test::make_keys<std::uint32_t>(20 * t6 + 5, distribution::few_distinct, seed);
+    ringsweep_test::check_sort_pairs<early, std::uint32_t, value8u>(few, with_order(o));
+  }
+  // argsort: the pass that reads the input makes its values (positions).
+  const std::size_t n = 12 * t6 + 7;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
+  const ringsweep::sort_options asc = with_order(ringsweep::sort_order::ascending);
+  {
+    ringsweep_test::device_buffer<std::uint32_t> in(keys), idx(n);
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::tuning::argsort<early>(nullptr, bytes, in.data(), static_cast<std::uint32_t*>(nullptr),
+                                                   idx.data(), n, asc));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::tuning::argsort<early>(temp.data(), bytes, in.data(), static_cast<std::uint32_t*>(nullptr),
+                                                   idx.data(), n, asc));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto order = ringsweep_test::reference_order(keys, asc);
+    const auto got = idx.download();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(std::size_t(got[i]) == order[i]);
+  }
+  // Segments: two large ones (the segmented onesweep launches) around a small one, values the
+  // keys' positions; each segment must come out as the stable sort of its pairs.
+  {
+    const std::vector<int> begin{0, int(4 * t6 + 9), int(4 * t6 + 60)};
+    const std::vector<int> end{int(4 * t6 + 9), int(4 * t6 + 60), int(n)};
+    std::vector<std::uint32_t> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
+    ringsweep_test::device_buffer<std::uint32_t> kin(keys), kout(n), vin(values), vout(n);
+    ringsweep_test::device_buffer<int> d_begin(begin), d_end(end);
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::tuning::segmented_sort_pairs<early>(nullptr, bytes, kin.data(), kout.data(), vin.data(),
+                                                                vout.data(), n, begin.size(), d_begin.data(),
+                                                                d_end.data()));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::tuning::segmented_sort_pairs<early>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+                                                                vout.data(), n, begin.size(), d_begin.data(),
+                                                                d_end.data()));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    std::vector<std::uint32_t> want = values;
+    for (std::size_t s = 0; s < begin.size(); ++s) {
+      std::stable_sort(want.begin() + begin[s], want.begin() + end[s],
+                       [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    }
+    const auto got_values = vout.download();
+    const auto got_keys = kout.download();
+    REQUIRE(got_values == want);
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(got_keys[i] == keys[want[i]]);
+  }
+  // A count on the device (counted tiles): the first `count` pairs sorted, nothing past them.
+  {
+    const std::size_t count = 7 * t6 + 11;
+    std::vector<std::uint32_t> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = std::uint32_t(i);
+    ringsweep_test::device_buffer<std::uint32_t> kin(keys), kout(n), vin(values), vout(n);
+    ringsweep_test::device_buffer<int> d_count(std::vector<int>{int(count)});
+    kout.fill_bytes(0xAB);
+    vout.fill_bytes(0xAB);
+    const ringsweep::device_count<int> dn{d_count.data(), n};
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::tuning::sort_pairs<early>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(),
+                                                      dn, asc));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::tuning::sort_pairs<early>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+                                                      vout.data(), dn, asc));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    std::vector<std::uint32_t> want(values.begin(), values.begin() + count);
+    std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    const auto got_values = vout.download();
+    const auto got_keys = kout.download();
+    for (std::size_t i = 0; i < count; ++i) {
+      REQUIRE(got_values[i] == want[i]);
+      REQUIRE(got_keys[i] == keys[want[i]]);
+    }
+    for (std::size_t i = count; i < n; ++i) REQUIRE(got_values[i] == 0xABABABABu);
+  }
+}
+
 // A tile whose storage is above 48 KiB (the fused 384 x 24 shape of issue #35) is placed in dynamic
 // shared memory by the plain, counted and segmented launches alike; a kernel with it as static
 // __shared__ would not compile for a GPU, and a launch without the bytes would overrun them.

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "common/early_values.cuh"
 #include "common/fused.cuh"
 #include "common/pipelined.cuh"
 
@@ -41,12 +42,13 @@ int instantiate() {
 
 int ringsweep_tune_spill_check() {
 #if RINGSWEEP_SPILL_ARCH == 80
-  return instantiate<tune::sm80_pipelined>();
+  return instantiate<tune::sm80_pipelined>() + instantiate<tune::early_values<ringsweep::policy_sm80>>();
 #else
   return instantiate<tune::sm90_pipelined>() + instantiate<tune::sm90_pipelined_ring1024>() +
          instantiate<tune::min3_16_pipelined>() + instantiate<tune::min3_16>() +
          instantiate<tune::sm90_22_pipelined_bulk>() + instantiate<tune::min3_16_pipelined_bulk>() +
          instantiate<tune::min3_fused<22, 2>>() + instantiate<tune::min3_fused<22, 4>>() +
-         instantiate<tune::min3_fused<20, 2>>() + instantiate<tune::min3_fused<24, 2>>();
+         instantiate<tune::min3_fused<20, 2>>() + instantiate<tune::min3_fused<24, 2>>() +
+         instantiate<tune::early_values<ringsweep::policy_sm90>>();
 #endif
 }

@@ -118,6 +118,15 @@ class onesweep_tile {
   /// Keys only, the shape's fused_exchange: the ranking stores each key at its rank (no ranks
   /// array, no exchange loop); the ranking's counters and the keys then sit side by side.
   static constexpr bool FUSED = shape::FUSED_EXCHANGE && !HAS_VALUES && !PIPELINED;
+  /// Pairs, not pipelined, where the shape asks (onesweep_shape::early_values): the keys go to
+  /// shared memory before the look-back, as in a keys-only sort, and the tile's values are loaded
+  /// then, in flight while the look-back waits; the values replace the keys in registers through
+  /// the look-back.
+  static constexpr bool EARLY_VALUES = HAS_VALUES && !PIPELINED && shape::EARLY_VALUES;
+  /// Pipelined pairs: the look-back leaves each digit's base as an index in the keys' table and
+  /// runs_from_bases makes it a pointer after it (made in the look-back, the pointers spilled the
+  /// pipelined u64/u64 pairs of the tune list 8 bytes on sm_90).
+  static constexpr bool INDEX_RUNS = HAS_VALUES && PIPELINED;
   /// Pipelined: the feeder that takes the block's tickets and stages its tiles (its own file).
   using pipeline_t = onesweep_pipeline<onesweep_tile>;
   friend pipeline_t;
@@ -309,9 +318,15 @@ RINGSWEEP_UNROLL
     if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     rank_and_publish(u, valid, keys, ranks, counts, starts);
+    ValueRaw values[EARLY_VALUES ? ITEMS : 1];
+    if constexpr (EARLY_VALUES) {
+      // sass: values_load
+      load_values(u, lane_id(), valid, values);
+      // sass: end
+    }
     if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
     look_back(u, counts, starts, bins);
-    scatter(u, valid, keys, ranks);
+    scatter(u, valid, keys, ranks, values);
     if constexpr (Hooks::TRACE) {
       __syncthreads();
       stamp(&tile_trace::exit);
@@ -385,11 +400,11 @@ RINGSWEEP_UNROLL
       rank_t(temp_.u.rank).rank_padded(digit_at, valid, digit_of().mask, ranks, counts, starts, publish);
     }
 
-    // Keys only: the keys go to shared memory at their ranks before the look-back, as in CUB, so
-    // neither keys nor ranks hold registers while it spins (with 56 registers, three blocks per
-    // SM, this is what avoids spills). Pairs keep them until after it: moved here, they tip
-    // u8/u8 pairs into spills on sm_90.
-    if constexpr (!HAS_VALUES) {
+    // The keys go to shared memory at their ranks before the look-back, as in CUB, so that they
+    // hold no registers while it spins (keys only, with 56 registers, three blocks per SM, this
+    // is what avoids spills; pairs hold their values there instead: EARLY_VALUES). Pipelined
+    // pairs keep keys and ranks until after it.
+    if constexpr (!HAS_VALUES || EARLY_VALUES) {
       // sass: exchange
       __syncthreads();  // every thread is done with the ranking's shared memory (a union with keys)
       scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
@@ -423,10 +438,15 @@ RINGSWEEP_UNROLL
         if (p_.bins_out != nullptr && u == p_.tiles - 1) {
           Source::carry(p_, d, bin, inclusive);
         }
-        // Pairs too (both tables here): kept as an index for the exchange to make pointers of, the
-        // runs cost a load and a store more per digit and tile (0.6-1.4 SASS per key).
-        temp_.digit_out[d] = keys_out() + base;
-        if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
+        if constexpr (INDEX_RUNS) {
+          temp_.digit_out[d] = reinterpret_cast<bits_type*>(base);  // a pointer by runs_from_bases
+        } else {
+          // Pointers at once, pairs too (left as indices for a pass after the look-back to make
+          // pointers of, the runs cost a load and a store more per digit and tile: 0.6-1.4 SASS
+          // per key).
+          temp_.digit_out[d] = keys_out() + base;
+          if constexpr (VALUE_TABLE) temp_.value_out[d] = values_out() + base;
+        }
       }
     }
     __syncthreads();  // look-back reads done; digit_out complete (keys only: keys in shared)
@@ -442,18 +462,27 @@ RINGSWEEP_UNROLL
 
   /// Phase 4: keys (and then values) to their global places: one run when the whole tile has one
   /// digit, else through shared memory in rank order.
-  __device__ __forceinline__ void scatter(u32 u, int valid, const bits_type (&keys)[ITEMS], u32 (&ranks)[ITEMS]) {
+  __device__ __forceinline__ void scatter(u32 u, int valid, const bits_type (&keys)[ITEMS], u32 (&ranks)[ITEMS],
+                                          ValueRaw (&values)[EARLY_VALUES ? ITEMS : 1]) {
     const u32 lane = lane_id();
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
       // sass: cold
       // One digit only: ranks are positions, so the tile keeps its order and goes to one run.
-      if constexpr (HAS_VALUES) {
-        const std::int64_t base = temp_.digit_out[uniform] - keys_out();
+      if constexpr (EARLY_VALUES) {
+        // The keys in shared memory (in tile order), the values in registers (warp-striped).
+        bits_type* const run = temp_.digit_out[uniform];
+        scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid,
+                                                          [&](int, int i, bits_type) { return run + u32(i); });
+        ValueRaw* const values_run = values_out() + (run - keys_out());
+        store_warp_striped(values_run + seg_first(), lane, valid - int(seg_first()), values);
+      } else if constexpr (HAS_VALUES) {
+        const std::int64_t base = INDEX_RUNS ? reinterpret_cast<std::int64_t>(temp_.digit_out[uniform])
+                                             : temp_.digit_out[uniform] - keys_out();
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
-        ValueRaw values[ITEMS];
-        load_values(u, lane, valid, values);
-        store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), values);
+        ValueRaw late[ITEMS];
+        load_values(u, lane, valid, late);
+        store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), late);
       } else {
         bits_type* const run = temp_.digit_out[uniform];
         scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid,
@@ -463,8 +492,9 @@ RINGSWEEP_UNROLL
       // sass: end
     }
 
-    if constexpr (HAS_VALUES) {
+    if constexpr (HAS_VALUES && !EARLY_VALUES) {
       // sass: exchange
+      if constexpr (INDEX_RUNS) runs_from_bases();
       scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
       __syncthreads();
       // sass: end
@@ -474,7 +504,7 @@ RINGSWEEP_UNROLL
       // One keys loop for whole and partial tiles, only its stores guarded: a whole tile's own
       // unguarded copy (keys loop only, or keys and values) spilled u32 pairs on sm_90 (8 to 84
       // bytes), and a branch around each key cost 18.5 SASS instructions per key against 10.
-      scatter_pairs(u, valid, ranks);
+      scatter_pairs(u, valid, ranks, values);
     } else {
       // sass: keys_scatter
       if (valid == TILE) {
@@ -501,12 +531,25 @@ RINGSWEEP_UNROLL
 
   /// Pairs, keys in shared memory in rank order (the padding past `valid`): keys, then values, to
   /// their runs.
-  __device__ __forceinline__ void scatter_pairs(u32 u, int valid, u32 (&ranks)[ITEMS]) {
+  __device__ __forceinline__ void scatter_pairs(u32 u, int valid, u32 (&ranks)[ITEMS],
+                                                ValueRaw (&early)[EARLY_VALUES ? ITEMS : 1]) {
     // sass: keys_scatter
-    scatter_t::template padded_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
+    if constexpr (PIPELINED) {
+      // The pipelined kernel (tune variants only) keeps a branch per key: only the stores
+      // predicated, its u8/u8 pairs spilled 8 bytes on sm_90 (its u32/u32 pairs spill either way).
+      // The ranks the branches skip (the padding's) still move to the high half.
+      scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) {
+        if (k * THREADS + int(threadIdx.x) >= valid) ranks[k] <<= 16;
+      }
+    } else {
+      scatter_t::template padded_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
+    }
     // sass: values_load
-    ValueRaw values[ITEMS];
-    load_values(u, lane_id(), valid, values);
+    ValueRaw late[EARLY_VALUES ? 1 : ITEMS];
+    if constexpr (!EARLY_VALUES) load_values(u, lane_id(), valid, late);
+    auto& values = select_values(early, late);
     // sass: values_exchange
     if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
     if constexpr (!VALUE_TABLE) values_runs();
@@ -537,6 +580,30 @@ RINGSWEEP_UNROLL
       scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.values, valid, address);
     }
     // sass: end
+  }
+
+  /// Pairs without their own values table: each digit owner turns its digits' bases (indices,
+  /// from the look-back) into pointers into the key output; read by other threads only after the
+  /// exchange's barrier.
+  __device__ __forceinline__ void runs_from_bases() {
+    bits_type* const keys = keys_out();
+RINGSWEEP_UNROLL
+    for (int i = 0; i < DPT; ++i) {
+      const int d = rank_t::first_digit() + i;
+      if (d < RADIX) temp_.digit_out[d] = keys + reinterpret_cast<std::int64_t>(temp_.digit_out[d]);
+    }
+  }
+
+  /// The tile's values: those loaded before the look-back, or after it.
+  __device__ __forceinline__ static auto& select_values(ValueRaw (&early)[EARLY_VALUES ? ITEMS : 1],
+                                                       ValueRaw (&late)[EARLY_VALUES ? 1 : ITEMS]) {
+    if constexpr (EARLY_VALUES) {
+      (void)late;
+      return early;
+    } else {
+      (void)early;
+      return late;
+    }
   }
 
   /// Pairs: digit `d`'s run in the values output (its own table, or the keys' table rewritten).

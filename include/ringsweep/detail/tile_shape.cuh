@@ -19,6 +19,7 @@ struct tile_shape {
   static constexpr int MIN_BLOCKS = shape.min_blocks;
   static constexpr bool RECOMPUTE_DIGITS = shape.recompute_digits;
   static constexpr bool FUSED_EXCHANGE = shape.exchange_in_ranking;
+  static constexpr bool EARLY_VALUES = shape.values_before_lookback;
   static constexpr int VECTOR_LOAD_ITEM_BYTES = shape.vector_load_item_bytes;
   static constexpr int LOOKBACK_WINDOW = shape.lookback_words > 0 ? shape.lookback_words : Policy::LOOKBACK_WINDOW;
   static_assert(LOOKBACK_WINDOW >= 1 && LOOKBACK_WINDOW <= 32, "look-back window: 1 to 32 words");
