@@ -66,11 +66,12 @@ TEMPLATE_TEST_CASE("tiny policy with a fused exchange", "[sort][tiny][fused]", s
 }
 
 // Values loaded before the look-back (onesweep_shape::early_values, issue #35 item 6): the keys
-// go to shared memory before it and leave from there, the values wait in registers. Every value
-// size (vector-loaded 1-, 4- and 8-byte values, striped 16-byte ones), float and 8-byte keys,
-// partial tiles, three portions, tiles of one digit (the one-run path takes the keys from shared
-// memory and the values from registers), argsort's made values, and the segmented and counted
-// tile sources. Seen failing with the keys left out of shared memory before the look-back.
+// go to shared memory before it and leave from there, the values wait in registers. Values of 1
+// and 4 bytes (vector-loaded) and 16 (striped), 8-byte keys, partial tiles, three portions, tiles
+// of one digit (the one-run path takes the keys from shared memory and the values from registers),
+// argsort's made values, and the segmented and counted tile sources; few instantiations (each
+// key/value pair compiles every kernel of a sort). Seen failing with the keys left out of shared
+// memory before the look-back.
 TEST_CASE("tiny policy with values loaded before the look-back", "[sort][tiny][early]") {
   using early = ringsweep_test::policy_tiny_early_values;
   using config = ringsweep::detail::sort_config<early, std::uint32_t, ringsweep::detail::value_raw<std::uint32_t>>;
@@ -84,12 +85,10 @@ TEST_CASE("tiny policy with values loaded before the look-back", "[sort][tiny][e
       ringsweep_test::check_sort_pairs<early, std::uint32_t, std::uint8_t>(keys, with_order(o));
       ringsweep_test::check_sort_pairs<early, std::uint32_t, value16u>(keys, with_order(o));
     }
-    const auto floats = ringsweep_test::make_keys<float>(7 * t6 + 3, distribution::uniform, seed);
-    ringsweep_test::check_sort_pairs<early, float, std::uint32_t>(floats, with_order(o));
     const auto wide = ringsweep_test::make_keys<std::uint64_t>(9 * t6 + 5, distribution::uniform, seed);
-    ringsweep_test::check_sort_pairs<early, std::uint64_t, std::uint64_t>(wide, with_order(o));
+    ringsweep_test::check_sort_pairs<early, std::uint64_t, std::uint32_t>(wide, with_order(o));
     const auto few = ringsweep_test::make_keys<std::uint32_t>(20 * t6 + 5, distribution::few_distinct, seed);
-    ringsweep_test::check_sort_pairs<early, std::uint32_t, value8u>(few, with_order(o));
+    ringsweep_test::check_sort_pairs<early, std::uint32_t, std::uint32_t>(few, with_order(o));
   }
   // argsort: the pass that reads the input makes its values (positions).
   const std::size_t n = 12 * t6 + 7;

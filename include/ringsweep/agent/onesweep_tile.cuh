@@ -179,6 +179,7 @@ class onesweep_tile {
   static constexpr int VALUE_SHIFT = sizeof(ValueRaw) == 1 ? 0 : sizeof(ValueRaw) == 2 ? 1
                                    : sizeof(ValueRaw) == 4 ? 2 : sizeof(ValueRaw) == 8 ? 3
                                    : sizeof(ValueRaw) == 16 ? 4 : -1;
+  static_assert(RADIX <= (1 << (16 - 4)), "the packed digit must shift out of a 16-byte value's byte offset");
   static constexpr bool VALUE_TABLE =
       HAS_VALUES && !PIPELINED && sizeof(TileStorage) + RADIX * sizeof(void*) <= 48 * 1024;
   template <bool, class = void>
