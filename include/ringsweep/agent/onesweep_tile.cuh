@@ -319,7 +319,7 @@ RINGSWEEP_UNROLL
     if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
     rank_and_publish(u, valid, keys, ranks, counts, starts);
-    ValueRaw values[EARLY_VALUES ? ITEMS : 1];
+    ValueRaw values[HAS_VALUES ? ITEMS : 1];  // loaded here (EARLY_VALUES) or by scatter_pairs
     if constexpr (EARLY_VALUES) {
       // sass: values_load
       load_values(u, lane_id(), valid, values);
@@ -464,7 +464,7 @@ RINGSWEEP_UNROLL
   /// Phase 4: keys (and then values) to their global places: one run when the whole tile has one
   /// digit, else through shared memory in rank order.
   __device__ __forceinline__ void scatter(u32 u, int valid, const bits_type (&keys)[ITEMS], u32 (&ranks)[ITEMS],
-                                          ValueRaw (&values)[EARLY_VALUES ? ITEMS : 1]) {
+                                          ValueRaw (&values)[HAS_VALUES ? ITEMS : 1]) {
     const u32 lane = lane_id();
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
@@ -481,9 +481,8 @@ RINGSWEEP_UNROLL
         const std::int64_t base = INDEX_RUNS ? reinterpret_cast<std::int64_t>(temp_.digit_out[uniform])
                                              : temp_.digit_out[uniform] - keys_out();
         store_warp_striped(keys_out() + base + seg_first(), lane, valid - int(seg_first()), keys);
-        ValueRaw late[ITEMS];
-        load_values(u, lane, valid, late);
-        store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), late);
+        load_values(u, lane, valid, values);
+        store_warp_striped(values_out() + base + seg_first(), lane, valid - int(seg_first()), values);
       } else {
         bits_type* const run = temp_.digit_out[uniform];
         scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid,
@@ -533,7 +532,7 @@ RINGSWEEP_UNROLL
   /// Pairs, keys in shared memory in rank order (the padding past `valid`): keys, then values, to
   /// their runs.
   __device__ __forceinline__ void scatter_pairs(u32 u, int valid, u32 (&ranks)[ITEMS],
-                                                ValueRaw (&early)[EARLY_VALUES ? ITEMS : 1]) {
+                                                ValueRaw (&values)[ITEMS]) {
     // sass: keys_scatter
     if constexpr (PIPELINED) {
       // The pipelined kernel (tune variants only) keeps a branch per key: only the stores
@@ -548,9 +547,7 @@ RINGSWEEP_UNROLL
       scatter_t::template padded_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
     }
     // sass: values_load
-    ValueRaw late[EARLY_VALUES ? 1 : ITEMS];
-    if constexpr (!EARLY_VALUES) load_values(u, lane_id(), valid, late);
-    auto& values = select_values(early, late);
+    if constexpr (!EARLY_VALUES) load_values(u, lane_id(), valid, values);
     // sass: values_exchange
     if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
     if constexpr (!VALUE_TABLE) values_runs();
@@ -592,18 +589,6 @@ RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = rank_t::first_digit() + i;
       if (d < RADIX) temp_.digit_out[d] = keys + reinterpret_cast<std::int64_t>(temp_.digit_out[d]);
-    }
-  }
-
-  /// The tile's values: those loaded before the look-back, or after it.
-  __device__ __forceinline__ static auto& select_values(ValueRaw (&early)[EARLY_VALUES ? ITEMS : 1],
-                                                       ValueRaw (&late)[EARLY_VALUES ? 1 : ITEMS]) {
-    if constexpr (EARLY_VALUES) {
-      (void)late;
-      return early;
-    } else {
-      (void)early;
-      return late;
     }
   }
 
