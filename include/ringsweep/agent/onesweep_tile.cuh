@@ -174,11 +174,10 @@ class onesweep_tile {
   /// memory has room for it (filled with the keys' table, in the look-back); otherwise each
   /// digit owner rewrites the keys' table in place once the keys have left, which costs registers
   /// while the values are held (u32 pairs on sm_90 spilled with it).
-  /// Pairs: log2 of the value's bytes where that is 0 to 4 (its exchange slot is then a byte
-  /// offset made by one shift of the packed rank: scatter_pairs), else -1.
+  /// Pairs: log2 of the value's bytes (values are 1, 2, 4, 8 or 16 bytes: sort_config), so that
+  /// a value's exchange slot is a byte offset made by one shift of its packed rank (scatter_pairs).
   static constexpr int VALUE_SHIFT = sizeof(ValueRaw) == 1 ? 0 : sizeof(ValueRaw) == 2 ? 1
-                                   : sizeof(ValueRaw) == 4 ? 2 : sizeof(ValueRaw) == 8 ? 3
-                                   : sizeof(ValueRaw) == 16 ? 4 : -1;
+                                   : sizeof(ValueRaw) == 4 ? 2 : sizeof(ValueRaw) == 8 ? 3 : 4;
   static_assert(RADIX <= (1 << (16 - 4)), "the packed digit must shift out of a 16-byte value's byte offset");
   static constexpr bool VALUE_TABLE =
       HAS_VALUES && !PIPELINED && sizeof(TileStorage) + RADIX * sizeof(void*) <= 48 * 1024;
@@ -552,18 +551,11 @@ RINGSWEEP_UNROLL
     if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
     if constexpr (!VALUE_TABLE) values_runs();
     // The padding's values land past `valid`. A value of 2^S bytes finds its slot's byte offset
-    // with one shift of its packed rank (the digit, below 2^8, shifts out), which sm_90 adds to
-    // the shared base in the store itself; other sizes take the rank out opaquely (else the shift
-    // and the scaling fold into a shift, a mask and an add).
-    if constexpr (VALUE_SHIFT >= 0) {
-      char* const slots = reinterpret_cast<char*>(temp_.u.values);
+    // with one shift of its packed rank (the digit shifts out), which sm_90 adds to the shared
+    // base in the store itself (as an index: a shift and a multiply-add).
+    char* const slots = reinterpret_cast<char*>(temp_.u.values);
 RINGSWEEP_UNROLL
-      for (int k = 0; k < ITEMS; ++k) {
-        *reinterpret_cast<ValueRaw*>(slots + (ranks[k] >> (16 - VALUE_SHIFT))) = values[k];
-      }
-    } else {
-      scatter_t::to_shared_at(temp_.u.values, values, [&](int k) { return opaque(ranks[k] >> 16); });
-    }
+    for (int k = 0; k < ITEMS; ++k) *reinterpret_cast<ValueRaw*>(slots + (ranks[k] >> (16 - VALUE_SHIFT))) = values[k];
     __syncthreads();
     // sass: values_scatter
     // The run comes from shared memory by the digit: a table pointer hoisted out of this loop was

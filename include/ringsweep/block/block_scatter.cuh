@@ -49,14 +49,6 @@ RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) buf[ranks[k]] = items[k];
   }
 
-  /// `buf[slot(k)] = items[k]` for every item of a padded tile (as `to_shared`), the rank of item
-  /// `k` given by `slot`: for ranks packed with other data.
-  template <class T, class Slot>
-  __device__ __forceinline__ static void to_shared_at(T* buf, const T (&items)[ITEMS], Slot&& slot) {
-RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) buf[slot(k)] = items[k];
-  }
-
   /// The inverse gather within the block: `items[k] = buf[position(k)]` for valid positions.
   template <class T>
   __device__ __forceinline__ static void from_shared_warp_striped(const T* buf, T (&items)[ITEMS], int valid) {
