@@ -11,7 +11,8 @@ code, each loop body once, as ptxas laid it out) times its trip count:
                (net_flip + (log2(kl) - 1) x net_across + net_clean) + net_keys + net_values
     per key  = (other + L x group(L)) / (32 x s)
 
-for segments of s keys taking L lanes each (L = the power of two with L x ITEMS >= s; ITEMS = 16
+for segments of s keys taking L lanes each (their lanes full: a partial lane's guarded loads and stores
+are `cold`, as are the collectives' out-of-line paths) (L = the power of two with L x ITEMS >= s; ITEMS = 16
 keys per lane for images of at most 32 bits, 8 above): a warp takes 32 segments (the kernel's
 `other`: their bounds, classification and queue, counted once though its class loop runs six times),
 then sorts them in L rounds of 32 / L sub-warps, every lane of the warp issuing each instruction
@@ -50,7 +51,9 @@ def kernel_case(demangled):
     if value.endswith("null_value"):
         case = "keys_" + key
     else:
-        v = sass_phases.TYPE_NAMES.get(value)
+        words = re.search(r"value_words<(\d+), ?\d+>", value)
+        v = {"1": "u8", "2": "u16", "4": "u32", "8": "u64", "16": "v16"}.get(words.group(1)) if words else \
+            sass_phases.TYPE_NAMES.get(value)
         if v is None:
             return None
         case = "pairs_%s_%s" % (key, v)
@@ -58,17 +61,28 @@ def kernel_case(demangled):
 
 
 def counts(insns, regions):
+    """Instructions per region on the kernel's path: those before its last EXIT. ptxas places the
+    out-of-line paths of the warp collectives after it (`BRA.DIV` targets: a shuffle or ballot
+    reached by a diverged warp), which never run here (every collective is reached by the whole
+    warp); they are counted as `cold`."""
     c = {r: 0 for r in REGIONS}
     c["other"] = 0
-    for text, chain in insns:
+    c["cold"] = 0
+    last_exit = max([i for i, (text, _) in enumerate(insns) if text.split()[-1:] == ["EXIT"]] or [len(insns)])
+    for at, (text, chain) in enumerate(insns):
+        if at > last_exit:
+            c["cold"] += 1
+            continue
         if text.startswith("NOP") or text == "BRA `(.L_x_0)":
             continue
         phase = None
         for path, line in chain:
             p = regions.phase(path, line)
-            if p:
-                phase = p
+            if p == "cold":  # a partial lane's guarded path, wherever it is inlined
+                phase = "cold"
                 break
+            if p and phase is None:
+                phase = p
         c[phase if phase in c else "other"] += 1
     return c
 
@@ -112,11 +126,11 @@ def analyse(cubin, nvdisasm, arch):
 
 
 def markdown(rows):
-    head = ["arch", "case", "segment keys", "lanes", "warp-instr. /key", "registers", "other"] + REGIONS
+    head = ["arch", "case", "segment keys", "lanes", "warp-instr. /key", "registers", "other"] + REGIONS + ["cold"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         vals = [r["arch"], r["case"], r["segment_keys"], r["lanes"], r["per_key"], r["regs"], r["other"]]
-        vals += [r[x] for x in REGIONS]
+        vals += [r[x] for x in REGIONS] + [r["cold"]]
         out.append("| " + " | ".join(str(v) for v in vals) + " |")
     return "\n".join(out)
 

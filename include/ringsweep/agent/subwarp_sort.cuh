@@ -5,6 +5,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include "../detail/config.cuh"
 #include "../detail/intrinsics.cuh"
@@ -29,6 +30,13 @@ struct network_item<true> {
   __device__ __forceinline__ static network_item make(u64 w, u32 pos) { return {w << 32 | pos}; }
   __device__ __forceinline__ u32 pos() const { return u32(v); }
   __device__ __forceinline__ static bool less(const network_item& a, const network_item& b) { return a.v < b.v; }
+  /// The smaller to `a`, the larger to `b`: one comparison, one select (the larger is what the
+  /// smaller is not, by XOR: a min and a max pattern would each compare on their own).
+  __device__ __forceinline__ static void exchange(network_item& a, network_item& b) {
+    const u64 lo = b.v < a.v ? b.v : a.v;
+    b.v = a.v ^ b.v ^ lo;
+    a.v = lo;
+  }
   __device__ __forceinline__ network_item shfl_xor(u32 lanes) const {
     return {__shfl_xor_sync(0xffffffffu, v, int(lanes))};
   }
@@ -43,24 +51,83 @@ struct network_item<false> {
   __device__ __forceinline__ static bool less(const network_item& a, const network_item& b) {
     return a.w < b.w || (a.w == b.w && a.p < b.p);
   }
+  __device__ __forceinline__ static void exchange(network_item& a, network_item& b) {
+    const bool swap = less(b, a);
+    const u64 w = swap ? b.w : a.w;
+    const u32 p = swap ? b.p : a.p;
+    b.w = a.w ^ b.w ^ w;
+    b.p = a.p ^ b.p ^ p;
+    a.w = w;
+    a.p = p;
+  }
   __device__ __forceinline__ network_item shfl_xor(u32 lanes) const {
     return {__shfl_xor_sync(0xffffffffu, w, int(lanes)), __shfl_xor_sync(0xffffffffu, p, int(lanes))};
   }
 };
 
+/// Batcher's odd-even merge sorting network on N (a power of two) registers, as a compile-time
+/// list of exchanges (`pair(c)`: the c-th, smaller index first), in the order of the usual
+/// iteration: merges of runs of p = 1, 2, 4 ... keys, each by exchanges at distances p, p / 2 ... 1.
+struct wire_pair {
+  int first, second;
+};
+
+template <int N>
+struct odd_even_merge {
+  template <class F>
+  __host__ __device__ static constexpr int walk(F&& f) {
+    int c = 0;
+    for (int p = 1; p < N; p *= 2) {
+      for (int k = p; k >= 1; k /= 2) {
+        for (int j = k % p; j + k < N; j += 2 * k) {
+          for (int i = 0; i < k && i + j + k < N; ++i) {
+            if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) f(c++, i + j, i + j + k);
+          }
+        }
+      }
+    }
+    return c;
+  }
+  struct counter {
+    __host__ __device__ constexpr void operator()(int, int, int) const {}
+  };
+  static constexpr int COUNT = walk(counter{});
+  struct finder {
+    int want;
+    wire_pair* found;
+    __host__ __device__ constexpr void operator()(int c, int a, int b) const {
+      if (c == want) *found = wire_pair{a, b};
+    }
+  };
+  __host__ __device__ static constexpr wire_pair pair(int c) {
+    wire_pair found{0, 0};
+    walk(finder{c, &found});
+    return found;
+  }
+};
+
+/// A tiny segment waiting for a sub-warp, in shared memory: its segment_item word (0: none) and
+/// its number (a top-k's output slots). The network reads both through one pointer, before and
+/// again after the network, so that neither is held in a register through it.
+struct queued_segment {
+  u64 item;
+  u64 segment;
+};
+
 /// Sorts tiny segments, one per sub-warp of `lanes` lanes (a power of two, 1 to 32), each lane
 /// holding ITEMS keys: segments of up to `lanes * ITEMS` keys, `32 / lanes` of them per warp at
-/// once. Keys are loaded striped (coalesced) into the warp's shared buffer, read back blocked
-/// (lane j of a sub-warp holds positions `j * ITEMS ...`), sorted by a bitonic network whose steps
-/// within a lane are unrolled and whose steps across lanes are shuffles, then written striped by
-/// their sorted positions, keys and values alike from the shared buffer (loaded with the keys,
-/// coalesced; a sort in place reads nothing it has written).
+/// once. Lane j of a sub-warp loads positions `j * ITEMS ...` (blocked: one address, immediate
+/// offsets; the loads of a warp share their cache lines), keeps the raw keys and values in the
+/// warp's shared buffer, sorts its items by a bitonic network whose steps within a lane are
+/// unrolled and whose steps across lanes are shuffles, and then holds ranks `j * ITEMS ...`: each
+/// is written blocked from the buffer by its input position (a sort in place reads nothing it
+/// has written).
 ///
 /// `SUPPORTED`: images of at most 64 bits (wider custom keys take warp_segment_sort).
 ///
 ///     __shared__ typename subwarp_sort<Config>::TempStorage temp[WARPS];
 ///     subwarp_sort<Config> net(temp[warp], params);
-///     net.sort(&queue[k], lanes, segment_in_place{}, nullptr);   // every lane; queue[k] == 0: idle
+///     net.sort(&queue[k], lanes, segment_in_place{});   // every lane; queue[k].item == 0: idle
 template <class Config>
 class subwarp_sort {
  public:
@@ -78,14 +145,14 @@ class subwarp_sort {
   static constexpr int MAX_KEYS = warp_threads * ITEMS;
   using item_t = network_item<PACKED>;
 
-  /// Shared-memory slot of warp position `a`: one word of padding per ITEMS, so that the blocked
-  /// reads (lane l reads `l * ITEMS + r`) fall in distinct banks.
-  __host__ __device__ static constexpr int slot(int a) { return a + a / ITEMS; }
-  static constexpr int SLOTS = slot(MAX_KEYS);
+  /// Buffer slot of position `a` of a sub-warp's segment (from the sub-warp's first slot): one
+  /// word of padding after every ITEMS, so that lane l's positions `l * ITEMS + r` are slots
+  /// `l * (ITEMS + 1) + r`, which fall in distinct banks across a warp.
+  __host__ __device__ static constexpr int buffered(u32 a) { return int(a + a / ITEMS); }
+  static constexpr int SLOTS = buffered(MAX_KEYS);
 
   struct TempStorage {
     bits_type keys[SLOTS];                     // the raw keys, in input order
-    u32 order[SLOTS];                          // the sorted positions
     ValueRaw values[HAS_VALUES ? SLOTS : 1];  // the values, in input order
   };
 
@@ -99,53 +166,49 @@ class subwarp_sort {
   __device__ __forceinline__ subwarp_sort(TempStorage& temp, const sort_arrays<Key, ValueRaw>& p) : temp_(temp), p_(p) {}
 
   /// Every lane of the warp calls it with the same `lanes`; each sub-warp passes its own segment
-  /// as a segment_item word in shared memory (`*item` 0: the sub-warp has none and writes
-  /// nothing), read again for the stores rather than held through the network. `out`: in place
-  /// (segment_in_place) or the first `out.take(size)` keys and values to the slots of segment
-  /// `*segment` (segment_first_k; `segment` unused otherwise).
+  /// in shared memory (`q->item` 0: the sub-warp has none and writes nothing), read again for the
+  /// stores rather than held through the network. `out`: in place (segment_in_place) or the first
+  /// `out.take(size)` keys and values to the slots of segment `q->segment` (segment_first_k).
   template <class Output>
-  __device__ __forceinline__ void sort(const u64* item, int lanes, const Output& out, const u32* segment) {
+  __device__ __forceinline__ void sort(const queued_segment* q, int lanes, const Output& out) {
     const int lane = int(lane_id());
     const int j = lane & (lanes - 1);         // lane within the sub-warp
-    const int base = (lane - j) * ITEMS;      // the sub-warp's first position in the warp's buffer
     // sass: net_load
     u64 begin = 0;
     u32 size = 0;
-    read_item(item, begin, size);
-    __syncwarp();                             // the buffer's previous use is over
+    read_item(q, begin, size);
+    const u32 first = u32(j * ITEMS);              // this lane's first position in the segment
+    const int valid = int(size) - int(first);      // its keys: positions below `valid` of its ITEMS
+    __syncwarp();                                  // the buffer's previous use is over
+    // Each key's place: bits [begin_bit, end_bit) of its ordered image in the sort's direction.
+    // Keys are loaded blocked (lane j: positions j * ITEMS ..., one address and immediate offsets;
+    // the ITEMS loads of a warp share their cache lines), and kept in the buffer for the stores.
+    item_t x[ITEMS];
+    const word_maker make_word(p_);
+    {
+      const bits_type* keys_in = p_.keys_in + (begin + first);
+      bits_type* stash = temp_.keys + lane * (ITEMS + 1);
 RINGSWEEP_UNROLL
-    for (int r = 0; r < ITEMS; ++r) {
-      const int t = r * lanes + j;
-      if (u32(t) < size) temp_.keys[slot(base + t)] = load_global(p_.keys_in + (begin + u64(t)));
+      for (int r = 0; r < ITEMS; ++r) x[r] = item_t::make(~u64(0), first + u32(r));  // missing: above every key
+      each_item(valid, [&](int r) {
+        const bits_type raw = load_global(keys_in + r);
+        stash[r] = raw;
+        x[r] = item_t::make(make_word(raw), first + u32(r));
+      });
     }
     if constexpr (HAS_VALUES && !Output::POSITIONS) {
       // sass: net_values
-RINGSWEEP_UNROLL
-      for (int r = 0; r < ITEMS; ++r) {
-        const int t = r * lanes + j;
-        if (u32(t) < size) temp_.values[slot(base + t)] = load_global(p_.values_in + (begin + u64(t)));
-      }
-      // sass: net_load
+      const ValueRaw* values_in = p_.values_in + (begin + first);
+      ValueRaw* stash = temp_.values + lane * (ITEMS + 1);
+      each_item(valid, [&](int r) { stash[r] = load_global(values_in + r); });
     }
+    // sass: net_load
     __syncwarp();
 
-    // Each key's place: bits [begin_bit, end_bit) of its ordered image in the sort's direction.
-    item_t x[ITEMS];
-    const word_maker make_word(p_);
-RINGSWEEP_UNROLL
-    for (int r = 0; r < ITEMS; ++r) {
-      const u32 t = u32(j * ITEMS + r);
-      const u64 w = t < size ? make_word(temp_.keys[slot(lane * ITEMS + r)]) : ~u64(0);
-      x[r] = item_t::make(w, t);  // a missing key: above every real one of its segment
-    }
-
     // sass: net_within
-    // Stages within a lane: each lane's ITEMS keys in order.
-RINGSWEEP_UNROLL
-    for (int k = 2; k <= ITEMS; k *= 2) {
-      flip_within(x, k);
-      clean_within(x, k / 4);
-    }
+    // Each lane's ITEMS keys in order: Batcher's odd-even merge network (63 exchanges for 16
+    // keys, 19 for 8, where the bitonic stages take 80 and 24).
+    sort_within(x, std::make_integer_sequence<int, odd_even_merge<ITEMS>::COUNT>{});
     // sass: net_flip
     // Stages across lanes: runs of k = kl * ITEMS keys.
     for (int kl = 2; kl <= lanes; kl *= 2) {
@@ -169,67 +232,72 @@ RINGSWEEP_UNROLL
     }
 
     // sass: net_keys
-    // Sorted positions to the buffer, then written striped.
-RINGSWEEP_UNROLL
-    for (int r = 0; r < ITEMS; ++r) temp_.order[slot(lane * ITEMS + r)] = x[r].pos();
-    __syncwarp();
-    read_item(item, begin, size);
-    // The stores' addresses made here, not kept in registers through the network (opaque: the
-    // compiler cannot hoist what depends on it).
-    const int lanes_after = opaque(lanes);
-    const int j_after = lane & (lanes_after - 1);
-    // sass: end
-    store_sorted(begin, size, (lane - j_after) * ITEMS, lanes_after, j_after, out, segment);
-  }
-
- private:
-  template <class Output>
-  __device__ __forceinline__ void store_sorted(u64 begin, u32 size, int base, int lanes, int j, const Output& out,
-                                               const u32* segment) {
-    // sass: net_keys
+    // Lane j holds ranks j * ITEMS ...: each key (and value) comes from the buffer by its input
+    // position and is written blocked, as the keys were loaded.
+    read_item(q, begin, size);
+    const int sub = (lane - j) * (ITEMS + 1);  // the sub-warp's buffer
     if constexpr (Output::TOP_K) {
-      const u32 take = u32(out.take(u64(size)));
-      const u64 at = out.slot(u64(*segment));
-      if (out.keys_out != nullptr) write_keys(out.keys_out + at, base, lanes, j, take);
+      const int take = int(out.take(u64(size))) - int(first);
+      const u64 at = out.slot(q->segment) + first;
+      if (out.keys_out != nullptr) {
+RINGSWEEP_UNROLL
+        for (int r = 0; r < ITEMS; ++r) {
+          if (r < take) store_global(out.keys_out + at + r, temp_.keys[sub + buffered(x[r].pos())]);
+        }
+      }
       // sass: net_values
       if constexpr (HAS_VALUES) {
 RINGSWEEP_UNROLL
         for (int r = 0; r < ITEMS; ++r) {
-          const int t = r * lanes + j;
-          if (u32(t) < take) {
-            const u32 from = temp_.order[slot(base + t)];
+          if (r < take) {
             ValueRaw v;
             if constexpr (Output::POSITIONS) {
-              v = index_value<ValueRaw>(begin + from);
+              v = index_value<ValueRaw>(begin + x[r].pos());
             } else {
-              v = temp_.values[slot(base + int(from))];
+              v = temp_.values[sub + buffered(x[r].pos())];
             }
-            store_global(out.values_out + (at + u64(t)), v);
+            store_global(out.values_out + at + r, v);
           }
         }
       }
     } else {
-      (void)out;
-      (void)segment;
       // sass: net_keys
-      write_keys(p_.keys_out + begin, base, lanes, j, size);
+      (void)out;
+      const int count = int(size) - int(first);
+      bits_type* keys_out = p_.keys_out + (begin + first);
+      each_item(count, [&](int r) { store_global(keys_out + r, temp_.keys[sub + buffered(x[r].pos())]); });
       // sass: net_values
       if constexpr (HAS_VALUES) {
-RINGSWEEP_UNROLL
-        for (int r = 0; r < ITEMS; ++r) {
-          const int t = r * lanes + j;
-          if (u32(t) < size) {
-            store_global(p_.values_out + (begin + u64(t)), temp_.values[slot(base + int(temp_.order[slot(base + t)]))]);
-          }
-        }
+        ValueRaw* values_out = p_.values_out + (begin + first);
+        each_item(count, [&](int r) { store_global(values_out + r, temp_.values[sub + buffered(x[r].pos())]); });
       }
     }
+    // sass: end
   }
-  // sass: end
 
-  /// A segment_item word's segment, `size` 0 for none.
-  __device__ __forceinline__ static void read_item(const u64* item, u64& begin, u32& size) {
-    const u64 w = *item;
+ private:
+  /// `f(r)` for each of this lane's registers r below `count`: unguarded when the lane is full
+  /// (every segment's lanes but its last; one address, immediate offsets), one guard per
+  /// register otherwise (the instruction report counts that path as cold: segments of a lane
+  /// multiple have none).
+  template <class F>
+  __device__ __forceinline__ static void each_item(int count, F&& f) {
+    if (count >= ITEMS) {
+RINGSWEEP_UNROLL
+      for (int r = 0; r < ITEMS; ++r) f(r);
+    } else {
+      // sass: cold
+RINGSWEEP_UNROLL
+      for (int r = 0; r < ITEMS; ++r) {
+        if (r < count) f(r);
+      }
+      // sass: end
+    }
+  }
+
+  /// A queued segment's keys, `size` 0 for none.
+  __device__ __forceinline__ static void read_item(const queued_segment* q, u64& begin, u32& size) {
+    const u64 w = q->item;
     begin = segment_item::begin(w);
     size = w != 0 ? segment_item::size(w) : 0u;
   }
@@ -244,7 +312,10 @@ RINGSWEEP_UNROLL
       mask = width >= 64 ? ~u64(0) : (u64(1) << width) - 1u;
     }
     __device__ __forceinline__ u64 operator()(const bits_type& raw) const {
-      if constexpr (!key_context<Key>::custom_key) {
+      if constexpr (!key_context<Key>::custom_key && PACKED) {
+        const digit_extractor<Key> e = p.window.image(p);  // 32-bit arithmetic: begin_bit < 32
+        return u64((u32(e.image(raw)) >> p.window.begin_bit) & u32(mask));
+      } else if constexpr (!key_context<Key>::custom_key) {
         const digit_extractor<Key> e = p.window.image(p);
         return (u64(e.image(raw)) >> p.window.begin_bit) & mask;
       } else {
@@ -263,19 +334,17 @@ RINGSWEEP_UNROLL
     return item_t::less(x, y) != lower ? y : x;
   }
   /// The smaller of a pair to `a`, the larger to `b`.
-  __device__ __forceinline__ static void exchange(item_t& a, item_t& b) {
-    const bool swap = item_t::less(b, a);
-    const item_t lo = swap ? b : a;
-    b = swap ? a : b;
-    a = lo;
+  __device__ __forceinline__ static void exchange(item_t& a, item_t& b) { item_t::exchange(a, b); }
+  /// Exchange C of the odd-even merge network, on registers known at compile time.
+  template <int C>
+  __device__ __forceinline__ static void exchange_at(item_t (&x)[ITEMS]) {
+    constexpr int A = odd_even_merge<ITEMS>::pair(C).first;
+    constexpr int B = odd_even_merge<ITEMS>::pair(C).second;
+    exchange(x[A], x[B]);
   }
-  /// A stage's first step within a lane: register r against r ^ (k - 1).
-  __device__ __forceinline__ static void flip_within(item_t (&x)[ITEMS], int k) {
-RINGSWEEP_UNROLL
-    for (int r = 0; r < ITEMS; ++r) {
-      const int q = r ^ (k - 1);  // in r's run of k registers
-      if (r < q) exchange(x[r], x[q]);
-    }
+  template <int... C>
+  __device__ __forceinline__ static void sort_within(item_t (&x)[ITEMS], std::integer_sequence<int, C...>) {
+    (exchange_at<C>(x), ...);
   }
   /// Half-cleaners within a lane, distances `d`, d / 2, ..., 1.
   __device__ __forceinline__ static void clean_within(item_t (&x)[ITEMS], int d0) {
@@ -288,15 +357,6 @@ RINGSWEEP_UNROLL
       }
     }
   }
-  /// The first `count` sorted keys, striped over the sub-warp, to `dst` (from the raw keys).
-  __device__ __forceinline__ void write_keys(bits_type* dst, int base, int lanes, int j, u32 count) const {
-RINGSWEEP_UNROLL
-    for (int r = 0; r < ITEMS; ++r) {
-      const int t = r * lanes + j;
-      if (u32(t) < count) store_global(dst + t, temp_.keys[slot(base + int(temp_.order[slot(base + t)]))]);
-    }
-  }
-
   TempStorage& temp_;
   const sort_arrays<Key, ValueRaw>& p_;
 };

@@ -39,14 +39,12 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
     constexpr int WARPS = classify_sort_threads / warp_threads;
     constexpr int CLASSES = 6;  // sub-warps of 1, 2, 4, 8, 16 and 32 lanes
     __shared__ typename net_t::TempStorage temp[WARPS];
-    // The warp's tiny segments (segment_item) by class, a zero word (no segment) after them, their
-    // numbers (a top-k's output) and where each class starts.
-    __shared__ u64 queue[WARPS][warp_threads + 1];
-    __shared__ u32 queue_segment[WARPS][warp_threads + 1];
+    // The warp's tiny segments by class, an empty entry after them, and where each class starts.
+    __shared__ queued_segment queue[WARPS][warp_threads + 1];
     __shared__ u32 class_first[WARPS][CLASSES + 1];
     const int warp = int(threadIdx.x) / warp_threads;
     const u32 lane = lane_id();
-    if (lane == 0) queue[warp][warp_threads] = 0;
+    if (lane == 0) queue[warp][warp_threads].item = 0;
     // The warp's round (32 segments each) is counted in shared memory, not in a register held
     // through the network: with it, the pairs kernels spilled at 64 registers.
     __shared__ u32 warp_round[WARPS];
@@ -79,8 +77,8 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
       }
       if (lane == 0) class_first[warp][CLASSES] = queued;
       if (cls >= 0) {
-        queue[warp][at] = segment_item::make(begin, end - begin);
-        if constexpr (Output::TOP_K) queue_segment[warp][at] = u32(s);
+        queue[warp][at].item = segment_item::make(begin, end - begin);
+        queue[warp][at].segment = s;
       }
       __syncwarp();
       // Class by class, 32 / lanes segments at a time. Only the class and the cursor stay in
@@ -88,8 +86,8 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
       for (int c = 0; c < CLASSES; ++c) {
         for (u32 next = class_first[warp][c]; next < class_first[warp][c + 1]; next += u32(warp_threads >> c)) {
           const u32 k = next + (lane >> c);  // this sub-warp's segment
-          const u32 at_k = k < class_first[warp][c + 1] ? k : u32(warp_threads);  // none: the zero word
-          net_t(temp[warp], p.sort).sort(&queue[warp][at_k], 1 << c, out, &queue_segment[warp][at_k]);
+          const u32 at_k = k < class_first[warp][c + 1] ? k : u32(warp_threads);  // none: the empty entry
+          net_t(temp[warp], p.sort).sort(&queue[warp][at_k], 1 << c, out);
         }
       }
       __syncwarp();  // the queue's next use
