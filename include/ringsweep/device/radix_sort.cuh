@@ -187,11 +187,10 @@ __host__ argsort_form<Key, Index> argsort_of(const Key* keys_in, Key* keys_out, 
   return {keys_in, keys_out, indices};
 }
 /// A two-phase form sorted segment by segment.
-template <class Form, class Offset, class SegmentCount>
-__host__ segmented_form<Form, segment_offsets<Offset>, SegmentCount> segmented(const Form& form, SegmentCount segments,
-                                                                               const Offset* begin_offsets,
-                                                                               const Offset* end_offsets) {
-  return {form, segments, segment_offsets<Offset>{begin_offsets, end_offsets}};
+template <class Form, class BeginOffsets, class EndOffsets, class SegmentCount>
+__host__ segmented_form<Form, segment_offsets_of<BeginOffsets, EndOffsets>, SegmentCount> segmented(
+    const Form& form, SegmentCount segments, BeginOffsets begin_offsets, EndOffsets end_offsets) {
+  return {form, segments, segment_offsets_of<BeginOffsets, EndOffsets>{begin_offsets, end_offsets}};
 }
 /// A two-phase form sorted row by row: `rows` rows of `row_keys` keys each, no offset arrays.
 template <class Form>
