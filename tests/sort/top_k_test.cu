@@ -615,14 +615,14 @@ TEST_CASE("segmented_top_k: empty, short, tiny, small and large segments", "[sor
 }
 
 namespace {
-/// Offsets as a user's iterator: row i starts at `i * 400` and holds `(i * 97) % 400` keys (ends
-/// when `end`), so rows of every class of policy_tiny lie between gaps.
+/// Offsets as a user's iterator (operator[] is all the sort reads): row i starts at `i * 400` and
+/// holds `(i * 97) % 400` keys (ends when `end`), so rows of every class of policy_tiny lie between
+/// gaps.
 struct row_bounds {
   bool end;
   __host__ __device__ std::int64_t operator[](std::ptrdiff_t i) const {
     return std::int64_t(i) * 400 + (end ? (std::int64_t(i) * 97) % 400 : 0);
   }
-  __host__ __device__ std::int64_t operator*() const { return (*this)[0]; }
 };
 }  // namespace
 
