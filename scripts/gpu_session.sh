@@ -4,8 +4,8 @@
 # elsewhere (nvcc needs no GPU), leaving logs and JSON in an output folder.
 #
 #   scripts/gpu_session.sh stage               # here: build the GPU binaries into .gpu/
-#   scripts/gpu_session.sh plan OUT 1          # there: issue #34's call 1 (correctness), 330 s
-#   scripts/gpu_session.sh plan OUT 2          # there: issue #34's call 2 (speed), 330 s
+#   scripts/gpu_session.sh plan OUT 1          # there: the plan's call 1 (correctness), under 330 s
+#   scripts/gpu_session.sh plan OUT 2          # there: the plan's call 2 (speed), under 330 s
 #                                              # (scripts/gpu_plan.sh; the calls: docs/gpu_plan.md;
 #                                              # RS_DRY_RUN=1: commands and budgets, nothing run)
 #   scripts/gpu_session.sh run OUT [FILTER]    # there: every part below, then benchmarks matching FILTER
@@ -27,7 +27,7 @@
 # tests once more from compute_80 PTX only (build-gpu80/: the driver JIT-compiles it for the GPU
 # and the dispatcher must pick policy_sm80), strips them and packs everything into .gpu/
 # (ignored by git) with the Google Benchmark shared library (and Open MPI's runtime when a program
-# links libmpi, in .gpu/mpi) and build_info.txt (commit, nvcc, CCCL), to be carried to a lent GPU
+# links libmpi, in .gpu/mpi) and build_info.txt (commit, nvcc, CCCL), to be carried to a GPU
 # machine (64 MiB at most with the working tree; stage prints both sizes), which has no Catch2 or
 # Google Benchmark of its own.
 #
@@ -169,9 +169,9 @@ if [[ "${mode}" == stage ]]; then
   tree=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 -r du -cb 2>/dev/null |
     awk '$2 == "total" {t += $1} END {print t + 0}') || true
   echo "stage: .gpu is $((bytes / 1048576)) MiB ($((bytes / 1024)) KiB, $(wc -l <build-gpu/gpu_tests.tsv) tests listed)," \
-    "the working tree $((tree / 1048576)) MiB: $(((bytes + tree) / 1048576)) of the 64 MiB the device tool carries"
+    "the working tree $((tree / 1048576)) MiB: $(((bytes + tree) / 1048576)) of the 64 MiB that go to the GPU machine"
   if ((bytes + tree > 62 * 1024 * 1024)); then
-    echo "gpu_session: .gpu and the working tree are $((bytes + tree)) bytes, over what the device tool carries (64 MiB)" >&2
+    echo "gpu_session: .gpu and the working tree are $((bytes + tree)) bytes, over what goes to the GPU machine (64 MiB)" >&2
     exit 1
   fi
   exit 0
