@@ -26,7 +26,7 @@
 # ringsweep_*bench* target, found by name, and ringsweep_tune), then the sort
 # tests once more from compute_80 PTX only (build-gpu80/: the driver JIT-compiles it for the GPU
 # and the dispatcher must pick policy_sm80), strips them and packs everything into .gpu/
-# (ignored by git) with the Google Benchmark shared library (and Open MPI's runtime when a program
+# (ignored by git) with the Google Benchmark shared library where it is the installed one (and Open MPI's runtime when a program
 # links libmpi, in .gpu/mpi) and build_info.txt (commit, nvcc, CCCL), to be carried to a GPU
 # machine (64 MiB at most with the working tree; stage prints both sizes), which has no Catch2 or
 # Google Benchmark of its own.
@@ -91,9 +91,19 @@ if [[ "${mode}" == stage ]]; then
   # or H200 runs the machine code (the compute_80 PTX builds below test the JIT path). The CUDA
   # runtime as a shared library, carried once: linked statically it is 680 KB in each of some 55
   # programs.
+  # Google Benchmark built here in Release from RS_BENCHMARK_SOURCE (a source tree of it), linked
+  # statically: the installed Debian library is built without NDEBUG and heads every benchmark log
+  # with its DEBUG warning.
+  benchmark_source=()
+  if [[ -n "${RS_BENCHMARK_SOURCE:-}" ]]; then
+    benchmark_source=("-DRINGSWEEP_BENCHMARK_SOURCE_DIR=$(cd "${RS_BENCHMARK_SOURCE}" && pwd)")
+  elif grep -q "built as DEBUG" /usr/lib/x86_64-linux-gnu/libbenchmark.so* 2>/dev/null; then
+    echo "stage: the installed Google Benchmark is a DEBUG build (its warning will head every benchmark log);" \
+      "RS_BENCHMARK_SOURCE=<a Google Benchmark source tree> builds it in Release" >&2
+  fi
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
     -DCMAKE_CUDA_RUNTIME_LIBRARY=Shared -DRINGSWEEP_GPU_PROGRAMS=ON \
-    "${launcher[@]}" >/dev/null
+    "${benchmark_source[@]}" "${launcher[@]}" >/dev/null
   # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test: from the
   # list CMake writes as it registers the tests (name, target, labels, arguments; RingsweepTesting.cmake).
   awk -F'\t' -v OFS='\t' '$3 !~ /(^|,)stress(,|$)/ {print $1, $2, $4}' build-gpu/gpu_tests.tsv >build-gpu/gpu_run.tsv
