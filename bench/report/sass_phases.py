@@ -166,6 +166,12 @@ def onesweep_symbols(cubin):
     """Symbol-table indices of the cubin's functions that kernel_case() reports: nvdisasm -fun takes
     them, so that only those kernels are disassembled (13 s -> 2.6 s for the spill gate's sm_90 cubin,
     48 of its 564 functions). None when the cubin is not a 64-bit ELF."""
+    return symbols_where(cubin, lambda name: kernel_case(name) is not None)
+
+
+def symbols_where(cubin, wanted):
+    """Symbol-table indices of the cubin's functions whose demangled name `wanted` accepts (for
+    nvdisasm -fun); None when the cubin is not a 64-bit ELF."""
     import struct
     with open(cubin, "rb") as f:
         data = f.read()
@@ -185,7 +191,7 @@ def onesweep_symbols(cubin):
                 end = data.index(b"\0", strtab + st_name)
                 functions[i] = data[strtab + st_name:end].decode(errors="replace")
     names = demangle(list(functions.values()))
-    return [i for i, n in functions.items() if kernel_case(names[n]) is not None]
+    return [i for i, n in functions.items() if wanted(names[n])]
 
 
 def disassemble(nvdisasm, cubin, only=None):

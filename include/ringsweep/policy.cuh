@@ -169,10 +169,14 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 /// - `PREFETCH_BINS`: when a onesweep tile reads its digits' offsets at the portion's start
 ///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start; a shape's
 ///   `prefetch_bins(when)` overrides it for that kernel.
-/// - `SEGMENT_WARP_ITEMS`: segmented sorts sort a segment of at most `32 * SEGMENT_WARP_ITEMS`
-///   keys in one warp (keys per lane; the ranking costs each lane `32 * SEGMENT_WARP_ITEMS^2`
-///   comparisons per pass), a larger one of at most one onesweep tile in one block, and larger
+/// - `SEGMENT_TINY_KEYS`: segmented sorts sort a segment of at most this many keys (capped at 512
+///   for keys of at most 32 bits, 256 for wider ones) in registers, by a bitonic network over the
+///   fewest lanes of a warp that hold it (16 keys per lane, 8 for 64-bit keys), in the launch that
+///   classifies the segments; a larger one of at most one onesweep tile in one block, and larger
 ///   ones by onesweep passes over all their tiles.
+/// - `SEGMENT_WARP_ITEMS`: keys whose image is wider than 64 bits (custom keys) sort a tiny segment
+///   of at most `32 * SEGMENT_WARP_ITEMS` keys in one warp instead (keys per lane; the ranking
+///   costs each lane `32 * SEGMENT_WARP_ITEMS^2` comparisons per pass).
 /// - `DEPENDENT_LAUNCH`: every kernel of a onesweep sort after the histogram is launched as a
 ///   programmatic dependent of the one before (sm_90 on, where the kernels were built for it): it
 ///   is scheduled while its predecessor finishes and waits for it on the device, which hides a
@@ -217,6 +221,7 @@ struct policy_defaults {
   static constexpr bool DEPENDENT_LAUNCH = false;
   static constexpr bool CACHE_HINTS = false;
   static constexpr int CACHE_HINTS_L2_PERCENT = 100;
+  static constexpr int SEGMENT_TINY_KEYS = 512;
   static constexpr int SEGMENT_WARP_ITEMS = 4;
   static constexpr int PIPELINE_STAGES = 1;
   static constexpr bool PIPELINE_BULK_COPY = false;

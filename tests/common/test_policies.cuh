@@ -19,6 +19,7 @@ namespace ringsweep_test {
 /// 192-key tiles (64 threads x 3 keys; fewer for wide keys or values), a 4-slot status buffer and
 /// 8-tile portions.
 struct policy_tiny : ringsweep::policy_defaults {
+  static constexpr int SEGMENT_TINY_KEYS = 128;  // tiny segments by 1 to 8 lanes (16 keys each), small ones above
   static constexpr int STATUS_SLOTS = 4;
   static constexpr int LOOKBACK_DEPTH = 2;
   static constexpr int TAIL_BITS = 1;

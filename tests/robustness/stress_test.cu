@@ -614,7 +614,12 @@ void launch_segmented(running_case& r) {
   stress_case& c = r.c;
   cudaStream_t s = r.stream;
   const std::size_t tile = case_tile(c.key_type, PAIRS ? 4 : 0, c.tiny);
-  const std::size_t warp_max = 32 * std::size_t(ringsweep::policy_defaults::SEGMENT_WARP_ITEMS);
+  // The tiny class's edge: the policy's SEGMENT_TINY_KEYS, capped by the network's lanes (32 x 16
+  // keys for images of at most 32 bits, 32 x 8 above).
+  const std::size_t network_max = ringsweep::key_traits<Key>::bits <= 32 ? 512 : 256;
+  const std::size_t warp_max = std::min<std::size_t>(
+      network_max, c.tiny ? std::size_t(ringsweep_test::policy_tiny::SEGMENT_TINY_KEYS)
+                          : std::size_t(ringsweep::policy_defaults::SEGMENT_TINY_KEYS));
   const segment_layout l = draw_segments(c.seed, c.index, c.n, warp_max, tile);
   c.n = l.n;
   const std::size_t n = c.n, segments = l.begin.size();

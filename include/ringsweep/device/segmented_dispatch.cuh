@@ -13,6 +13,7 @@
 #include "../detail/temp_layout.cuh"
 #include "../kernels/onesweep_kernel.cuh"
 #include "../kernels/segment_classify_kernel.cuh"
+#include "../kernels/segment_classify_sort_kernel.cuh"
 #include "../kernels/segment_copy_kernel.cuh"
 #include "../kernels/segment_histogram_kernel.cuh"
 #include "../kernels/segment_sort_kernel.cuh"
@@ -48,7 +49,12 @@ struct segmented_dispatch {
   static constexpr bool HAS_VALUES = Config::HAS_VALUES;
   static constexpr int TILE = Config::TILE;
   static constexpr int RADIX = Config::RADIX;
-  static constexpr int TINY = warp_threads * Policy::SEGMENT_WARP_ITEMS;
+  /// Tiny segments are sorted in registers by sub-warps (subwarp_sort) in the classification's
+  /// own launch where the keys' images have at most 64 bits, else one warp each (warp_segment_sort).
+  static constexpr bool NETWORK = subwarp_sort<typename Config::unhooked>::SUPPORTED;
+  static constexpr int TINY =
+      NETWORK ? min_of(Policy::SEGMENT_TINY_KEYS, subwarp_sort<typename Config::unhooked>::MAX_KEYS)
+              : warp_threads * Policy::SEGMENT_WARP_ITEMS;
   static_assert(TILE <= 65536 && TINY <= 65536, "segment_item holds sizes up to 65536");
 
   // Counter words (before the tail iterator's, from Config::COUNTER_TAILS, and the routes).
@@ -116,11 +122,6 @@ struct segmented_dispatch {
     cp.keys_out = b.keys_final;
     cp.values_in = HAS_VALUES ? b.values_in : nullptr;
     cp.values_out = HAS_VALUES ? b.values_final : nullptr;
-    e = launch(segment_classify_kernel<Segments, bits_type, value_raw_t, Output>,
-               grid_of(ceil_div<std::size_t>(p.segments, segment_classify_threads), wide * 8),
-               unsigned(segment_classify_threads), stream, launch_order::serial, cp, out);
-    if (e != cudaSuccess) return e;
-
     segment_sort_params<Key, value_raw_t> sp;
     static_cast<key_context<Key>&>(sp) = p.sort.context;
     sp.keys_in = b.keys_in;
@@ -132,10 +133,25 @@ struct segmented_dispatch {
     sp.tiny_count = lists.tiny_count;
     sp.small_count = lists.small_count;
     sp.window = p.sort.window;
-    constexpr std::size_t tiny_warps = tiny_segment_threads / warp_threads;
-    e = launch(tiny_segment_kernel<typename Config::unhooked, Output>, grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16),
-               unsigned(tiny_segment_threads), stream, launch_order::serial, sp, out);
-    if (e != cudaSuccess) return e;
+    if constexpr (NETWORK) {
+      segment_classify_sort_params<Key, Segments, value_raw_t> csp;
+      csp.classify = cp;
+      csp.sort = sp;
+      e = launch(segment_classify_sort_kernel<typename Config::unhooked, Segments, Output>,
+                 grid_of(ceil_div<std::size_t>(p.segments, classify_sort_threads), wide * 8),
+                 unsigned(classify_sort_threads), stream, launch_order::serial, csp, out);
+      if (e != cudaSuccess) return e;
+    } else {
+      e = launch(segment_classify_kernel<Segments, bits_type, value_raw_t, Output>,
+                 grid_of(ceil_div<std::size_t>(p.segments, segment_classify_threads), wide * 8),
+                 unsigned(segment_classify_threads), stream, launch_order::serial, cp, out);
+      if (e != cudaSuccess) return e;
+      constexpr std::size_t tiny_warps = tiny_segment_threads / warp_threads;
+      e = launch(tiny_segment_kernel<typename Config::unhooked, Output>,
+                 grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16), unsigned(tiny_segment_threads),
+                 stream, launch_order::serial, sp, out);
+      if (e != cudaSuccess) return e;
+    }
     if (p.sort.n > std::size_t(TINY)) {  // else no segment is small
       e = launch(small_segment_kernel<typename Config::unhooked, Output>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS),
                  stream, launch_order::serial, sp, out);

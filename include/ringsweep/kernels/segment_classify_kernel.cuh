@@ -71,10 +71,66 @@ struct segment_classify_params {
   ValueRaw* values_out;
 };
 
+/// `x / d` for `x` below 2^48 and `d` of at most 2^16 (a segment's size over a tile), by three
+/// 32-bit divisions: a 64-bit division is a subroutine call on the GPU, whose calling convention
+/// made the kernels that inline it spill.
+__host__ __device__ __forceinline__ u64 div_48_by_16(u64 x, u32 d) {
+  u32 r = 0;
+  u64 q = 0;
+RINGSWEEP_UNROLL
+  for (int shift = 32; shift >= 0; shift -= 16) {
+    const u32 part = r << 16 | u32(x >> shift & 0xffffu);  // r < d <= 2^16: fits
+    q = q << 16 | (part / d);
+    r = part % d;
+  }
+  return q;
+}
+
+/// What the classification does with segment `s` (`[begin, begin + size)`, not empty, within the
+/// input) when no network sorts it where it is: one key is copied at once, up to `p.tiny_keys` is
+/// listed tiny, up to `p.small_keys` small, larger ones take a place in the large list and their
+/// tiles. Overlapping segments (undefined) could make more large segments or tiles than the host's
+/// bounds: those are dropped, so that nothing outside the temporary storage is written.
+template <class Segments, class Bits, class ValueRaw, class Output>
+__device__ __forceinline__ void classify_segment(const segment_classify_params<Segments, Bits, ValueRaw>& p,
+                                                 const Output& out, u64 s, u64 begin, u64 size) {
+  if (size == 1) {
+    if constexpr (Output::TOP_K) {
+      if (out.keys_out != nullptr) store_global(out.keys_out + out.slot(s), load_global(p.keys_in + begin));
+      if (out.values_out != nullptr) store_global(out.values_out + out.slot(s), out.value(p.values_in, begin, 0));
+    } else {
+      store_global(p.keys_out + begin, load_global(p.keys_in + begin));
+      if (p.values_in != nullptr) store_global(p.values_out + begin, load_global(p.values_in + begin));
+    }
+  } else if (size <= p.tiny_keys) {
+    const u32 i = atomicAdd(p.lists.tiny_count, 1u);
+    store_global(p.lists.items + i, segment_item::make(begin, size));
+    if constexpr (Output::TOP_K) store_global(out.item_segments + i, u32(s));
+  } else if (size <= p.small_keys) {
+    const u32 i = atomicAdd(p.lists.small_count, 1u);
+    store_global(p.lists.items + (p.lists.capacity - 1 - i), segment_item::make(begin, size));
+    if constexpr (Output::TOP_K) store_global(out.item_segments + (p.lists.capacity - 1 - i), u32(s));
+  } else {
+    const u64 tiles = div_48_by_16(size - 1, p.small_keys) + 1;  // size >= 2
+    // One compare-and-swap claims the list entry and the tiles within both bounds.
+    u64 w = 0;  // a guess: the first compare-and-swap returns the word
+    for (;;) {
+      if (large_count(w) >= p.large_capacity || large_tiles(w) + tiles > p.tiles_capacity) break;
+      const u64 seen = atomicCAS(p.lists.large_word, w, w + (u64(1) << large_count_shift) + tiles);
+      if (seen == w) break;
+      w = seen;
+    }
+    if (large_count(w) >= p.large_capacity || large_tiles(w) + tiles > p.tiles_capacity) return;
+    large_segment entry;
+    entry.begin = begin;
+    entry.size = size;
+    entry.first_tile = large_tiles(w);
+    p.lists.large[large_count(w)] = entry;
+  }
+}
+
 /// One thread per segment (grid-stride). A segment is empty when `end <= begin`, and ignored when
-/// it does not lie within `[0, n)`: nothing outside the input is read or written. Overlapping
-/// segments (undefined) could make more large segments or tiles than the host's bounds: those
-/// are dropped, so that nothing outside the temporary storage is written either.
+/// it does not lie within `[0, n)`: nothing outside the input is read or written.
 ///
 /// `Output` (segment_in_place or segment_first_k): where a segment of one key goes, and whether
 /// each tiny and small item records its segment number.
@@ -84,41 +140,7 @@ __global__ void __launch_bounds__(segment_classify_threads)
   const u64 stride = u64(gridDim.x) * segment_classify_threads;
   for (u64 s = u64(blockIdx.x) * segment_classify_threads + threadIdx.x; s < p.num_segments; s += stride) {
     u64 begin = 0, end = 0;
-    if (!p.segments.bounds(s, p.n, begin, end)) continue;
-    const u64 size = end - begin;
-    if (size == 1) {
-      if constexpr (Output::TOP_K) {
-        if (out.keys_out != nullptr) store_global(out.keys_out + out.slot(s), load_global(p.keys_in + begin));
-        if (out.values_out != nullptr) store_global(out.values_out + out.slot(s), out.value(p.values_in, begin, 0));
-      } else {
-        store_global(p.keys_out + begin, load_global(p.keys_in + begin));
-        if (p.values_in != nullptr) store_global(p.values_out + begin, load_global(p.values_in + begin));
-      }
-    } else if (size <= p.tiny_keys) {
-      const u32 i = atomicAdd(p.lists.tiny_count, 1u);
-      store_global(p.lists.items + i, segment_item::make(begin, size));
-      if constexpr (Output::TOP_K) store_global(out.item_segments + i, u32(s));
-    } else if (size <= p.small_keys) {
-      const u32 i = atomicAdd(p.lists.small_count, 1u);
-      store_global(p.lists.items + (p.lists.capacity - 1 - i), segment_item::make(begin, size));
-      if constexpr (Output::TOP_K) store_global(out.item_segments + (p.lists.capacity - 1 - i), u32(s));
-    } else {
-      const u64 tiles = (size + p.small_keys - 1) / p.small_keys;
-      // One compare-and-swap claims the list entry and the tiles within both bounds.
-      u64 w = 0;  // a guess: the first compare-and-swap returns the word
-      for (;;) {
-        if (large_count(w) >= p.large_capacity || large_tiles(w) + tiles > p.tiles_capacity) break;
-        const u64 seen = atomicCAS(p.lists.large_word, w, w + (u64(1) << large_count_shift) + tiles);
-        if (seen == w) break;
-        w = seen;
-      }
-      if (large_count(w) >= p.large_capacity || large_tiles(w) + tiles > p.tiles_capacity) continue;
-      large_segment entry;
-      entry.begin = begin;
-      entry.size = size;
-      entry.first_tile = large_tiles(w);
-      p.lists.large[large_count(w)] = entry;
-    }
+    if (p.segments.bounds(s, p.n, begin, end)) classify_segment(p, out, s, begin, end - begin);
   }
 }
 

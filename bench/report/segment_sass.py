@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Warp-instructions per key of a segmented sort's tiny segments (the sub-warp network in the
+classification's own launch, segment_classify_sort_kernel), from a cubin built with -lineinfo.
+
+The network's regions are marked in include/ringsweep/agent/subwarp_sort.cuh (`// sass: net_*`, the
+same markers sass_phases.py reads). Its loops across lanes run a number of times that depends on
+the lanes a segment takes, so the count is a model over the static SASS of each region (straight
+code, each loop body once, as ptxas laid it out) times its trip count:
+
+    group(L) = net_load + net_within + sum over kl = 2, 4 .. L of
+               (net_flip + (log2(kl) - 1) x net_across + net_clean) + net_keys + net_values
+    per key  = (other + L x group(L)) / (32 x s)
+
+for segments of s keys taking L lanes each (L = the power of two with L x ITEMS >= s; ITEMS = 16
+keys per lane for images of at most 32 bits, 8 above): a warp takes 32 segments (the kernel's
+`other`: their bounds, classification and queue, counted once though its class loop runs six times),
+then sorts them in L rounds of 32 / L sub-warps, every lane of the warp issuing each instruction
+once per round. `per key` is warp-instructions (one issue slot of one warp) per key.
+
+    segment_sass.py --cubin sm_90=X.cubin [--markdown] [--budget bench/results/segment_budget.csv --check]
+"""
+import argparse
+import csv
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sass_phases  # noqa: E402
+
+REGIONS = ["net_load", "net_within", "net_flip", "net_across", "net_clean", "net_keys", "net_values"]
+SIZES = [16, 64, 256, 512]  # segment sizes the report and the budget name
+KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
+                    r"ringsweep::[a-z0-9_]+::detail::segment_offsets<[a-z ]+>, "
+                    r"ringsweep::[a-z0-9_]+::detail::segment_in_place>\(")
+
+
+def kernel_case(demangled):
+    """(policy, case, key bits) of a segment_classify_sort_kernel over offset arrays, else None."""
+    m = KERNEL.search(demangled)
+    if not m:
+        return None
+    args = sass_phases.split_args(m.group(1))
+    if len(args) != 4:
+        return None
+    key = sass_phases.TYPE_NAMES.get(args[1])
+    if key is None:
+        return None
+    value = args[2]
+    if value.endswith("null_value"):
+        case = "keys_" + key
+    else:
+        v = sass_phases.TYPE_NAMES.get(value)
+        if v is None:
+            return None
+        case = "pairs_%s_%s" % (key, v)
+    return args[0].split("::")[-1], case, 8 * sass_phases.TYPE_BYTES[key]
+
+
+def counts(insns, regions):
+    c = {r: 0 for r in REGIONS}
+    c["other"] = 0
+    for text, chain in insns:
+        if text.startswith("NOP") or text == "BRA `(.L_x_0)":
+            continue
+        phase = None
+        for path, line in chain:
+            p = regions.phase(path, line)
+            if p:
+                phase = p
+                break
+        c[phase if phase in c else "other"] += 1
+    return c
+
+
+def per_key(c, key_bits, size):
+    items = 16 if key_bits <= 32 else 8
+    lanes = 1
+    while lanes * items < size:
+        lanes *= 2
+    group = c["net_load"] + c["net_within"] + c["net_keys"] + c["net_values"]
+    kl = 2
+    while kl <= lanes:
+        group += c["net_flip"] + (kl.bit_length() - 2) * c["net_across"] + c["net_clean"]
+        kl *= 2
+    return (c["other"] + lanes * group) / (32.0 * size), lanes
+
+
+def analyse(cubin, nvdisasm, arch):
+    only = sass_phases.symbols_where(cubin, lambda n: kernel_case(n) is not None)
+    kernels = sass_phases.disassemble(nvdisasm, cubin, only)
+    regs = sass_phases.registers(cubin)
+    names = sass_phases.demangle(list(kernels))
+    regions = sass_phases.Regions()
+    rows = []
+    for mangled, insns in kernels.items():
+        kc = kernel_case(names[mangled])
+        if kc is None or len(insns) < 100:  # a policy compiled out of this architecture
+            continue
+        policy, case, bits = kc
+        c = counts(insns, regions)
+        for size in SIZES:
+            if size > (512 if bits <= 32 else 256):
+                continue
+            value, lanes = per_key(c, bits, size)
+            row = {"arch": arch, "policy": policy, "case": case, "segment_keys": size, "lanes": lanes,
+                   "per_key": round(value, 2), "regs": regs.get(mangled, 0)}
+            row.update(c)
+            rows.append(row)
+    rows.sort(key=lambda r: (r["arch"], r["case"], r["segment_keys"]))
+    return rows
+
+
+def markdown(rows):
+    head = ["arch", "case", "segment keys", "lanes", "warp-instr. /key", "registers", "other"] + REGIONS
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        vals = [r["arch"], r["case"], r["segment_keys"], r["lanes"], r["per_key"], r["regs"], r["other"]]
+        vals += [r[x] for x in REGIONS]
+        out.append("| " + " | ".join(str(v) for v in vals) + " |")
+    return "\n".join(out)
+
+
+def check_budget(rows, path):
+    failures = []
+    with open(path) as f:
+        budget = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    by_key = {(r["arch"], r["policy"], r["case"], str(r["segment_keys"])): r for r in rows}
+    for b in budget:
+        k = (b["arch"], b["policy"], b["case"], b["segment_keys"])
+        r = by_key.get(k)
+        if r is None:
+            failures.append("%s %s %s %s keys: no such kernel in the cubin (budget row stale?)" % k)
+        elif r["per_key"] > float(b["max_per_key"]):
+            failures.append("%s %s %s %s keys: %.2f warp-instructions per key, budget %s" % (k + (r["per_key"], b["max_per_key"])))
+        elif r["regs"] > int(b["max_regs"]):
+            failures.append("%s %s %s %s keys: %d registers, budget %s" % (k + (r["regs"], b["max_regs"])))
+        else:
+            print("ok   %s %s %s %s keys: %.2f per key (budget %s), %d registers (budget %s)"
+                  % (k + (r["per_key"], b["max_per_key"], r["regs"], b["max_regs"])))
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cubin", action="append", required=True, help="ARCH=path; repeatable")
+    ap.add_argument("--nvdisasm")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--budget")
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    nvdisasm = sass_phases.find_nvdisasm(args.nvdisasm)
+    if nvdisasm is None:
+        print("segment_sass: skipped: no nvdisasm (toolkit, PATH, $NVDISASM, or pip install nvidia-cuda-nvdisasm)")
+        return 0
+    rows = []
+    for spec in args.cubin:
+        arch, path = spec.split("=", 1)
+        rows += analyse(path, nvdisasm, arch)
+    if args.markdown:
+        print(markdown(rows))
+    if args.check:
+        failures = check_budget(rows, args.budget)
+        for m in failures:
+            print("FAIL " + m)
+        return 1 if failures else 0
+    if not args.markdown:
+        for r in rows:
+            print(r)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

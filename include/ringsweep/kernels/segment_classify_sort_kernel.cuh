@@ -1,0 +1,106 @@
+// The first kernel of a segmented sort whose keys a network can sort (images of at most 64 bits):
+// it classifies the segments and sorts the tiny ones at once, in registers (subwarp_sort), so that
+// only the small and large ones are listed for later launches.
+#pragma once
+
+#include "../agent/segment_lists.cuh"
+#include "../agent/subwarp_sort.cuh"
+#include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
+#include "../detail/policy_for_arch.cuh"
+#include "segment_classify_kernel.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace detail {
+
+constexpr int classify_sort_threads = 128;
+/// Blocks per SM the registers must allow: 8 (32 warps; at most 64 registers a thread).
+constexpr int classify_sort_min_blocks = 8;
+
+/// Arguments of segment_classify_sort_kernel: the classification's, and the sort's arrays and
+/// window for the tiny segments it sorts itself.
+template <class Key, class Segments, class ValueRaw>
+struct segment_classify_sort_params {
+  segment_classify_params<Segments, typename key_traits<Key>::bits_type, ValueRaw> classify;
+  sort_arrays<Key, ValueRaw> sort;
+};
+
+/// Persistent grid; each warp takes 32 consecutive segments at a time, one per lane. A segment of
+/// 2 to `tiny_keys` keys (at most subwarp_sort's MAX_KEYS) is tiny: the warp queues its tiny segments by the lanes each
+/// needs (1, 2, 4, ... 32, a power of two) and sorts them class by class, `32 / lanes` segments at
+/// once; every other segment goes to classify_segment (one key copied, small and large listed).
+/// `Output`: where tiny, small and one-key segments go (segment_lists.cuh).
+template <class Config, class Segments, class Output = segment_in_place>
+__global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_blocks)
+    segment_classify_sort_kernel(
+        segment_classify_sort_params<typename Config::key_type, Segments, typename Config::value_raw_t> p, Output out) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using net_t = subwarp_sort<Config>;
+    constexpr int WARPS = classify_sort_threads / warp_threads;
+    constexpr int CLASSES = 6;  // sub-warps of 1, 2, 4, 8, 16 and 32 lanes
+    __shared__ typename net_t::TempStorage temp[WARPS];
+    // The warp's tiny segments (segment_item) by class, a zero word (no segment) after them, their
+    // numbers (a top-k's output) and where each class starts.
+    __shared__ u64 queue[WARPS][warp_threads + 1];
+    __shared__ u32 queue_segment[WARPS][warp_threads + 1];
+    __shared__ u32 class_first[WARPS][CLASSES + 1];
+    const int warp = int(threadIdx.x) / warp_threads;
+    const u32 lane = lane_id();
+    if (lane == 0) queue[warp][warp_threads] = 0;
+    // The warp's round (32 segments each) is counted in shared memory, not in a register held
+    // through the network: with it, the pairs kernels spilled at 64 registers.
+    __shared__ u32 warp_round[WARPS];
+    if (lane == 0) warp_round[warp] = 0;
+    __syncwarp();
+    for (;;) {
+      const u32 block = opaque(u32(blockIdx.x));  // made again each round, not held
+      const u64 first = ((u64(warp_round[warp]) * gridDim.x + block) * WARPS + u64(warp)) * warp_threads;
+      if (first >= p.classify.num_segments) break;
+      const u64 s = first + lane;
+      u64 begin = 0, end = 0;
+      int cls = -1;  // the class of a tiny segment: log2 of its lanes
+      if (s < p.classify.num_segments && p.classify.segments.bounds(s, p.classify.n, begin, end)) {
+        const u64 size = end - begin;
+        if (size >= 2 && size <= u64(p.classify.tiny_keys)) {  // at most MAX_KEYS
+          const int lanes = net_t::lanes_for(u32(size));
+          cls = 31 - __clz(lanes);
+        } else {
+          classify_segment(p.classify, out, s, begin, size);
+        }
+      }
+      // The tiny segments to the warp's queue, class after class; class c's are at
+      // [class_first[c], class_first[c + 1]).
+      u32 at = 0, queued = 0;
+      for (int c = 0; c < CLASSES; ++c) {
+        const u32 members = __ballot_sync(0xffffffffu, cls == c);
+        if (cls == c) at = queued + u32(__popc(members & lanemask_lt()));
+        if (lane == u32(c)) class_first[warp][c] = queued;
+        queued += u32(__popc(members));
+      }
+      if (lane == 0) class_first[warp][CLASSES] = queued;
+      if (cls >= 0) {
+        queue[warp][at] = segment_item::make(begin, end - begin);
+        if constexpr (Output::TOP_K) queue_segment[warp][at] = u32(s);
+      }
+      __syncwarp();
+      // Class by class, 32 / lanes segments at a time. Only the class and the cursor stay in
+      // registers through the network (the bounds are read again from shared memory).
+      for (int c = 0; c < CLASSES; ++c) {
+        for (u32 next = class_first[warp][c]; next < class_first[warp][c + 1]; next += u32(warp_threads >> c)) {
+          const u32 k = next + (lane >> c);  // this sub-warp's segment
+          const u32 at_k = k < class_first[warp][c + 1] ? k : u32(warp_threads);  // none: the zero word
+          net_t(temp[warp], p.sort).sort(&queue[warp][at_k], 1 << c, out, &queue_segment[warp][at_k]);
+        }
+      }
+      __syncwarp();  // the queue's next use
+      if (lane == 0) warp_round[warp] += 1;
+      __syncwarp();
+    }
+  } else {
+    (void)p;
+    (void)out;  // not this policy's architecture: never launched (see policy.cuh)
+  }
+}
+
+}  // namespace detail
+RINGSWEEP_NAMESPACE_END

@@ -1,0 +1,201 @@
+// Tiny segments sorted by the sub-warp network (agent/subwarp_sort.cuh) with the device's policy:
+// sizes at every edge of its classes (1 to 32 lanes of 16 keys for images of at most 32 bits, of
+// 8 keys for 64-bit ones, the tiny limit, the small class above it), every key type, both orders,
+// bit windows, -0.0 / +0.0 and NaNs, many equal keys (stability through the values), mixed
+// layouts with gaps that must stay unwritten. Reference: std::stable_sort per segment.
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "sort_test_util.cuh"
+
+namespace {
+
+using ringsweep::sort_order;
+using ringsweep_test::sort_options_of;
+
+/// Keys per lane of the network for `Key` (16 up to 32-bit images, 8 above).
+template <class Key>
+constexpr std::size_t lane_keys() {
+  return ringsweep::key_traits<Key>::bits <= 32 ? 16 : 8;
+}
+
+/// Sizes at the network's edges for `Key`: 0, 1, 2, 3, each class's size -1, +0, +1 (lanes x
+/// keys per lane), a lane's keys +-1, and past the tiny limit (the small class).
+template <class Key>
+std::vector<std::size_t> network_edges() {
+  const std::size_t items = lane_keys<Key>();
+  std::vector<std::size_t> sizes = {0, 1, 2, 3, items / 2 + 1};
+  for (std::size_t lanes = 1; lanes <= 32; lanes *= 2) {
+    sizes.push_back(lanes * items - 1);
+    sizes.push_back(lanes * items);
+    sizes.push_back(lanes * items + 1);
+  }
+  sizes.push_back(1000);  // small
+  return sizes;
+}
+
+struct layout {
+  std::vector<long long> begin, end;
+  std::size_t n = 0;
+};
+
+/// `sizes` in order with `gap` unused keys before each, listed in reverse when `reverse`.
+layout lay_out(const std::vector<std::size_t>& sizes, std::size_t gap, bool reverse) {
+  layout l;
+  for (std::size_t size : sizes) {
+    l.n += gap;
+    l.begin.push_back((long long)l.n);
+    l.end.push_back((long long)(l.n + size));
+    l.n += size;
+  }
+  l.n += gap;
+  if (reverse) {
+    std::reverse(l.begin.begin(), l.begin.end());
+    std::reverse(l.end.begin(), l.end.end());
+  }
+  return l;
+}
+
+/// The segmented sort of `keys` (pairs with each key's index as its value when `pairs`) with the
+/// device's policy, checked key by key and value by value (stable); positions in no segment keep
+/// the output's 0xAB bytes.
+template <class Key>
+void check(const std::vector<Key>& keys, const layout& l, const ringsweep::sort_options& opts, bool pairs) {
+  const std::size_t n = keys.size();
+  INFO(l.begin.size() << " segments, n " << n << ", " << ringsweep_test::order_name(opts) << ", bits ["
+                      << opts.begin_bit << ", " << opts.end_bit << ")" << (pairs ? ", pairs" : ", keys"));
+  std::vector<std::uint32_t> index(n);
+  for (std::size_t i = 0; i < n; ++i) index[i] = std::uint32_t(i);
+  ringsweep_test::device_buffer<Key> kin(keys), kout(n);
+  ringsweep_test::device_buffer<std::uint32_t> vin(index), vout(n);
+  ringsweep_test::device_buffer<long long> begin(l.begin), end(l.end);
+  kout.fill_bytes(0xAB);
+  vout.fill_bytes(0xAB);
+  const auto call = [&](void* temp, std::size_t& bytes) {
+    return pairs ? ringsweep::segmented_sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
+                                                   l.begin.size(), begin.data(), end.data(), opts)
+                 : ringsweep::segmented_sort_keys(temp, bytes, kin.data(), kout.data(), n, l.begin.size(),
+                                                  begin.data(), end.data(), opts);
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(call(nullptr, bytes));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(call(temp.data(), bytes));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto got = kout.download();
+  const auto got_index = vout.download();
+  std::vector<bool> covered(n, false);
+  for (std::size_t s = 0; s < l.begin.size(); ++s) {
+    const std::size_t b = std::size_t(l.begin[s]), e = std::size_t(l.end[s]);
+    const std::vector<Key> part(keys.begin() + long(b), keys.begin() + long(e));
+    const auto order = ringsweep_test::reference_order(part, opts);
+    for (std::size_t j = 0; j < order.size(); ++j) {
+      INFO("segment of " << e - b << " keys, position " << j);
+      covered[b + j] = true;
+      REQUIRE(ringsweep_test::raw_bits(got[b + j]) == ringsweep_test::raw_bits(keys[b + order[j]]));
+      if (pairs) REQUIRE(got_index[b + j] == std::uint32_t(b + order[j]));
+    }
+  }
+  unsigned char poison[sizeof(Key)];
+  std::memset(poison, 0xAB, sizeof poison);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (covered[i]) continue;
+    INFO("gap position " << i);
+    REQUIRE(std::memcmp(&got[i], poison, sizeof(Key)) == 0);
+    if (pairs) REQUIRE(got_index[i] == 0xABABABABu);
+  }
+  REQUIRE(ringsweep_test::same_keys(kin.download(), keys));
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("segmented network: every class edge, every key type, both orders", "[sort][segmented][network]",
+                   std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t,
+                   std::int64_t, __half, __nv_bfloat16, float, double) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const layout l = lay_out(network_edges<TestType>(), 3, true);
+  // Few distinct keys: long runs of equal keys, whose order only the values show.
+  const auto keys = ringsweep_test::make_keys<TestType>(l.n, ringsweep_test::distribution::few_distinct, seed);
+  for (auto o : {sort_order::ascending, sort_order::descending}) {
+    check(keys, l, sort_options_of(o), true);
+  }
+  const auto uniform = ringsweep_test::make_keys<TestType>(l.n, ringsweep_test::distribution::uniform, seed + 1);
+  check(uniform, l, sort_options_of(sort_order::ascending), false);
+}
+
+TEST_CASE("segmented network: bit windows", "[sort][segmented][network]") {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const layout l32 = lay_out(network_edges<std::uint32_t>(), 0, false);
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(l32.n, ringsweep_test::distribution::uniform, seed);
+  for (auto o : {sort_order::ascending, sort_order::descending}) {
+    check(keys, l32, sort_options_of(o, 0, 20), true);
+    check(keys, l32, sort_options_of(o, 3, 17), true);
+    check(keys, l32, sort_options_of(o, 24, 32), true);
+  }
+  const layout l64 = lay_out(network_edges<std::uint64_t>(), 1, false);
+  const auto keys64 = ringsweep_test::make_keys<std::uint64_t>(l64.n, ringsweep_test::distribution::uniform, seed);
+  check(keys64, l64, sort_options_of(sort_order::ascending, 5, 61), true);
+  check(keys64, l64, sort_options_of(sort_order::descending, 30, 64), true);
+}
+
+TEMPLATE_TEST_CASE("segmented network: -0.0 ranks with +0.0, NaNs by their bits", "[sort][segmented][network]",
+                   float, double) {
+  using bits = ringsweep_test::bits_of<TestType>;
+  const layout l = lay_out(network_edges<TestType>(), 2, false);
+  std::mt19937_64 rng(ringsweep_test::catch_seed());
+  const bits sign = bits(bits(1) << (sizeof(bits) * 8 - 1));
+  const bits quiet_nan = sizeof(bits) == 4 ? bits(0x7fc00000u) : bits(0x7ff8000000000000ull);
+  const TestType specials[] = {TestType(0), -TestType(0), TestType(1.5), -TestType(2.25),
+                               std::numeric_limits<TestType>::infinity(), -std::numeric_limits<TestType>::infinity()};
+  std::vector<TestType> keys(l.n);
+  for (auto& k : keys) {
+    const unsigned pick = unsigned(rng() % 9);
+    if (pick < 6) {
+      k = specials[pick];
+    } else {
+      bits b = bits(quiet_nan | bits(rng() % 4));  // NaNs of a few payloads, both signs
+      if (pick == 7) b = bits(b | sign);
+      std::memcpy(&k, &b, sizeof k);
+    }
+  }
+  for (auto o : {sort_order::ascending, sort_order::descending}) check(keys, l, sort_options_of(o), true);
+}
+
+TEST_CASE("segmented network: many segments of mixed classes in one call", "[sort][segmented][network]") {
+  // 3000 segments of 0 to 600 keys (every class, some small), gaps of 0 to 2 keys, listed in a
+  // random order: sub-warps of every width share warps and several rounds per class.
+  std::mt19937_64 rng(ringsweep_test::catch_seed());
+  std::vector<std::size_t> sizes(3000);
+  for (auto& s : sizes) {
+    const unsigned r = unsigned(rng() % 16);
+    s = r < 8 ? rng() % 20 : r < 14 ? rng() % 130 : rng() % 600;
+  }
+  layout l;
+  for (std::size_t s : sizes) {
+    l.n += rng() % 3;
+    l.begin.push_back((long long)l.n);
+    l.end.push_back((long long)(l.n + s));
+    l.n += s;
+  }
+  std::vector<std::size_t> perm(sizes.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = i;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  layout shuffled = l;
+  for (std::size_t i = 0; i < perm.size(); ++i) {
+    shuffled.begin[i] = l.begin[perm[i]];
+    shuffled.end[i] = l.end[perm[i]];
+  }
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(l.n, ringsweep_test::distribution::few_distinct, 5);
+  check(keys, shuffled, sort_options_of(sort_order::ascending), true);
+  const auto keys64 = ringsweep_test::make_keys<double>(l.n, ringsweep_test::distribution::uniform, 6);
+  check(keys64, shuffled, sort_options_of(sort_order::descending), true);
+}
