@@ -287,6 +287,21 @@ TEST_CASE("top_k: speculative candidates taken, overflowing midway, guessed too 
     // candidates (56 and about 1.3 more) fit its 64.
     check_top_k<spec>(keys, 3800, sort_options_of(sort_order::ascending), false);
   }
+  SECTION("the bucket is one digit above the lowest guess: the input is read again") {
+    // Top digit 0 for the first 56 keys of every range (D_r = 0), 1 for 24 keys of its second
+    // tile, 2-255 elsewhere; the k-th key (k just past the 64 x 56 digit-0 keys) has digit 1,
+    // which no range's candidates hold. Descending: the same keys inverted.
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = i % span;
+      const std::uint32_t top = at < 56 ? 0u : at >= tile && at < tile + 24 ? 1u : 2u + std::uint32_t(rng() % 254u);
+      keys[i] = top << 24 | std::uint32_t(rng() & 0x00ffffffu);
+    }
+    const std::size_t k = 64 * 56 + 10;
+    check_top_k<spec>(keys, k, sort_options_of(sort_order::ascending), false);
+    for (auto& key : keys) key = ~key;
+    check_top_k<spec>(keys, k, sort_options_of(sort_order::descending), false);
+  }
 }
 
 TEST_CASE("top_k: float specials, equal zeros stable", "[sort][top_k]") {
