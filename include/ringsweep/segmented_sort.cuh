@@ -27,7 +27,10 @@
 //         + a(L * P * 256 * 8) + a(2 * P * 256 * 8) + a(24 * L) + [P >= 2: a(n * sizeof(Key))
 //         + a(n * sizeof(Value))]]
 // where TAIL_WORDS is the tail iterator's (at most a few hundred words). The size query returns it
-// exactly; n = 0 or no segment needs 256 bytes.
+// exactly; n = 0 or no segment needs 256 bytes. Values of a size other than 1, 2, 4, 8 or 16 bytes:
+// the in/out formula with 4-byte values (8-byte from 2^32 keys) plus 2 * a(n * 4) (a(n * 8)) for
+// the positions in and out, in both forms (the double-buffer form sorts into the alternate buffers
+// and never writes the current ones).
 //
 // Errors: as sort_keys (cudaErrorInvalidValue with nothing written and nothing launched for a bad
 // window or order, null data pointers, overlapping input and output, too little temporary
