@@ -12,6 +12,14 @@
 #include <cstring>
 #include <vector>
 
+#if __has_include(<cuda/std/tuple>) && defined(__CUDACC__)
+#include <cuda/std/tuple>
+namespace tup = cuda::std;
+#else
+#include <tuple>
+namespace tup = std;
+#endif
+
 #include "sort_test_util.cuh"
 
 namespace {
@@ -364,5 +372,47 @@ TEST_CASE("pairs of any size: a count on the device", "[sort][values][count]") {
       REQUIRE(got_keys[i] == 0xABABABABu);
       REQUIRE(ringsweep_test::same_bytes(got_values[i], poison));
     }
+  }
+}
+
+namespace {
+
+struct cell_key {  // sorted by its cell; the depth rides along as part of the key's bytes
+  std::uint32_t cell;
+  float depth;
+};
+struct by_cell {
+  __host__ __device__ tup::tuple<std::uint32_t&> operator()(cell_key& k) const { return {k.cell}; }
+};
+
+}  // namespace
+
+TEST_CASE("pairs of any size: custom keys through a decomposer", "[sort][values][decomposer]") {
+  const std::size_t n = 977;
+  const auto cells = ringsweep_test::make_keys<u32>(n, distribution::few_distinct, ringsweep_test::catch_seed());
+  std::vector<cell_key> keys(n);
+  std::vector<float3_like> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = {cells[i], float(i)};
+    values[i] = ringsweep_test::value_of_index<float3_like>(i);
+  }
+  const auto order = ringsweep_test::reference_order(cells, sort_options_of(sort_order::descending));
+  ringsweep_test::device_buffer<cell_key> kin(keys), kout(n);
+  ringsweep_test::device_buffer<float3_like> vin(values), vout(n);
+  ringsweep::sort_options desc;
+  desc.order = sort_order::descending;
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
+                                                   by_cell{}, desc));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::tuning::sort_pairs<tiny>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+                                                   vout.data(), n, by_cell{}, desc));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto got_keys = kout.download();
+  const auto got_values = vout.download();
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("position " << i);
+    REQUIRE(ringsweep_test::same_bytes(got_keys[i], keys[order[i]]));
+    REQUIRE(ringsweep_test::same_bytes(got_values[i], values[order[i]]));
   }
 }
