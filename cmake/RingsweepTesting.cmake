@@ -4,6 +4,7 @@
 #   ringsweep_add_test(NAME <name> SOURCES <a.cu>...
 #                      [LABELS <label>...] [ENV <VAR=value>...] [TIMEOUT <seconds>]
 #                      [SEEDS <n>...] [WORKERS <n>...] [ARGS <catch-arg>...] [REPEAT_ARGS <catch-arg>...]
+#                      [WATCHDOG <seconds>]
 #                      [COST <seconds>] [LIBRARIES <lib>...] [SIMT_ONLY] [GPU_ONLY] [GPU_ALWAYS])
 #
 #     One set of CUDA sources, two test executables:
@@ -18,6 +19,7 @@
 #                  schedule: the cases whose result a schedule cannot change run once. COST: about how long one run
 #                  takes on the CI machine; ctest -j starts tests of higher COST first, so that a
 #                  slow run does not start last and hold one core while the other idles.
+#                  WATCHDOG: RINGSWEEP_SIMT_WATCHDOG_S of every run (below).
 #     <name>_gpu   Built by nvcc when CUDA is enabled, label `gpu`. The test main exits with 77
 #                  when no CUDA device is present, which ctest reports as skipped. Only with
 #                  RINGSWEEP_GPU_PROGRAMS=ON (the default), or GPU_ALWAYS.
@@ -27,7 +29,7 @@
 #
 #   ringsweep_add_test_command(NAME <test> COMMAND <program-or-target> [<arg>...]
 #                              [LABELS <label>...] [ENV <VAR=value>...] [TIMEOUT <seconds>]
-#                              [PROPERTIES <property> <value>...])
+#                              [WATCHDOG <seconds>] [PROPERTIES <property> <value>...])
 #
 #     Any other test: one more run of a test executable (another environment, a Catch filter),
 #     an example, a cmake -P script, a Python report. When COMMAND names a target built by
@@ -35,7 +37,9 @@
 #     label (`simt` or `gpu`), and a `gpu` test is skipped on exit code 77 and listed in the GPU
 #     test list. A COMMAND that starts with a launcher (`mpirun -np 2 <target> ...`) is a `gpu` test
 #     of the first `gpu` target named in it, listed with the label `mpi` and the arguments after
-#     the target. PROPERTIES go to set_tests_properties as they are.
+#     the target. PROPERTIES go to set_tests_properties as they are. A `simt` test runs with
+#     RINGSWEEP_SIMT_WATCHDOG_S set (WATCHDOG, else a tenth of its timeout, 20 s to 60 s), unless
+#     its ENV sets it: a block that only spins that long aborts the test, naming its kernel.
 #
 #   ringsweep_add_compile_fail_test(NAME <test> SOURCE <file.cu> EXPECT <regex>
 #                                   [DEFINES <NAME=value>...] [LABELS <label>...])
@@ -59,7 +63,7 @@ set(RINGSWEEP_TEST_TIMEOUT 300 CACHE STRING "Default ctest timeout (seconds) of 
 set(RINGSWEEP_COMPILE_FAIL_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/RingsweepCompileFail.cmake")
 
 function(ringsweep_add_test_command)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;TIMEOUT" "COMMAND;LABELS;ENV;PROPERTIES")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;TIMEOUT;WATCHDOG" "COMMAND;LABELS;ENV;PROPERTIES")
   if(arg_UNPARSED_ARGUMENTS OR NOT arg_NAME OR NOT arg_COMMAND)
     message(FATAL_ERROR "ringsweep_add_test_command(${arg_NAME}): NAME and COMMAND are required "
                         "(unexpected: ${arg_UNPARSED_ARGUMENTS})")
@@ -98,6 +102,22 @@ function(ringsweep_add_test_command)
   set(env ${arg_ENV})
   if(backend STREQUAL "simt")
     list(PREPEND labels simt)
+    # A hang fails in seconds, naming the kernel, instead of at the ctest timeout: the backend's
+    # watchdog stops a block that has only spun this long (WATCHDOG, else a tenth of the timeout
+    # within 20-60 s; a test's own ENV RINGSWEEP_SIMT_WATCHDOG_S=... wins).
+    if(NOT env MATCHES "(^|;)RINGSWEEP_SIMT_WATCHDOG_S=")
+      if(arg_WATCHDOG)
+        set(watchdog ${arg_WATCHDOG})
+      else()
+        math(EXPR watchdog "${timeout} / 10")
+        if(watchdog LESS 20)
+          set(watchdog 20)
+        elseif(watchdog GREATER 60)
+          set(watchdog 60)
+        endif()
+      endif()
+      list(APPEND env RINGSWEEP_SIMT_WATCHDOG_S=${watchdog})
+    endif()
     if(RINGSWEEP_SANITIZE STREQUAL "address_undefined")
       list(APPEND env UBSAN_OPTIONS=print_stacktrace=1)
     endif()
@@ -131,7 +151,7 @@ function(ringsweep_add_test_command)
 endfunction()
 
 function(ringsweep_add_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "SIMT_ONLY;GPU_ONLY;GPU_ALWAYS" "NAME;TIMEOUT;COST"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "SIMT_ONLY;GPU_ONLY;GPU_ALWAYS" "NAME;TIMEOUT;COST;WATCHDOG"
                         "SOURCES;LABELS;ENV;SEEDS;WORKERS;ARGS;REPEAT_ARGS;LIBRARIES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ringsweep_add_test: unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -145,6 +165,10 @@ function(ringsweep_add_test)
   set(timeout)
   if(arg_TIMEOUT)
     set(timeout TIMEOUT ${arg_TIMEOUT})
+  endif()
+  set(watchdog)
+  if(arg_WATCHDOG)
+    set(watchdog WATCHDOG ${arg_WATCHDOG})
   endif()
   set(cost)
   if(arg_COST)
@@ -181,7 +205,7 @@ function(ringsweep_add_test)
         list(APPEND run_args ${arg_REPEAT_ARGS})
       endif()
       ringsweep_add_test_command(NAME ${exe}_seed${seed}_w${nw} COMMAND ${exe} --rng-seed ${seed} ${run_args}
-                                 LABELS ${arg_LABELS} ${timeout}
+                                 LABELS ${arg_LABELS} ${timeout} ${watchdog}
                                  ENV RINGSWEEP_SIMT_SEED=${seed} RINGSWEEP_SIMT_WORKERS=${nw} ${arg_ENV} ${cost})
     endforeach()
   endif()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #34's prepared plan for a lent GPU: two calls of at most 330 s each over the pack that
+# The prepared plan for a machine with a GPU: two calls of at most 330 s each over the pack that
 # `scripts/gpu_session.sh stage` built (.gpu/, carried). Run it through gpu_session.sh:
 #
 #   scripts/gpu_session.sh plan OUT 1      # call 1: correctness (a failure here is fixed first)
@@ -40,8 +40,8 @@
 # Output: OUT/<tag>-call<N>.tar.gz holding <tag>/call<N>/ (logs, raw JSON, tune logs, verdicts,
 # summaries, env.txt), ready for `tar -C bench/results/gpu -xzf`, and OUT/summary-call<N>.txt (also
 # kept current while the call runs, so a killed call still returns it). <tag> is RS_RESULT_TAG or
-# <device>-<UTC date>, e.g. h100-2026-11-27. The work happens outside OUT (the device tool returns
-# at most 8 files from OUT).
+# <device>-<UTC date>, e.g. h100-2026-11-27. The work happens outside OUT (at most 8 files come back
+# from OUT).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 
@@ -72,7 +72,7 @@ out=$(cd "${out}" && pwd)
 # ---- the pack and the device ----------------------------------------------------------------
 if [[ "${dry}" == 1 && -f .gpu/pack.tar.gz && ! -d .gpu/bin ]]; then
   # A dry run here reads the pack's lists, then removes what it unpacked: left in .gpu, the
-  # unpacked programs would travel with the pack and put the call over the device tool's 64 MiB.
+  # unpacked programs would travel with the pack and put the call over the 64 MiB that go to the GPU machine.
   mapfile -t unpacked < <(tar -tzf .gpu/pack.tar.gz | awk -F/ 'NF > 1 && $2 != "" && $2 != "build_info.txt" {print $2}' | sort -u)
   trap 'for u in "${unpacked[@]}"; do rm -rf ".gpu/${u}"; done' EXIT
 fi
@@ -623,7 +623,7 @@ else
   summaries
 fi
 
-# The lines that matter, last (the device tool returns the end of the output): failures, the
+# The lines that matter, last (the end of the output is what comes back first): failures, the
 # stress and sanitizer counts, the verdicts' winners.
 say ""
 say "recap:"

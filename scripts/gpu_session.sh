@@ -4,8 +4,8 @@
 # elsewhere (nvcc needs no GPU), leaving logs and JSON in an output folder.
 #
 #   scripts/gpu_session.sh stage               # here: build the GPU binaries into .gpu/
-#   scripts/gpu_session.sh plan OUT 1          # there: issue #34's call 1 (correctness), 330 s
-#   scripts/gpu_session.sh plan OUT 2          # there: issue #34's call 2 (speed), 330 s
+#   scripts/gpu_session.sh plan OUT 1          # there: the plan's call 1 (correctness), under 330 s
+#   scripts/gpu_session.sh plan OUT 2          # there: the plan's call 2 (speed), under 330 s
 #                                              # (scripts/gpu_plan.sh; the calls: docs/gpu_plan.md;
 #                                              # RS_DRY_RUN=1: commands and budgets, nothing run)
 #   scripts/gpu_session.sh run OUT [FILTER]    # there: every part below, then benchmarks matching FILTER
@@ -26,8 +26,8 @@
 # ringsweep_*bench* target, found by name, and ringsweep_tune), then the sort
 # tests once more from compute_80 PTX only (build-gpu80/: the driver JIT-compiles it for the GPU
 # and the dispatcher must pick policy_sm80), strips them and packs everything into .gpu/
-# (ignored by git) with the Google Benchmark shared library (and Open MPI's runtime when a program
-# links libmpi, in .gpu/mpi) and build_info.txt (commit, nvcc, CCCL), to be carried to a lent GPU
+# (ignored by git) with the Google Benchmark shared library where it is the installed one (and Open MPI's runtime when a program
+# links libmpi, in .gpu/mpi) and build_info.txt (commit, nvcc, CCCL), to be carried to a GPU
 # machine (64 MiB at most with the working tree; stage prints both sizes), which has no Catch2 or
 # Google Benchmark of its own.
 #
@@ -91,9 +91,19 @@ if [[ "${mode}" == stage ]]; then
   # or H200 runs the machine code (the compute_80 PTX builds below test the JIT path). The CUDA
   # runtime as a shared library, carried once: linked statically it is 680 KB in each of some 55
   # programs.
+  # Google Benchmark built here in Release from RS_BENCHMARK_SOURCE (a source tree of it), linked
+  # statically: the installed Debian library is built without NDEBUG and heads every benchmark log
+  # with its DEBUG warning.
+  benchmark_source=()
+  if [[ -n "${RS_BENCHMARK_SOURCE:-}" ]]; then
+    benchmark_source=("-DRINGSWEEP_BENCHMARK_SOURCE_DIR=$(cd "${RS_BENCHMARK_SOURCE}" && pwd)")
+  elif grep -q "built as DEBUG" /usr/lib/x86_64-linux-gnu/libbenchmark.so* 2>/dev/null; then
+    echo "stage: the installed Google Benchmark is a DEBUG build (its warning will head every benchmark log);" \
+      "RS_BENCHMARK_SOURCE=<a Google Benchmark source tree> builds it in Release" >&2
+  fi
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
     -DCMAKE_CUDA_RUNTIME_LIBRARY=Shared -DRINGSWEEP_GPU_PROGRAMS=ON \
-    "${launcher[@]}" >/dev/null
+    "${benchmark_source[@]}" "${launcher[@]}" >/dev/null
   # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test: from the
   # list CMake writes as it registers the tests (name, target, labels, arguments; RingsweepTesting.cmake).
   awk -F'\t' -v OFS='\t' '$3 !~ /(^|,)stress(,|$)/ {print $1, $2, $4}' build-gpu/gpu_tests.tsv >build-gpu/gpu_run.tsv
@@ -169,9 +179,9 @@ if [[ "${mode}" == stage ]]; then
   tree=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 -r du -cb 2>/dev/null |
     awk '$2 == "total" {t += $1} END {print t + 0}') || true
   echo "stage: .gpu is $((bytes / 1048576)) MiB ($((bytes / 1024)) KiB, $(wc -l <build-gpu/gpu_tests.tsv) tests listed)," \
-    "the working tree $((tree / 1048576)) MiB: $(((bytes + tree) / 1048576)) of the 64 MiB the device tool carries"
+    "the working tree $((tree / 1048576)) MiB: $(((bytes + tree) / 1048576)) of the 64 MiB that go to the GPU machine"
   if ((bytes + tree > 62 * 1024 * 1024)); then
-    echo "gpu_session: .gpu and the working tree are $((bytes + tree)) bytes, over what the device tool carries (64 MiB)" >&2
+    echo "gpu_session: .gpu and the working tree are $((bytes + tree)) bytes, over what goes to the GPU machine (64 MiB)" >&2
     exit 1
   fi
   exit 0

@@ -21,6 +21,8 @@
 // Where it differs from CUB:
 // - Temporary storage: the DoubleBuffer forms need a constant amount (about 2 MiB for 64-bit
 //   keys) whatever `num_items` is; the pointer forms add scratch of `num_items` keys (and values).
+//   Values of a size other than 1, 2, 4, 8 or 16 bytes (a float3) are sorted as positions and
+//   gathered once, in every form, with the storage of docs/temp_storage.md.
 // - A DoubleBuffer form leaves the result in either buffer, as CUB's may: read it through
 //   `Current()` (after a ringsweep sort the selector is the pass count's parity, not CUB's).
 // - Invalid arguments return cudaErrorInvalidValue with nothing written and nothing launched: a

@@ -8,7 +8,10 @@
 // Every function forwards to ringsweep::segmented_sort_keys / segmented_sort_pairs, whose
 // documentation holds (segments may be empty, in any order, with gaps; positions outside every
 // segment are not written; the host never reads the offsets). Where they differ from CUB:
-// - The offsets are pointers to any integer type (CUB also takes iterators).
+// - The offsets are any random-access iterators, as CUB's (pointers, counting or transform
+//   iterators, your own), over any integer type other than bool; unlike CUB's their copy
+//   constructor and destructor must be trivial (a static assertion says so): they travel as bytes
+//   in a kernel's parameters.
 // - Every sort is stable, DeviceSegmentedSort's SortKeys/SortPairs included.
 // - The DoubleBuffer forms (ringsweep::DoubleBuffer, cub::DoubleBuffer or any double buffer with
 //   CUB's layout) always leave the result in the alternate buffers and flip the selectors; the
@@ -36,55 +39,59 @@ struct DeviceSegmentedRadixSort {
   /// Sorts each segment's (key, value) pairs ascending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedRadixSort::SortPairs(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, segments, d_b, d_e);
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
-                               NumSegmentsT num_segments, const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
-                               int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
+                               NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                               EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                               cudaStream_t stream = 0);
 
   /// SortPairs through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
   /// in the alternate buffers and the selectors flip.
   ///
   ///     ringsweep::DeviceSegmentedRadixSort::SortPairs(d_temp, bytes, keys, values, n, segments, d_b, d_e);
   template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-            typename NumItemsT, typename NumSegmentsT, typename OffsetT,
+            typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
             typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
   static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
                                ValueBuffers<ValueT>& d_values, NumItemsT num_items, NumSegmentsT num_segments,
-                               const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets, int begin_bit = 0,
-                               int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
+                               BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                               int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
 
   /// Sorts each segment's (key, value) pairs descending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedRadixSort::SortPairsDescending(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n,
   ///     segments, d_b, d_e);
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                          KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
-                                         NumItemsT num_items, NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                         const OffsetT* d_end_offsets, int begin_bit = 0,
-                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
+                                         NumItemsT num_items, NumSegmentsT num_segments,
+                                         BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                         int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
 
   /// SortPairsDescending through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
   /// in the alternate buffers and the selectors flip.
   ///
   ///     ringsweep::DeviceSegmentedRadixSort::SortPairsDescending(d_temp, bytes, keys, values, n, segments, d_b, d_e);
   template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-            typename NumItemsT, typename NumSegmentsT, typename OffsetT,
+            typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
             typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
   static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                          KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values, NumItemsT num_items,
-                                         NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                         const OffsetT* d_end_offsets, int begin_bit = 0,
+                                         NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                         EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
                                          int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
 
   /// Sorts each segment's keys ascending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedRadixSort::SortKeys(d_temp, bytes, d_in, d_out, n, segments, d_b, d_e);
-  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                               KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments,
-                              const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets, int begin_bit = 0,
+                              BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
                               int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
 
   /// SortKeys through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
@@ -93,21 +100,23 @@ struct DeviceSegmentedRadixSort {
   ///     ringsweep::DeviceSegmentedRadixSort::SortKeys(d_temp, bytes, keys, n, segments, d_b, d_e);   //
   ///     keys.Current(): result
   template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
-            typename OffsetT, typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+            typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
   static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
-                              NumItemsT num_items, NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                              const OffsetT* d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                              NumItemsT num_items, NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                              EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
                               cudaStream_t stream = 0);
 
   /// Sorts each segment's keys descending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedRadixSort::SortKeysDescending(d_temp, bytes, d_in, d_out, n, segments, d_off, d_off
   ///     + 1);
-  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                         KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments,
-                                        const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets, int begin_bit = 0,
-                                        int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
+                                        BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                        int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
 
   /// SortKeysDescending through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
   /// in the alternate buffers and the selectors flip.
@@ -115,11 +124,12 @@ struct DeviceSegmentedRadixSort {
   ///     ringsweep::DeviceSegmentedRadixSort::SortKeysDescending(d_temp, bytes, keys, n, segments, d_b, d_e);
   ///     // keys.Current(): result
   template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
-            typename OffsetT, typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+            typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
   static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
-                                        NumItemsT num_items, NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                        const OffsetT* d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
-                                        cudaStream_t stream = 0);
+                                        NumItemsT num_items, NumSegmentsT num_segments,
+                                        BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                        int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
 };
 
 /// CUB's cub::DeviceSegmentedSort: every key bit, no bit window; Sort* and StableSort* are the same
@@ -132,32 +142,36 @@ struct DeviceSegmentedSort {
   ///
   ///     ringsweep::DeviceSegmentedSort::SortPairs(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, segments, d_off, d_off
   ///     + 1);
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
-                               NumSegmentsT num_segments, const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
-                               cudaStream_t stream = 0);
+                               NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                               EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0);
 
   /// SortPairs through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
   /// in the alternate buffers and the selectors flip.
   ///
   ///     ringsweep::DeviceSegmentedSort::SortPairs(d_temp, bytes, keys, values, n, segments, d_b, d_e);
   template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-            typename NumItemsT, typename NumSegmentsT, typename OffsetT,
+            typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
             typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
   static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
                                ValueBuffers<ValueT>& d_values, NumItemsT num_items, NumSegmentsT num_segments,
-                               const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                               BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                               cudaStream_t stream = 0);
 
   /// Sorts each segment's (key, value) pairs descending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedSort::SortPairsDescending(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, segments,
   ///     d_b, d_e);
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                          KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
-                                         NumItemsT num_items, NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                         const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                                         NumItemsT num_items, NumSegmentsT num_segments,
+                                         BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                         cudaStream_t stream = 0);
 
   /// SortPairsDescending through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
   /// in the alternate buffers and the selectors flip.
@@ -165,20 +179,22 @@ struct DeviceSegmentedSort {
   ///     ringsweep::DeviceSegmentedSort::SortPairsDescending(d_temp, bytes, keys, values, n, segments, d_off, d_off +
   ///     1);
   template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-            typename NumItemsT, typename NumSegmentsT, typename OffsetT,
+            typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
             typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
   static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                          KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values, NumItemsT num_items,
-                                         NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                         const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                                         NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                         EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0);
 
   /// Sorts each segment's keys ascending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedSort::SortKeys(d_temp, bytes, d_in, d_out, n, segments, d_b, d_e);
-  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                               KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments,
-                              const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                              BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                              cudaStream_t stream = 0);
 
   /// SortKeys through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
   /// in the alternate buffers and the selectors flip.
@@ -186,18 +202,20 @@ struct DeviceSegmentedSort {
   ///     ringsweep::DeviceSegmentedSort::SortKeys(d_temp, bytes, keys, n, segments, d_b, d_e);   //
   ///     keys.Current(): result
   template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
-            typename OffsetT, typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+            typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
   static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
-                              NumItemsT num_items, NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                              const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                              NumItemsT num_items, NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                              EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0);
 
   /// Sorts each segment's keys descending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedSort::SortKeysDescending(d_temp, bytes, d_in, d_out, n, segments, d_b, d_e);
-  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                         KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments,
-                                        const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                        BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                         cudaStream_t stream = 0);
 
   /// SortKeysDescending through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
@@ -206,41 +224,46 @@ struct DeviceSegmentedSort {
   ///     ringsweep::DeviceSegmentedSort::SortKeysDescending(d_temp, bytes, keys, n, segments, d_b, d_e);   //
   ///     keys.Current(): result
   template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
-            typename OffsetT, typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+            typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
   static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
-                                        NumItemsT num_items, NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                        const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                                        NumItemsT num_items, NumSegmentsT num_segments,
+                                        BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                        cudaStream_t stream = 0);
 
   /// Sorts each segment's (key, value) pairs ascending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedSort::StableSortPairs(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, segments, d_b, d_e);
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t StableSortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                      KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
-                                     NumItemsT num_items, NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                     const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                                     NumItemsT num_items, NumSegmentsT num_segments,
+                                     BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                     cudaStream_t stream = 0);
 
   /// StableSortPairs through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
   /// in the alternate buffers and the selectors flip.
   ///
   ///     ringsweep::DeviceSegmentedSort::StableSortPairs(d_temp, bytes, keys, values, n, segments, d_b, d_e);
   template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-            typename NumItemsT, typename NumSegmentsT, typename OffsetT,
+            typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
             typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
   static cudaError_t StableSortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
                                      ValueBuffers<ValueT>& d_values, NumItemsT num_items, NumSegmentsT num_segments,
-                                     const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                     BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                      cudaStream_t stream = 0);
 
   /// Sorts each segment's (key, value) pairs descending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedSort::StableSortPairsDescending(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n,
   ///     segments, d_b, d_e);
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t StableSortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
                                                ValueT* d_values_out, NumItemsT num_items, NumSegmentsT num_segments,
-                                               const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                               BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                                cudaStream_t stream = 0);
 
   /// StableSortPairsDescending through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
@@ -248,21 +271,22 @@ struct DeviceSegmentedSort {
   ///
   ///     ringsweep::DeviceSegmentedSort::StableSortPairsDescending(d_temp, bytes, keys, values, n, segments, d_b, d_e);
   template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-            typename NumItemsT, typename NumSegmentsT, typename OffsetT,
+            typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
             typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
   static cudaError_t StableSortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
                                                NumItemsT num_items, NumSegmentsT num_segments,
-                                               const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                               BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                                cudaStream_t stream = 0);
 
   /// Sorts each segment's keys ascending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedSort::StableSortKeys(d_temp, bytes, d_in, d_out, n, segments, d_b, d_e);
-  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t StableSortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                     KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments,
-                                    const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                    BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                     cudaStream_t stream = 0);
 
   /// StableSortKeys through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
@@ -271,20 +295,23 @@ struct DeviceSegmentedSort {
   ///     ringsweep::DeviceSegmentedSort::StableSortKeys(d_temp, bytes, keys, n, segments, d_b, d_e);   //
   ///     keys.Current(): result
   template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
-            typename OffsetT, typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+            typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
   static cudaError_t StableSortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
-                                    NumItemsT num_items, NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                    const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                                    NumItemsT num_items, NumSegmentsT num_segments,
+                                    BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+                                    cudaStream_t stream = 0);
 
   /// Sorts each segment's keys descending, stably; the inputs are left untouched.
   ///
   ///     ringsweep::DeviceSegmentedSort::StableSortKeysDescending(d_temp, bytes, d_in, d_out, n, segments, d_off, d_off
   ///     + 1);
-  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t StableSortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                               const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
-                                              NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                              const OffsetT* d_end_offsets, cudaStream_t stream = 0);
+                                              NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                              EndOffsetIteratorT d_end_offsets, cudaStream_t stream = 0);
 
   /// StableSortKeysDescending through double buffers (ringsweep::DoubleBuffer, cub::DoubleBuffer): the result lands
   /// in the alternate buffers and the selectors flip.
@@ -292,10 +319,11 @@ struct DeviceSegmentedSort {
   ///     ringsweep::DeviceSegmentedSort::StableSortKeysDescending(d_temp, bytes, keys, n, segments, d_b, d_e);
   ///     // keys.Current(): result
   template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
-            typename OffsetT, typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+            typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
   static cudaError_t StableSortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                               KeyBuffers<KeyT>& d_keys, NumItemsT num_items, NumSegmentsT num_segments,
-                                              const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                              BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                               cudaStream_t stream = 0);
 };
 

@@ -6,7 +6,13 @@
 // own, with the options of sort_keys (order, bit window). Segments may be empty (`end <= begin`),
 // come in any order and leave gaps: output positions outside every segment are not written.
 // Overlapping segments are undefined behaviour. A segment that does not lie within `[0, n)` is
-// ignored (nothing of it is read or written). `Offset` is any integer type other than bool.
+// ignored (nothing of it is read or written). The offsets are any random-access iterators, as
+// CUB's: pointers, counting or transform iterators, a functor iterator of your own (`begin + i * K`
+// rows); begin and end may be of different types. Their value type is the offset type: any
+// integer type other than bool (signed or unsigned, 32 or 64 bits). They are copied as bytes into
+// the kernels' parameters (so their copy constructor and destructor must be trivial, as thrust's
+// counting and transform iterators' are: a static assertion says so) and dereferenced there only,
+// never on the host.
 //
 // The host never reads the offsets and never synchronises (graph capture works): the device
 // sorts segments of at most 32 x SEGMENT_WARP_ITEMS keys (128 in the shipped policies) one per
@@ -21,12 +27,16 @@
 //         + a(L * P * 256 * 8) + a(2 * P * 256 * 8) + a(24 * L) + [P >= 2: a(n * sizeof(Key))
 //         + a(n * sizeof(Value))]]
 // where TAIL_WORDS is the tail iterator's (at most a few hundred words). The size query returns it
-// exactly; n = 0 or no segment needs 256 bytes.
+// exactly; n = 0 or no segment needs 256 bytes. Values of a size other than 1, 2, 4, 8 or 16 bytes:
+// the in/out formula with 4-byte values (8-byte from 2^32 keys) plus 2 * a(n * 4) (a(n * 8)) for
+// the positions in and out, in both forms (the double-buffer form sorts into the alternate buffers
+// and never writes the current ones).
 //
 // Errors: as sort_keys (cudaErrorInvalidValue with nothing written and nothing launched for a bad
 // window or order, null data pointers, overlapping input and output, too little temporary
-// storage), and for null offsets with segments, n of 2^48 or more, or 2^32 segments or more. Your
-// data on an error: untouched for every error the sort finds itself; inputs never written.
+// storage), and for null offset pointers with segments (an iterator that is not a pointer has
+// nothing to check), n of 2^48 or more, or 2^32 segments or more. Your data on an error: untouched
+// for every error the sort finds itself; inputs never written.
 #pragma once
 
 #include <cstddef>
@@ -47,20 +57,20 @@ RINGSWEEP_NAMESPACE_BEGIN
 ///     cudaMallocAsync(&d_temp, bytes, stream);
 ///     ringsweep::segmented_sort_keys(d_temp, bytes, d_cols, d_cols_out, nnz, rows, d_row_offsets,
 ///                                    d_row_offsets + 1, {}, stream);
-template <class Key, class Offset>
+template <class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+                                std::size_t n, std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                EndOffsets d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Sorts the (key, value) pairs of each segment by key, stably.
 ///
 ///     ringsweep::segmented_sort_pairs(d_temp, bytes, d_keys, d_keys_out, d_vals, d_vals_out, n, segments,
 ///                                     d_begin, d_end, {}, stream);
-template <class Key, class Value, class Offset>
+template <class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                 const Value* d_values_in, Value* d_values_out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin_offsets,
-                                 const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+                                 const Value* d_values_in, Value* d_values_out, std::size_t n, std::size_t num_segments,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, sort_options opts = {},
+                                 cudaStream_t stream = 0);
 
 /// Rows of one length, no offset arrays (a matrix sorted row by row): `num_segments` rows of
 /// `segment_size` keys each, row i being keys `[i * segment_size, (i + 1) * segment_size)` of
@@ -90,22 +100,22 @@ cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Ke
 /// Sorts each segment of custom keys by the fields `decomposer` names (see decomposer.cuh).
 ///
 ///     ringsweep::segmented_sort_keys(d_temp, bytes, d_in, d_out, n, segments, d_begin, d_end, by_cell_depth{});
-template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Key, class BeginOffsets, class EndOffsets, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
+                                std::size_t n, std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                EndOffsets d_end_offsets, Decomposer decomposer, sort_options opts = {},
                                 cudaStream_t stream = 0);
 
 /// Sorts the (custom key, value) pairs of each segment by the key's fields, stably.
 ///
 ///     ringsweep::segmented_sort_pairs(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, segments, d_begin, d_end,
 ///                                     by_cell_depth{});
-template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                 const Value* d_values_in, Value* d_values_out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin_offsets,
-                                 const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
-                                 cudaStream_t stream = 0);
+                                 const Value* d_values_in, Value* d_values_out, std::size_t n, std::size_t num_segments,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, Decomposer decomposer,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Sorts each segment of a double buffer's keys: on return `keys.current()` holds the sorted
 /// segments (the result always lands in the alternate buffer and the selector flips, as in CUB's
@@ -116,36 +126,37 @@ cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Ke
 ///     ringsweep::double_buffer<float> keys(d_a, d_b);
 ///     ringsweep::segmented_sort_keys(d_temp, bytes, keys, n, segments, d_begin, d_end);
 ///     float* sorted = keys.current();
-template <class Key, class Offset>
+template <class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                std::size_t num_segments, BeginOffsets d_begin_offsets, EndOffsets d_end_offsets,
                                 sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Sorts each segment's (key, value) pairs held in double buffers; both selectors point at the
 /// result on return (see above).
 ///
 ///     ringsweep::segmented_sort_pairs(d_temp, bytes, keys, values, n, segments, d_begin, d_end, {}, stream);
-template <class Key, class Value, class Offset>
+template <class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                  double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
-                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, sort_options opts = {},
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, sort_options opts = {},
                                  cudaStream_t stream = 0);
 
 /// Double-buffer segments of custom keys (see decomposer.cuh).
 ///
 ///     ringsweep::segmented_sort_keys(d_temp, bytes, keys, n, segments, d_begin, d_end, by_cell_depth{});
-template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Key, class BeginOffsets, class EndOffsets, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                std::size_t num_segments, BeginOffsets d_begin_offsets, EndOffsets d_end_offsets,
                                 Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
 
 /// Double-buffer segments of (custom key, value) pairs.
 ///
 ///     ringsweep::segmented_sort_pairs(d_temp, bytes, keys, values, n, segments, d_begin, d_end, by_cell_depth{});
-template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                  double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
-                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, Decomposer decomposer,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, Decomposer decomposer,
                                  sort_options opts = {}, cudaStream_t stream = 0);
 
 RINGSWEEP_NAMESPACE_END

@@ -12,7 +12,9 @@
 // at the end of this header).
 // Floating point: -0.0 and +0.0 compare equal (their input order is kept, and each key keeps its
 // own bits); NaNs sort by their bits, negative NaNs before -inf and positive NaNs after +inf
-// (ascending). Values: any trivially copyable type of 1, 2, 4, 8 or 16 bytes.
+// (ascending). Values: any trivially copyable type; those of 1, 2, 4, 8 or 16 bytes move with their
+// keys, any other size is sorted as the keys' positions and moved once by a gather
+// (docs/usage.md, "Values of any size").
 //
 // Two-phase forms: call once with `d_temp == nullptr` to learn `temp_bytes` (only `temp_bytes` is
 // written; no pointer is read; nothing is launched), allocate, call again. They never allocate and
@@ -40,7 +42,9 @@
 //     256 + a(STATUS_SLOTS * 256 * 8) + a(P * 256 * 8) + a(2 * P * 256 * 8) + 256
 // (STATUS_SLOTS = 1024: at most 2.1 MiB for 64-bit keys), plus, for the in/out forms when P >= 2,
 // a(n * sizeof(Key)) + a(n * sizeof(Value)) of scratch. The first 256 lets an unaligned d_temp be
-// aligned. All of it is cleared by one cudaMemsetAsync per sort.
+// aligned. All of it is cleared by one cudaMemsetAsync per sort. Values of other sizes: the
+// argsort's storage (the in/out formula above with 4-byte values, 8-byte from 2^32 keys) plus
+// a(n * 4) (a(n * 8)) for the order, in every form; docs/temp_storage.md.
 #pragma once
 
 #include <cstddef>

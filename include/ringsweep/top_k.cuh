@@ -115,43 +115,43 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
 ///     // 4096 rows of 50,000 logits: the 8 largest of each row
 ///     ringsweep::segmented_top_k_keys(d_temp, bytes, d_logits, d_best, 4096 * 50000, 4096, d_row_begin,
 ///                                     d_row_begin + 1, 8, {ringsweep::sort_order::descending}, stream);
-template <class Key, class Offset>
+template <class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end, std::size_t k,
                                  sort_options opts = {}, cudaStream_t stream = 0);
 /// Batched pairs: the values of each segment's top k follow their keys.
-template <class Key, class Value, class Offset>
+template <class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                   const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
-                                  const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts = {},
+                                  BeginOffsets d_begin, EndOffsets d_end, std::size_t k, sort_options opts = {},
                                   cudaStream_t stream = 0);
 /// Batched indices: each segment's top k as positions in the input (not within the segment:
 /// subtract `d_begin[i]` for those), with the keys unless `keys_out` is null.
-template <class Key, class Index, class Offset>
+template <class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
-                                    sort_options opts = {}, cudaStream_t stream = 0);
-template <class Key, class Index, class Offset>
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
-                                    sort_options opts = {}, cudaStream_t stream = 0);
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
 /// Batched custom keys (decomposer.cuh).
-template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Key, class BeginOffsets, class EndOffsets, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end, std::size_t k,
                                  Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
-template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                   const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
-                                  const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                  BeginOffsets d_begin, EndOffsets d_end, std::size_t k, Decomposer decomposer,
                                   sort_options opts = {}, cudaStream_t stream = 0);
-template <class Key, class Index, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Key, class Index, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
-                                    sort_options opts = {}, cudaStream_t stream = 0);
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, Decomposer decomposer, sort_options opts = {},
+                                    cudaStream_t stream = 0);
 
 namespace tuning {
 /// The top-k forms above with the caller's policy `Policy` (see tuning.cuh): the select's blocks
@@ -170,20 +170,19 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
 template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n, std::size_t k,
                        Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
-template <class Policy, class Key, class Offset>
+template <class Policy, class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end, std::size_t k,
                                  sort_options opts = {}, cudaStream_t stream = 0);
-template <class Policy, class Key, class Value, class Offset>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                   const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
-                                  const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts = {},
+                                  BeginOffsets d_begin, EndOffsets d_end, std::size_t k, sort_options opts = {},
                                   cudaStream_t stream = 0);
-template <class Policy, class Key, class Index, class Offset>
+template <class Policy, class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
-                                    sort_options opts = {}, cudaStream_t stream = 0);
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
 // The remaining top-k forms with `Policy` (keys_out null, custom keys), so that every public
 // top-k form has its twin (tests/check_api_forms.py).
 template <class Policy, class Key, class Index>
@@ -202,25 +201,27 @@ template <class Policy, class Key, class Index, class Decomposer, detail::if_dec
 cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
                           Index* indices_out, std::size_t n, std::size_t k, Decomposer decomposer,
                           sort_options opts = {}, cudaStream_t stream = 0);
-template <class Policy, class Key, class Index, class Offset>
+template <class Policy, class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k,
-                                    sort_options opts = {}, cudaStream_t stream = 0);
-template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end, std::size_t k,
                                  Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
-template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                   const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
-                                  const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                  BeginOffsets d_begin, EndOffsets d_end, std::size_t k, Decomposer decomposer,
                                   sort_options opts = {}, cudaStream_t stream = 0);
-template <class Policy, class Key, class Index, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Policy, class Key, class Index, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
-                                    sort_options opts = {}, cudaStream_t stream = 0);
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, Decomposer decomposer, sort_options opts = {},
+                                    cudaStream_t stream = 0);
 }  // namespace tuning
 
 RINGSWEEP_NAMESPACE_END

@@ -164,20 +164,20 @@ cudaError_t sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Decomposer d
 /// `ringsweep::segmented_sort_keys` with `Policy`.
 ///
 ///     ringsweep::tuning::segmented_sort_keys<my_policy>(d_temp, bytes, d_in, d_out, n, segments, d_begin, d_end);
-template <class Policy, class Key, class Offset>
+template <class Policy, class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+                                std::size_t n, std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                EndOffsets d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
 
 /// `ringsweep::segmented_sort_pairs` with `Policy`.
 ///
 ///     ringsweep::tuning::segmented_sort_pairs<my_policy>(d_temp, bytes, d_k, d_k_out, d_v, d_v_out, n, segments,
 ///                                                        d_begin, d_end);
-template <class Policy, class Key, class Value, class Offset>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                 const Value* d_values_in, Value* d_values_out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin_offsets,
-                                 const Offset* d_end_offsets, sort_options opts = {}, cudaStream_t stream = 0);
+                                 const Value* d_values_in, Value* d_values_out, std::size_t n, std::size_t num_segments,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, sort_options opts = {},
+                                 cudaStream_t stream = 0);
 
 /// `ringsweep::segmented_sort_keys` over rows of one length with `Policy`.
 ///
@@ -223,46 +223,49 @@ cudaError_t argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in,
                     Index* d_indices_out, device_count<Count> n, sort_options opts = {}, cudaStream_t stream = 0);
 
 /// `ringsweep::segmented_sort_keys` (custom keys through a decomposer) with `Policy`.
-template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Policy, class Key, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
+                                std::size_t n, std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                EndOffsets d_end_offsets, Decomposer decomposer, sort_options opts = {},
                                 cudaStream_t stream = 0);
 
 /// `ringsweep::segmented_sort_pairs` (custom keys through a decomposer) with `Policy`.
-template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                 const Value* d_values_in, Value* d_values_out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin_offsets,
-                                 const Offset* d_end_offsets, Decomposer decomposer, sort_options opts = {},
-                                 cudaStream_t stream = 0);
+                                 const Value* d_values_in, Value* d_values_out, std::size_t n, std::size_t num_segments,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, Decomposer decomposer,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
 
 /// `ringsweep::segmented_sort_keys` (double-buffer form) with `Policy`.
 ///
 ///     ringsweep::tuning::segmented_sort_keys<my_policy>(d_temp, bytes, keys, n, segments, d_begin, d_end);
-template <class Policy, class Key, class Offset>
+template <class Policy, class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                std::size_t num_segments, BeginOffsets d_begin_offsets, EndOffsets d_end_offsets,
                                 sort_options opts = {}, cudaStream_t stream = 0);
 
 /// `ringsweep::segmented_sort_pairs` (double-buffer form) with `Policy`.
-template <class Policy, class Key, class Value, class Offset>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                  double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
-                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, sort_options opts = {},
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, sort_options opts = {},
                                  cudaStream_t stream = 0);
 
 /// `ringsweep::segmented_sort_keys` (double-buffer form, custom keys) with `Policy`.
-template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Policy, class Key, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                std::size_t num_segments, BeginOffsets d_begin_offsets, EndOffsets d_end_offsets,
                                 Decomposer decomposer, sort_options opts = {}, cudaStream_t stream = 0);
 
 /// `ringsweep::segmented_sort_pairs` (double-buffer form, custom keys) with `Policy`.
-template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer> = 0>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                  double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
-                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, Decomposer decomposer,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, Decomposer decomposer,
                                  sort_options opts = {}, cudaStream_t stream = 0);
 
 /// `ringsweep::host_sort_keys` with `Policy` (each chunk's device sort).

@@ -6,10 +6,13 @@
 
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <elf.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <mutex>
 #include <tuple>
 
@@ -22,12 +25,65 @@ namespace {
 std::mutex g_mutex;
 std::vector<std::pair<const void*, kernel_traffic>> g_kernels;
 
+// The name of the function symbol of the ELF file `path` (loaded at `base`) that holds `address`,
+// from its static symbol table (.symtab): also functions that are not exported, such as kernels in
+// an anonymous namespace. Empty when the file has no such table or symbol.
+std::string symtab_name(const char* path, std::uintptr_t base, std::uintptr_t address) {
+  std::FILE* f = std::fopen(path, "rb");
+  if (f == nullptr) return {};
+  std::string name;
+  const auto read_at = [&](long offset, void* to, std::size_t bytes) {
+    return std::fseek(f, offset, SEEK_SET) == 0 && std::fread(to, 1, bytes, f) == bytes;
+  };
+  Elf64_Ehdr eh{};
+  if (read_at(0, &eh, sizeof eh) && std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64) {
+    const std::uintptr_t bias = eh.e_type == ET_DYN ? base : 0;  // a PIE or shared library
+    std::vector<Elf64_Shdr> sections(eh.e_shnum);
+    if (read_at(long(eh.e_shoff), sections.data(), sections.size() * sizeof(Elf64_Shdr))) {
+      for (const Elf64_Shdr& sh : sections) {
+        if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= sections.size()) continue;
+        const Elf64_Shdr& strings = sections[sh.sh_link];
+        std::vector<Elf64_Sym> symbols(sh.sh_size / sizeof(Elf64_Sym));
+        if (!read_at(long(sh.sh_offset), symbols.data(), symbols.size() * sizeof(Elf64_Sym))) break;
+        for (const Elf64_Sym& sym : symbols) {
+          if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0) continue;
+          const std::uintptr_t at = bias + sym.st_value;
+          if (address < at || address >= at + std::max<std::uint64_t>(sym.st_size, 1)) continue;
+          char buf[4096] = {};
+          if (sym.st_name < strings.sh_size && read_at(long(strings.sh_offset + sym.st_name), buf, sizeof buf - 1)) {
+            buf[sizeof buf - 1] = 0;
+            name = buf;
+          }
+          break;
+        }
+        break;
+      }
+    }
+  }
+  std::fclose(f);
+  return name;
+}
+}  // namespace
+
 std::string kernel_name(const void* kernel) {
   Dl_info info{};
-  if (dladdr(kernel, &info) != 0 && info.dli_sname != nullptr) {
+  std::string mangled;
+  if (dladdr(kernel, &info) != 0) {
+    if (info.dli_sname != nullptr) {
+      mangled = info.dli_sname;
+    } else if (info.dli_fname != nullptr) {
+      // Not exported (an executable built without -rdynamic, an anonymous namespace): the file's
+      // own symbol table; the main program's file name may be empty, /proc/self/exe names it.
+      const char* path = info.dli_fname[0] != 0 ? info.dli_fname : "/proc/self/exe";
+      mangled = symtab_name(path, reinterpret_cast<std::uintptr_t>(info.dli_fbase), reinterpret_cast<std::uintptr_t>(kernel));
+      if (mangled.empty() && std::strcmp(path, "/proc/self/exe") != 0)
+        mangled = symtab_name("/proc/self/exe", reinterpret_cast<std::uintptr_t>(info.dli_fbase), reinterpret_cast<std::uintptr_t>(kernel));
+    }
+  }
+  if (!mangled.empty()) {
     int status = 0;
-    char* demangled = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
-    std::string name = status == 0 && demangled != nullptr ? demangled : info.dli_sname;
+    char* demangled = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+    std::string name = status == 0 && demangled != nullptr ? demangled : mangled;
     std::free(demangled);
     return name;
   }
@@ -35,7 +91,6 @@ std::string kernel_name(const void* kernel) {
   std::snprintf(buf, sizeof buf, "kernel@%p", kernel);
   return buf;
 }
-}  // namespace
 
 void fold_block_traffic(std::vector<traced_access>& a, kernel_traffic& t) {
   std::sort(a.begin(), a.end(), [](const traced_access& x, const traced_access& y) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ringsweep_simt/control.hpp"
@@ -21,6 +22,8 @@ struct traced_access {
 
 // Folds one block's accesses into `totals` (sectors counted per warp-wide access).
 void fold_block_traffic(std::vector<traced_access>& accesses, kernel_traffic& totals);
+// The kernel's demangled name (the function symbol at `kernel`), or kernel@<address>.
+std::string kernel_name(const void* kernel);
 // Adds one launch's totals under the kernel's name.
 void record_launch_traffic(const void* kernel, const kernel_traffic& totals);
 

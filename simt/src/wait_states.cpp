@@ -4,6 +4,7 @@
 #include "wait_states.hpp"
 
 #include "grid_run.hpp"
+#include "traffic.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -76,6 +77,11 @@ void print_wait_states(const block_context& b) {
 }
 
 namespace {
+// The kernel the block runs, by name.
+std::string running_kernel(const block_context& b) {
+  return b.run != nullptr && b.run->kernel != nullptr ? kernel_name(b.run->kernel) : std::string("an unknown kernel");
+}
+
 // Programmatic dependent launch: which grid this block's grid waits for, or which waits for it.
 void print_dependent_launch(const block_context& b) {
   if (b.run == nullptr) return;
@@ -96,9 +102,9 @@ void print_dependent_launch(const block_context& b) {
 void report_deadlock(const block_context& b) {
   std::fflush(stdout);
   std::fprintf(stderr,
-               "ringsweep SIMT backend: deadlock in block (%u,%u,%u): every unfinished thread waits and no "
-               "barrier or warp collective can complete\n",
-               b.block.x, b.block.y, b.block.z);
+               "ringsweep SIMT backend: deadlock in block (%u,%u,%u) of %s: every unfinished thread waits and "
+               "no barrier or warp collective can complete\n",
+               b.block.x, b.block.y, b.block.z, running_kernel(b).c_str());
   print_wait_states(b);
   print_dependent_launch(b);
   std::fflush(stderr);
@@ -109,8 +115,8 @@ void report_watchdog(const block_context& b, double seconds) {
   std::fflush(stdout);
   std::fprintf(stderr,
                "ringsweep SIMT backend: watchdog: block (%u,%u,%u) has only spun for %.0f s "
-               "(RINGSWEEP_SIMT_WATCHDOG_S); wait states:\n",
-               b.block.x, b.block.y, b.block.z, seconds);
+               "(RINGSWEEP_SIMT_WATCHDOG_S) in kernel %s; wait states:\n",
+               b.block.x, b.block.y, b.block.z, seconds, running_kernel(b).c_str());
   print_wait_states(b);
   print_dependent_launch(b);
   std::fflush(stderr);

@@ -100,7 +100,8 @@ TEST_CASE("a divergent barrier is reported with every thread's wait state", "[si
   const child_result r = run_in_child([] { (void)launch(divergent_barrier_kernel, 1, 64, 0, serial); });
   INFO(r.stderr_text);
   CHECK(r.aborted);
-  CHECK(r.stderr_text.find("deadlock in block (0,0,0)") != std::string::npos);
+  CHECK(r.stderr_text.find("deadlock in block (0,0,0) of (anonymous namespace)::divergent_barrier_kernel()") !=
+        std::string::npos);
   CHECK(r.stderr_text.find("lanes 0xaaaaaaaa: waiting in __syncthreads") != std::string::npos);
   CHECK(r.stderr_text.find("lanes 0x55555555: waiting in __syncwarp(mask=0xffffffff)") != std::string::npos);
 }
@@ -139,6 +140,8 @@ TEST_CASE("a block that only spins is stopped by the watchdog", "[simt][diagnost
   INFO(r.stderr_text);
   CHECK(r.aborted);
   CHECK(r.stderr_text.find("watchdog: block (0,0,0) has only spun") != std::string::npos);
+  CHECK(r.stderr_text.find("in kernel (anonymous namespace)::endless_spin_kernel(unsigned int const*)") !=
+        std::string::npos);  // named though not exported
   CHECK(r.stderr_text.find("runnable (spinning)") != std::string::npos);
 }
 

@@ -28,7 +28,7 @@
 // denormal, so that everything else is still compared bit for bit (the SIMT tests hold ringsweep's
 // zeros to std::stable_sort).
 //
-//   RINGSWEEP_STRESS_SECONDS   time budget (default 20; ctest's run)            e.g. 300 on a lent GPU
+//   RINGSWEEP_STRESS_SECONDS   time budget (default 20; ctest's run)            e.g. 300 on a GPU machine
 //   RINGSWEEP_STRESS_CASES     stop after this many cases (default: budget only)
 //   RINGSWEEP_STRESS_SEED      seed (default: Catch's --rng-seed)
 //   RINGSWEEP_STRESS_MAX_LOG2  largest n = 2^this (default 26)

@@ -33,14 +33,15 @@ using radix_pairs_db_fn = cudaError_t (*)(void*, std::size_t&, ringsweep::Double
                                           cudaStream_t);
 using sort_keys_fn = cudaError_t (*)(void*, std::size_t&, const u32*, u32*, long long, int, const long long*,
                                      const long long*, cudaStream_t);
-[[maybe_unused]] constexpr radix_keys_fn radix_keys = &ringsweep::DeviceSegmentedRadixSort::SortKeys<u64, int, int, int>;
+[[maybe_unused]] constexpr radix_keys_fn radix_keys =
+    &ringsweep::DeviceSegmentedRadixSort::SortKeys<u64, int, int, const int*, const int*>;
 [[maybe_unused]] constexpr radix_keys_fn radix_keys_desc =
-    &ringsweep::DeviceSegmentedRadixSort::SortKeysDescending<u64, int, int, int>;
+    &ringsweep::DeviceSegmentedRadixSort::SortKeysDescending<u64, int, int, const int*, const int*>;
 [[maybe_unused]] constexpr radix_pairs_db_fn radix_pairs_db =
     &ringsweep::DeviceSegmentedRadixSort::SortPairs<ringsweep::DoubleBuffer, ringsweep::DoubleBuffer, u64, u32, int,
-                                                    int, int>;
+                                                    int, const int*, const int*>;
 [[maybe_unused]] constexpr sort_keys_fn stable_keys =
-    &ringsweep::DeviceSegmentedSort::StableSortKeys<u32, long long, int, long long>;
+    &ringsweep::DeviceSegmentedSort::StableSortKeys<u32, long long, int, const long long*, const long long*>;
 
 #if defined(RINGSWEEP_VARIANT_GPU)
 template <class T>

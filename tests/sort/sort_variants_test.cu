@@ -65,6 +65,40 @@ TEMPLATE_TEST_CASE("tiny policy with a fused exchange", "[sort][tiny][fused]", s
   ringsweep_test::check_sort_pairs<fused, TestType, std::uint32_t>(keys, with_order(ringsweep::sort_order::ascending));
 }
 
+// The fused exchange under a narrow bit window, through the segmented onesweep launches (two
+// segments of several tiles each): a partial tile's padding must take the pass's largest digit
+// (the window's last pass has 4 bits here), or its count is taken off the wrong digit. A plain
+// sort of full-width keys does not show it. Seen failing with the padding given digit RADIX - 1.
+TEST_CASE("fused exchange: segmented sort over a 20-bit window", "[sort][tiny][fused][segmented]") {
+  using fused = ringsweep_test::policy_tiny_fused;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 2500;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
+  const std::vector<int> begin{0, 1000}, end{1000, int(n)};
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(n);
+  ringsweep_test::device_buffer<int> d_begin(begin), d_end(end);
+  for (auto o : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    const auto opts = ringsweep_test::sort_options_of(o, 0, 20);
+    INFO(ringsweep_test::order_name(opts));
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::tuning::segmented_sort_keys<fused>(nullptr, bytes, in.data(), out.data(), n, begin.size(),
+                                                               d_begin.data(), d_end.data(), opts));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::tuning::segmented_sort_keys<fused>(temp.data(), bytes, in.data(), out.data(), n,
+                                                               begin.size(), d_begin.data(), d_end.data(), opts));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto got = out.download();
+    for (std::size_t s = 0; s < begin.size(); ++s) {
+      const std::vector<std::uint32_t> part(keys.begin() + begin[s], keys.begin() + end[s]);
+      const auto order = ringsweep_test::reference_order(part, opts);
+      for (std::size_t i = 0; i < part.size(); ++i) {
+        INFO("segment " << s << ", output " << i);
+        REQUIRE(got[std::size_t(begin[s]) + i] == part[order[i]]);
+      }
+    }
+  }
+}
+
 // Values loaded before the look-back (onesweep_shape::early_values, issue #35 item 6): the keys
 // go to shared memory before it and leave from there, the values wait in registers. Values of 1
 // and 4 bytes (vector-loaded) and 16 (striped), 8-byte keys, partial tiles, three portions, tiles
@@ -182,6 +216,25 @@ TEST_CASE("a tile storage above 48 KiB lives in dynamic shared memory", "[sort][
       const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + n);
       ringsweep_test::check_sort_keys<big>(keys, with_order(o));
     }
+  }
+  // A count on the device (the counted tile source): the first `count` keys sorted, nothing past.
+  {
+    const std::size_t n = 3 * big_tile + 17, count = 2 * big_tile + 5;
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed + 1);
+    ringsweep_test::device_buffer<std::uint32_t> in(keys), out(n);
+    ringsweep_test::device_buffer<int> d_count(std::vector<int>{int(count)});
+    out.fill_bytes(0xAB);
+    const ringsweep::device_count<int> dn{d_count.data(), n};
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<big>(nullptr, bytes, in.data(), out.data(), dn));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::tuning::sort_keys<big>(temp.data(), bytes, in.data(), out.data(), dn));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    std::vector<std::uint32_t> want(keys.begin(), keys.begin() + count);
+    std::stable_sort(want.begin(), want.end());
+    const auto got = out.download();
+    REQUIRE(std::vector<std::uint32_t>(got.begin(), got.begin() + count) == want);
+    for (std::size_t i = count; i < n; ++i) REQUIRE(got[i] == 0xABABABABu);
   }
   // Segments: two large ones (the segmented onesweep launches) around a small one; each segment
   // must come out as the stable sort of its keys.

@@ -14,6 +14,7 @@
 #include <iterator>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "sort_test_util.cuh"
@@ -286,6 +287,21 @@ TEST_CASE("top_k: speculative candidates taken, overflowing midway, guessed too 
     // candidates (56 and about 1.3 more) fit its 64.
     check_top_k<spec>(keys, 3800, sort_options_of(sort_order::ascending), false);
   }
+  SECTION("the bucket is one digit above the lowest guess: the input is read again") {
+    // Top digit 0 for the first 56 keys of every range (D_r = 0), 1 for 24 keys of its second
+    // tile, 2-255 elsewhere; the k-th key (k just past the 64 x 56 digit-0 keys) has digit 1,
+    // which no range's candidates hold. Descending: the same keys inverted.
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = i % span;
+      const std::uint32_t top = at < 56 ? 0u : at >= tile && at < tile + 24 ? 1u : 2u + std::uint32_t(rng() % 254u);
+      keys[i] = top << 24 | std::uint32_t(rng() & 0x00ffffffu);
+    }
+    const std::size_t k = 64 * 56 + 10;
+    check_top_k<spec>(keys, k, sort_options_of(sort_order::ascending), false);
+    for (auto& key : keys) key = ~key;
+    check_top_k<spec>(keys, k, sort_options_of(sort_order::descending), false);
+  }
 }
 
 TEST_CASE("top_k: float specials, equal zeros stable", "[sort][top_k]") {
@@ -505,11 +521,12 @@ namespace {
 
 /// segmented_top_k_{keys, pairs, indices} of `keys` over the segments `[begin[i], end[i])`,
 /// against each valid segment's stable sort cut to k; slots past a segment's size, and every
-/// slot of an ignored segment, must keep their poison.
-template <class Policy, class Key, class Index>
+/// slot of an ignored segment, must keep their poison. `iters`: the offsets as a pair of
+/// iterators giving `begin` and `end` (instead of device copies of them).
+template <class Policy, class Key, class Index, class Iterators = std::nullptr_t>
 void check_segmented_top_k(const std::vector<Key>& keys, const std::vector<std::int64_t>& begin,
                            const std::vector<std::int64_t>& end, std::size_t k, const ringsweep::sort_options& opts,
-                           int first_form = 0) {
+                           int first_form = 0, Iterators iters = nullptr) {
   const std::size_t n = keys.size(), segments = begin.size();
   INFO("n " << n << ", " << segments << " segments, k " << k << ", " << ringsweep_test::order_name(opts));
   ringsweep_test::device_buffer<Key> in(keys), out(segments * k + 1);
@@ -525,17 +542,23 @@ void check_segmented_top_k(const std::vector<Key>& keys, const std::vector<std::
     vout.fill_bytes(0xAB);
     // Indices with k = 8 (or 2) run without keys: every key slot keeps its poison.
     const bool no_keys = form == 2 && (k == 8 || k == 2);
-    const auto call = [&](void* t, std::size_t& b) {
+    const auto forms = [&](void* t, std::size_t& b, auto d_b, auto d_e) {
       if (form == 0) {
-        return ringsweep::tuning::segmented_top_k_keys<Policy>(t, b, in.data(), out.data(), n, segments,
-                                                               d_begin.data(), d_end.data(), k, opts);
+        return ringsweep::tuning::segmented_top_k_keys<Policy>(t, b, in.data(), out.data(), n, segments, d_b, d_e, k,
+                                                               opts);
       } else if (form == 1) {
-        return ringsweep::tuning::segmented_top_k_pairs<Policy>(t, b, in.data(), out.data(), vin.data(), vout.data(),
-                                                                n, segments, d_begin.data(), d_end.data(), k, opts);
+        return ringsweep::tuning::segmented_top_k_pairs<Policy>(t, b, in.data(), out.data(), vin.data(), vout.data(), n,
+                                                                segments, d_b, d_e, k, opts);
       }
       return ringsweep::tuning::segmented_top_k_indices<Policy>(t, b, in.data(), no_keys ? nullptr : out.data(),
-                                                                idx.data(), n, segments, d_begin.data(), d_end.data(),
-                                                                k, opts);
+                                                                idx.data(), n, segments, d_b, d_e, k, opts);
+    };
+    const auto call = [&](void* t, std::size_t& b) {
+      if constexpr (std::is_same<Iterators, std::nullptr_t>::value) {
+        return forms(t, b, d_begin.data(), d_end.data());
+      } else {
+        return forms(t, b, iters.first, iters.second);
+      }
     };
     std::size_t bytes = 0;
     REQUIRE_CUDA(call(nullptr, bytes));
@@ -603,6 +626,34 @@ TEST_CASE("segmented_top_k: empty, short, tiny, small and large segments", "[sor
         check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, k, sort_options_of(o));
       }
     }
+  }
+}
+
+namespace {
+/// Offsets as a user's iterator (operator[] is all the sort reads): row i starts at `i * 400` and
+/// holds `(i * 97) % 400` keys (ends when `end`), so rows of every class of policy_tiny lie between
+/// gaps.
+struct row_bounds {
+  bool end;
+  __host__ __device__ std::int64_t operator[](std::ptrdiff_t i) const {
+    return std::int64_t(i) * 400 + (end ? (std::int64_t(i) * 97) % 400 : 0);
+  }
+};
+}  // namespace
+
+TEST_CASE("segmented_top_k: offsets as iterators", "[sort][top_k][segmented]") {
+  // 12 rows: empty, tiny (73, 85, 97 keys), small (170, 182) and long (267 to 388); the gaps between
+  // them and after the last one are outside every segment.
+  std::vector<std::int64_t> begin, end;
+  for (int i = 0; i < 12; ++i) {
+    begin.push_back(row_bounds{false}[i]);
+    end.push_back(row_bounds{true}[i]);
+  }
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(12 * 400, distribution::small_range, 7);
+  for (std::size_t k : {std::size_t(64), std::size_t(200)}) {
+    check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, k,
+                                                             sort_options_of(sort_order::descending), 0,
+                                                             std::make_pair(row_bounds{false}, row_bounds{true}));
   }
 }
 

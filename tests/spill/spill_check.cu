@@ -15,6 +15,13 @@ namespace {
 struct alignas(16) v16 {
   std::uint32_t w[4];
 };
+struct v12 {  // a float3: sorted as positions, moved by the gather
+  float x, y, z;
+};
+struct v24 {  // a {position, index} struct
+  double x, y;
+  std::uint64_t index;
+};
 
 template <class Key>
 cudaError_t keys_only() {
@@ -162,6 +169,7 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : pairs<std::uint32_t, std::uint32_t>();
   e = e != cudaSuccess ? e : pairs<std::uint64_t, v16>();
   e = e != cudaSuccess ? e : pairs<std::uint8_t, std::uint8_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint32_t, v12>();  // the argsort's kernels and the gather
   e = e != cudaSuccess ? e : decomposed_keys<uu_key, uu_decomposer>();
   e = e != cudaSuccess ? e : decomposed_keys<fi_key, fi_decomposer>();
   e = e != cudaSuccess ? e : argsort<std::uint32_t, std::uint32_t>();
@@ -193,6 +201,8 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : argsort<float, std::int32_t>();
   e = e != cudaSuccess ? e : argsort<std::uint64_t, std::int64_t>();
   e = e != cudaSuccess ? e : argsort<std::uint8_t, std::uint32_t>();
+  e = e != cudaSuccess ? e : pairs<std::uint64_t, v24>();
+  e = e != cudaSuccess ? e : segmented<std::uint32_t, v12>();  // the segmented pairs sort of positions
   // Segmented: one key of each width (the sm_80 keys-only shapes of 1, 2 and 4 bytes are the tight
   // ones: their plain twins use 80 of 85 registers), the widest pairs and a 16-byte custom key.
   e = e != cudaSuccess ? e : segmented<std::uint8_t, void>();

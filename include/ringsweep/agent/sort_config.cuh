@@ -65,10 +65,14 @@ struct sort_config {
   static constexpr bool HAS_VALUES = !std::is_same<Value, null_value>::value;
   /// The values are the keys' input positions, made where they would be read (argsort).
   static constexpr bool INDEX_VALUES = is_index_values<Value>::value;
-  static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value, "values must be trivially copyable");
-  static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 || sizeof(Value) == 8 ||
-                    sizeof(Value) == 16,
-                "values must be 1, 2, 4, 8 or 16 bytes");
+  static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value,
+                "ringsweep: values must be trivially copyable");
+  // Values of other sizes never reach a sort_config: the plain and segmented sorts move them by a
+  // gather after sorting their positions (device/value_gather.cuh); the sorts that do not (top-k,
+  // host-resident, distributed) stop here.
+  static_assert(!HAS_VALUES || value_moves_whole<Value>::value,
+                "ringsweep: this sort moves values of 1, 2, 4, 8 or 16 bytes (sort_pairs and the segmented sorts "
+                "take values of any size)");
   /// How values move (words of their alignment); a one-byte stand-in for keys only.
   using value_raw_t = value_raw<Value>;
   static_assert(!HAS_VALUES || sizeof(value_raw_t) == sizeof(Value), "value size is not a multiple of its alignment");

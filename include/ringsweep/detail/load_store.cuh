@@ -36,6 +36,15 @@ struct value_words {
 template <class Value>
 using value_raw = value_words<int(sizeof(Value)), int(alignof(Value) < sizeof(Value) ? alignof(Value) : sizeof(Value))>;
 
+/// Whether the sorts' tiles move `Value` whole: values of 1, 2, 4, 8 or 16 bytes (the tile shapes
+/// and the kernels' instruction budgets are made for those), the keys-only stand-in and argsort's
+/// positions. Any other trivially copyable value is sorted as its key's input position and moved
+/// once afterwards (device/value_gather.cuh).
+template <class Value>
+struct value_moves_whole
+    : std::integral_constant<bool, sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 ||
+                                       sizeof(Value) == 8 || sizeof(Value) == 16> {};
+
 /// Stand-in value type of a keys-only sort.
 struct null_value {
   unsigned char unused;

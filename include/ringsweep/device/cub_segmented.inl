@@ -49,11 +49,12 @@ __host__ cudaError_t cub_segmented_buffers(KeyBuffers& d_keys, ValueBuffers& d_v
 
 }  // namespace detail
 
-template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedRadixSort::SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                 const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
                                                 ValueT* d_values_out, NumItemsT num_items, NumSegmentsT num_segments,
-                                                const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                                BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                                 int begin_bit, int end_bit, cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
@@ -63,11 +64,12 @@ cudaError_t DeviceSegmentedRadixSort::SortPairs(void* d_temp_storage, std::size_
 }
 
 template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-          typename NumItemsT, typename NumSegmentsT, typename OffsetT, typename>
+          typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename>
 cudaError_t DeviceSegmentedRadixSort::SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                 KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
                                                 NumItemsT num_items, NumSegmentsT num_segments,
-                                                const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                                BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                                 int begin_bit, int end_bit, cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT, ValueT>(
       d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
@@ -77,13 +79,15 @@ cudaError_t DeviceSegmentedRadixSort::SortPairs(void* d_temp_storage, std::size_
       });
 }
 
-template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedRadixSort::SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                           const KeyT* d_keys_in, KeyT* d_keys_out,
                                                           const ValueT* d_values_in, ValueT* d_values_out,
                                                           NumItemsT num_items, NumSegmentsT num_segments,
-                                                          const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
-                                                          int begin_bit, int end_bit, cudaStream_t stream) {
+                                                          BeginOffsetIteratorT d_begin_offsets,
+                                                          EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
+                                                          cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
       detail::segmented(detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), num_segments, d_begin_offsets,
@@ -92,12 +96,14 @@ cudaError_t DeviceSegmentedRadixSort::SortPairsDescending(void* d_temp_storage, 
 }
 
 template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-          typename NumItemsT, typename NumSegmentsT, typename OffsetT, typename>
+          typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename>
 cudaError_t DeviceSegmentedRadixSort::SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                           KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
                                                           NumItemsT num_items, NumSegmentsT num_segments,
-                                                          const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
-                                                          int begin_bit, int end_bit, cudaStream_t stream) {
+                                                          BeginOffsetIteratorT d_begin_offsets,
+                                                          EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
+                                                          cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT, ValueT>(
       d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
                                                      std::size_t n, std::size_t segments) {
@@ -106,11 +112,12 @@ cudaError_t DeviceSegmentedRadixSort::SortPairsDescending(void* d_temp_storage, 
       });
 }
 
-template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedRadixSort::SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
-                                               NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                               const OffsetT* d_end_offsets, int begin_bit, int end_bit,
+                                               NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                               EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
                                                cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
@@ -118,11 +125,11 @@ cudaError_t DeviceSegmentedRadixSort::SortKeys(void* d_temp_storage, std::size_t
       d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(begin_bit, end_bit, false), stream);
 }
 
-template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT,
-          typename>
+template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename>
 cudaError_t DeviceSegmentedRadixSort::SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                KeyBuffers<KeyT>& d_keys, NumItemsT num_items, NumSegmentsT num_segments,
-                                               const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                               BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                                int begin_bit, int end_bit, cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT>(
       d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
@@ -131,11 +138,13 @@ cudaError_t DeviceSegmentedRadixSort::SortKeys(void* d_temp_storage, std::size_t
       });
 }
 
-template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedRadixSort::SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                          const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
-                                                         NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                         const OffsetT* d_end_offsets, int begin_bit, int end_bit,
+                                                         NumSegmentsT num_segments,
+                                                         BeginOffsetIteratorT d_begin_offsets,
+                                                         EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
                                                          cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
@@ -143,12 +152,13 @@ cudaError_t DeviceSegmentedRadixSort::SortKeysDescending(void* d_temp_storage, s
       d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(begin_bit, end_bit, true), stream);
 }
 
-template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT,
-          typename>
+template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename>
 cudaError_t DeviceSegmentedRadixSort::SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                          KeyBuffers<KeyT>& d_keys, NumItemsT num_items,
-                                                         NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                         const OffsetT* d_end_offsets, int begin_bit, int end_bit,
+                                                         NumSegmentsT num_segments,
+                                                         BeginOffsetIteratorT d_begin_offsets,
+                                                         EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
                                                          cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT>(
       d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
@@ -157,11 +167,12 @@ cudaError_t DeviceSegmentedRadixSort::SortKeysDescending(void* d_temp_storage, s
       });
 }
 
-template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedSort::SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                            KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
                                            NumItemsT num_items, NumSegmentsT num_segments,
-                                           const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                           BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                            cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
@@ -171,11 +182,12 @@ cudaError_t DeviceSegmentedSort::SortPairs(void* d_temp_storage, std::size_t& te
 }
 
 template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-          typename NumItemsT, typename NumSegmentsT, typename OffsetT, typename>
+          typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename>
 cudaError_t DeviceSegmentedSort::SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                            KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
                                            NumItemsT num_items, NumSegmentsT num_segments,
-                                           const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                           BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                            cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT, ValueT>(
       d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
@@ -185,12 +197,13 @@ cudaError_t DeviceSegmentedSort::SortPairs(void* d_temp_storage, std::size_t& te
       });
 }
 
-template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedSort::SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                      const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
                                                      ValueT* d_values_out, NumItemsT num_items,
-                                                     NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                     const OffsetT* d_end_offsets, cudaStream_t stream) {
+                                                     NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                                     EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
       detail::segmented(detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), num_segments, d_begin_offsets,
@@ -199,12 +212,13 @@ cudaError_t DeviceSegmentedSort::SortPairsDescending(void* d_temp_storage, std::
 }
 
 template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-          typename NumItemsT, typename NumSegmentsT, typename OffsetT, typename>
+          typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename>
 cudaError_t DeviceSegmentedSort::SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                      KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
                                                      NumItemsT num_items, NumSegmentsT num_segments,
-                                                     const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
-                                                     cudaStream_t stream) {
+                                                     BeginOffsetIteratorT d_begin_offsets,
+                                                     EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT, ValueT>(
       d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
                                                      std::size_t n, std::size_t segments) {
@@ -213,10 +227,11 @@ cudaError_t DeviceSegmentedSort::SortPairsDescending(void* d_temp_storage, std::
       });
 }
 
-template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedSort::SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                                           KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments,
-                                          const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                           cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
@@ -224,11 +239,11 @@ cudaError_t DeviceSegmentedSort::SortKeys(void* d_temp_storage, std::size_t& tem
       d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
 }
 
-template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT,
-          typename>
+template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename>
 cudaError_t DeviceSegmentedSort::SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                           KeyBuffers<KeyT>& d_keys, NumItemsT num_items, NumSegmentsT num_segments,
-                                          const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                           cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT>(
       d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
@@ -237,23 +252,24 @@ cudaError_t DeviceSegmentedSort::SortKeys(void* d_temp_storage, std::size_t& tem
       });
 }
 
-template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedSort::SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                     const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
-                                                    NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                    const OffsetT* d_end_offsets, cudaStream_t stream) {
+                                                    NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                                    EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
       detail::segmented(detail::in_out(d_keys_in, d_keys_out), num_segments, d_begin_offsets, d_end_offsets),
       d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
 }
 
-template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT,
-          typename>
+template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename>
 cudaError_t DeviceSegmentedSort::SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                     KeyBuffers<KeyT>& d_keys, NumItemsT num_items,
-                                                    NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                    const OffsetT* d_end_offsets, cudaStream_t stream) {
+                                                    NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                                    EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT>(
       d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
         return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,
@@ -261,11 +277,12 @@ cudaError_t DeviceSegmentedSort::SortKeysDescending(void* d_temp_storage, std::s
       });
 }
 
-template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedSort::StableSortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                  const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
                                                  ValueT* d_values_out, NumItemsT num_items, NumSegmentsT num_segments,
-                                                 const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                                 BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                                  cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
@@ -275,11 +292,12 @@ cudaError_t DeviceSegmentedSort::StableSortPairs(void* d_temp_storage, std::size
 }
 
 template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-          typename NumItemsT, typename NumSegmentsT, typename OffsetT, typename>
+          typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename>
 cudaError_t DeviceSegmentedSort::StableSortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                  KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
                                                  NumItemsT num_items, NumSegmentsT num_segments,
-                                                 const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                                 BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                                  cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT, ValueT>(
       d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
@@ -289,13 +307,14 @@ cudaError_t DeviceSegmentedSort::StableSortPairs(void* d_temp_storage, std::size
       });
 }
 
-template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename ValueT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedSort::StableSortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                            const KeyT* d_keys_in, KeyT* d_keys_out,
                                                            const ValueT* d_values_in, ValueT* d_values_out,
                                                            NumItemsT num_items, NumSegmentsT num_segments,
-                                                           const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
-                                                           cudaStream_t stream) {
+                                                           BeginOffsetIteratorT d_begin_offsets,
+                                                           EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
       detail::segmented(detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), num_segments, d_begin_offsets,
@@ -304,12 +323,13 @@ cudaError_t DeviceSegmentedSort::StableSortPairsDescending(void* d_temp_storage,
 }
 
 template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
-          typename NumItemsT, typename NumSegmentsT, typename OffsetT, typename>
+          typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename>
 cudaError_t DeviceSegmentedSort::StableSortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                            KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
                                                            NumItemsT num_items, NumSegmentsT num_segments,
-                                                           const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
-                                                           cudaStream_t stream) {
+                                                           BeginOffsetIteratorT d_begin_offsets,
+                                                           EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT, ValueT>(
       d_keys, d_values, num_items, num_segments, [&](double_buffer<KeyT>& keys, double_buffer<ValueT>& values,
                                                      std::size_t n, std::size_t segments) {
@@ -318,23 +338,24 @@ cudaError_t DeviceSegmentedSort::StableSortPairsDescending(void* d_temp_storage,
       });
 }
 
-template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedSort::StableSortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                 const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
-                                                NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                const OffsetT* d_end_offsets, cudaStream_t stream) {
+                                                NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                                EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
       detail::segmented(detail::in_out(d_keys_in, d_keys_out), num_segments, d_begin_offsets, d_end_offsets),
       d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), false), stream);
 }
 
-template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT,
-          typename>
+template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename>
 cudaError_t DeviceSegmentedSort::StableSortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                 KeyBuffers<KeyT>& d_keys, NumItemsT num_items,
-                                                NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                const OffsetT* d_end_offsets, cudaStream_t stream) {
+                                                NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
+                                                EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT>(
       d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
         return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,
@@ -342,23 +363,26 @@ cudaError_t DeviceSegmentedSort::StableSortKeys(void* d_temp_storage, std::size_
       });
 }
 
-template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT>
+template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 cudaError_t DeviceSegmentedSort::StableSortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                           const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
-                                                          NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                          const OffsetT* d_end_offsets, cudaStream_t stream) {
+                                                          NumSegmentsT num_segments,
+                                                          BeginOffsetIteratorT d_begin_offsets,
+                                                          EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::radix_sort<detail::for_device>(
       detail::builtin_keys<KeyT>{},
       detail::segmented(detail::in_out(d_keys_in, d_keys_out), num_segments, d_begin_offsets, d_end_offsets),
       d_temp_storage, temp_storage_bytes, num_items, detail::cub_options(0, int(sizeof(KeyT) * 8), true), stream);
 }
 
-template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename OffsetT,
-          typename>
+template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename NumSegmentsT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename>
 cudaError_t DeviceSegmentedSort::StableSortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                           KeyBuffers<KeyT>& d_keys, NumItemsT num_items,
-                                                          NumSegmentsT num_segments, const OffsetT* d_begin_offsets,
-                                                          const OffsetT* d_end_offsets, cudaStream_t stream) {
+                                                          NumSegmentsT num_segments,
+                                                          BeginOffsetIteratorT d_begin_offsets,
+                                                          EndOffsetIteratorT d_end_offsets, cudaStream_t stream) {
   return detail::cub_segmented_buffers<KeyT>(
       d_keys, num_items, num_segments, [&](double_buffer<KeyT>& keys, std::size_t n, std::size_t segments) {
         return segmented_sort_keys(d_temp_storage, temp_storage_bytes, keys, n, segments, d_begin_offsets,

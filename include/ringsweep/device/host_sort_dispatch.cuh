@@ -63,6 +63,10 @@ class host_sort {
   static constexpr int DIGIT_BITS = 8;
   static constexpr int BUCKETS = 1 << DIGIT_BITS;
   static constexpr std::size_t ITEM = sizeof(Key) + (HAS_VALUES ? sizeof(Value) : 0);
+  // Its chunks' budget assumes the double-buffer sort's constant storage, which a gathered value
+  // (any other size: value_gather.cuh) does not have.
+  static_assert(!HAS_VALUES || value_moves_whole<Value>::value,
+                "ringsweep: values of the host-resident sort have 1, 2, 4, 8 or 16 bytes");
 
   __host__ host_sort(const Kind& kind, Key* keys, Value* values, std::size_t n, const sort_options& opts,
                      const host_sort_config& cfg)

@@ -17,6 +17,7 @@
 #include "key_kind.cuh"
 #include "segmented_forms.cuh"
 #include "sort_forms.cuh"
+#include "value_gather.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
@@ -75,6 +76,14 @@ template <class Policy, class Hooks, class Kind, class Form>
 using config_of =
     sort_config<Policy, typename Kind::sort_key, typename kernel_value<typename Form::value_type>::type, Hooks>;
 
+/// Whether a form's values take the gather path (value_gather.cuh) instead of riding the tiles.
+template <class Form>
+struct gathers_values : std::integral_constant<bool, !value_moves_whole<typename Form::value_type>::value> {};
+
+/// The gather runner of a sort of keys of `Kind` with `Policy` and `Hooks`.
+template <class Policy, class Hooks, class Kind>
+using gather_runner_of = gather_runner<Policy, Hooks, typename Kind::sort_key>;
+
 /// Two-phase forms (in/out, double buffer): `d_temp == nullptr` is a size query (only
 /// `*temp_bytes` is written). Errors: see sort.cuh; the caller's arrays are untouched on any
 /// error returned before the first launch, and every later error is the CUDA runtime's.
@@ -88,8 +97,16 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
   if (!count_as_size(count, n)) return cudaErrorInvalidValue;
   if (d_temp != nullptr && n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
-    return form_runner<config>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context());
+    if constexpr (gathers_values<Form>::value) {
+      return with_index_type(n, [&](auto index) {
+        using runner = gather_runner_of<decltype(policy), decltype(hooks), Kind>;
+        return runner::template run<decltype(index)>(form, d_temp, temp_bytes, n, opts, stream, kind.context(),
+                                                     host_count{});
+      });
+    } else {
+      using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
+      return form_runner<config>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context());
+    }
   });
 }
 
@@ -121,9 +138,16 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
   const std::size_t n = count.max_n;
   if (d_temp != nullptr && n != 0 && (count.d_n == nullptr || !form.aligned(kind))) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
-    return form_runner<config>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context(),
+    if constexpr (gathers_values<Form>::value) {
+      return with_index_type(n, [&](auto index) {
+        using runner = gather_runner_of<decltype(policy), decltype(hooks), Kind>;
+        return runner::template run<decltype(index)>(form, d_temp, temp_bytes, n, opts, stream, kind.context(),
                                                      source);
+      });
+    } else {
+      using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
+      return form_runner<config>::run(form, d_temp, temp_bytes, n, opts, stream, kind.context(), source);
+    }
   });
 }
 
@@ -139,9 +163,17 @@ __host__ cudaError_t radix_sort(const Kind& kind, const segmented_form<Form, Seg
   if (!count_as_size(count, n) || !count_as_size(form.segments, segments)) return cudaErrorInvalidValue;
   if (d_temp != nullptr && n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
-    return segmented_runner<config>::run(form.form, segments, form.bounds, d_temp, temp_bytes, n,
-                                                          opts, stream, kind.context());
+    if constexpr (gathers_values<Form>::value) {
+      return with_index_type(n, [&](auto index) {
+        using runner = gather_runner_of<decltype(policy), decltype(hooks), Kind>;
+        return runner::template run_segmented<decltype(index)>(form.form, segments, form.bounds, d_temp, temp_bytes,
+                                                               n, opts, stream, kind.context());
+      });
+    } else {
+      using config = config_of<decltype(policy), decltype(hooks), Kind, Form>;
+      return segmented_runner<config>::run(form.form, segments, form.bounds, d_temp, temp_bytes, n, opts, stream,
+                                           kind.context());
+    }
   });
 }
 
@@ -153,9 +185,16 @@ __host__ cudaError_t radix_sort(const Kind& kind, const in_place_form<Key, Value
   if (!count_as_size(count, n)) return cudaErrorInvalidValue;
   if (n != 0 && !form.aligned(kind)) return cudaErrorInvalidValue;
   return with_policy<Choice>([&](auto policy, auto hooks) {
-    using config = sort_config<decltype(policy), typename Kind::sort_key, typename kernel_value<Value>::type,
+    if constexpr (!value_moves_whole<Value>::value) {
+      return with_index_type(n, [&](auto index) {
+        using runner = gather_runner_of<decltype(policy), decltype(hooks), Kind>;
+        return runner::template run<decltype(index)>(form, n, opts, stream, kind.context());
+      });
+    } else {
+      using config = sort_config<decltype(policy), typename Kind::sort_key, typename kernel_value<Value>::type,
                                  decltype(hooks)>;
-    return form_runner<config>::run(form, n, opts, stream, kind.context());
+      return form_runner<config>::run(form, n, opts, stream, kind.context());
+    }
   });
 }
 
@@ -187,11 +226,10 @@ __host__ argsort_form<Key, Index> argsort_of(const Key* keys_in, Key* keys_out, 
   return {keys_in, keys_out, indices};
 }
 /// A two-phase form sorted segment by segment.
-template <class Form, class Offset, class SegmentCount>
-__host__ segmented_form<Form, segment_offsets<Offset>, SegmentCount> segmented(const Form& form, SegmentCount segments,
-                                                                               const Offset* begin_offsets,
-                                                                               const Offset* end_offsets) {
-  return {form, segments, segment_offsets<Offset>{begin_offsets, end_offsets}};
+template <class Form, class BeginOffsets, class EndOffsets, class SegmentCount>
+__host__ segmented_form<Form, segment_offsets_of<BeginOffsets, EndOffsets>, SegmentCount> segmented(
+    const Form& form, SegmentCount segments, BeginOffsets begin_offsets, EndOffsets end_offsets) {
+  return {form, segments, segment_offsets_of<BeginOffsets, EndOffsets>{begin_offsets, end_offsets}};
 }
 /// A two-phase form sorted row by row: `rows` rows of `row_keys` keys each, no offset arrays.
 template <class Form>

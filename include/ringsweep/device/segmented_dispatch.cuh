@@ -38,7 +38,7 @@ struct segmented_plan {
 ///
 ///     using dispatch = segmented_dispatch<sort_config<policy_sm90, float, null_value>>;
 ///     segmented_plan<float> p;
-///     if (dispatch::make_plan(n, segments, opts, true, p) == cudaSuccess) dispatch::run(p, d_temp, b, segment_offsets<int>{begin, end}, stream);
+///     if (dispatch::make_plan(n, segments, opts, true, p) == cudaSuccess) dispatch::run(p, d_temp, b, segment_offsets_of<const int*, const int*>{begin, end}, stream);
 template <class Config>
 struct segmented_dispatch {
   using Policy = typename Config::policy;

@@ -13,8 +13,8 @@ RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// A form (in_out_form or double_buffer_form) sorted segment by segment: `Segments` says where
-/// each is, segment_offsets (segment i is `[begin_offsets[i], end_offsets[i])`, any integer
-/// `Offset`) or fixed_rows (rows of one length, no arrays); `SegmentCount` is the type of the
+/// each is, segment_offsets (segment i is `[begin_offsets[i], end_offsets[i])`, any iterators
+/// over an integer type) or fixed_rows (rows of one length, no arrays); `SegmentCount` is the type of the
 /// caller's segment count (CUB's is signed).
 template <class Form, class Segments, class SegmentCount>
 struct segmented_form {

@@ -6,18 +6,18 @@
 
 RINGSWEEP_NAMESPACE_BEGIN
 
-template <class Key, class Offset>
+template <class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                const Offset* d_end_offsets, sort_options opts, cudaStream_t stream) {
+                                std::size_t n, std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                EndOffsets d_end_offsets, sort_options opts, cudaStream_t stream) {
   return tuning::segmented_sort_keys<detail::for_device>(d_temp, temp_bytes, d_keys_in, d_keys_out, n, num_segments,
                                                          d_begin_offsets, d_end_offsets, opts, stream);
 }
 
-template <class Key, class Value, class Offset>
+template <class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                                  const Value* d_values_in, Value* d_values_out, std::size_t n, std::size_t num_segments,
-                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, sort_options opts,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, sort_options opts,
                                  cudaStream_t stream) {
   return tuning::segmented_sort_pairs<detail::for_device>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in,
                                                           d_values_out, n, num_segments, d_begin_offsets, d_end_offsets,
@@ -40,54 +40,56 @@ cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Ke
                                                           d_values_out, num_segments, segment_size, opts, stream);
 }
 
-template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Key, class BeginOffsets, class EndOffsets, class Decomposer, detail::if_decomposer<Decomposer>>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                const Offset* d_end_offsets, Decomposer decomposer, sort_options opts,
+                                std::size_t n, std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                EndOffsets d_end_offsets, Decomposer decomposer, sort_options opts,
                                 cudaStream_t stream) {
   return tuning::segmented_sort_keys<detail::for_device>(d_temp, temp_bytes, d_keys_in, d_keys_out, n, num_segments,
                                                          d_begin_offsets, d_end_offsets, decomposer, opts, stream);
 }
 
-template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                                  const Value* d_values_in, Value* d_values_out, std::size_t n, std::size_t num_segments,
-                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, Decomposer decomposer,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, Decomposer decomposer,
                                  sort_options opts, cudaStream_t stream) {
   return tuning::segmented_sort_pairs<detail::for_device>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in,
                                                           d_values_out, n, num_segments, d_begin_offsets, d_end_offsets,
                                                           decomposer, opts, stream);
 }
 
-template <class Key, class Offset>
+template <class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                std::size_t num_segments, BeginOffsets d_begin_offsets, EndOffsets d_end_offsets,
                                 sort_options opts, cudaStream_t stream) {
   return tuning::segmented_sort_keys<detail::for_device>(d_temp, temp_bytes, keys, n, num_segments, d_begin_offsets,
                                                          d_end_offsets, opts, stream);
 }
 
-template <class Key, class Value, class Offset>
+template <class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                  double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
-                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, sort_options opts,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, sort_options opts,
                                  cudaStream_t stream) {
   return tuning::segmented_sort_pairs<detail::for_device>(d_temp, temp_bytes, keys, values, n, num_segments,
                                                           d_begin_offsets, d_end_offsets, opts, stream);
 }
 
-template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Key, class BeginOffsets, class EndOffsets, class Decomposer, detail::if_decomposer<Decomposer>>
 cudaError_t segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
-                                std::size_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets,
+                                std::size_t num_segments, BeginOffsets d_begin_offsets, EndOffsets d_end_offsets,
                                 Decomposer decomposer, sort_options opts, cudaStream_t stream) {
   return tuning::segmented_sort_keys<detail::for_device>(d_temp, temp_bytes, keys, n, num_segments, d_begin_offsets,
                                                          d_end_offsets, decomposer, opts, stream);
 }
 
-template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                  double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
-                                 const Offset* d_begin_offsets, const Offset* d_end_offsets, Decomposer decomposer,
+                                 BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, Decomposer decomposer,
                                  sort_options opts, cudaStream_t stream) {
   return tuning::segmented_sort_pairs<detail::for_device>(d_temp, temp_bytes, keys, values, n, num_segments,
                                                           d_begin_offsets, d_end_offsets, decomposer, opts, stream);

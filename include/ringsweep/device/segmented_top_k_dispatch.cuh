@@ -29,10 +29,10 @@ struct segmented_top_k_dispatch {
   template <class Value, top_k_output What>
   using config = sort_config<Policy, sort_key, typename kernel_value<sort_value<Value, What>>::type, Hooks>;
 
-  template <class Key, class Value, top_k_output What, class Offset>
+  template <class Key, class Value, top_k_output What, class BeginOffsets, class EndOffsets>
   __host__ static cudaError_t run(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
                                   std::size_t& temp_bytes, std::size_t n, std::size_t segments,
-                                  const Offset* begin_offsets, const Offset* end_offsets, std::size_t k,
+                                  BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
                                   const sort_options& opts, cudaStream_t stream) {
     using V = sort_value<Value, What>;
     using cfg = config<Value, What>;
@@ -43,9 +43,10 @@ struct segmented_top_k_dispatch {
     using row_raw = typename std::conditional<VALUES, raw, u32>::type;  // the candidates' values
     // Rows of more than one sort tile are long (the classification's test), and get a select each.
     constexpr u64 LARGE_ABOVE = u64(cfg::TILE);
-    const segment_offsets<Offset> bounds{begin_offsets, end_offsets};
-    const top_k_short_rows<segment_offsets<Offset>> short_rows{bounds, LARGE_ABOVE};
-    const top_k_candidate_rows<segment_offsets<Offset>> candidate_rows{bounds, LARGE_ABOVE, u64(k)};
+    using offsets = segment_offsets_of<BeginOffsets, EndOffsets>;
+    const offsets bounds{begin_offsets, end_offsets};
+    const top_k_short_rows<offsets> short_rows{bounds, LARGE_ABOVE};
+    const top_k_candidate_rows<offsets> candidate_rows{bounds, LARGE_ABOVE, u64(k)};
     // The sorts' storage (a size query: checks the window, n and the segment count); both sorts
     // are of n keys and `segments` segments, and run one after the other in it.
     std::size_t sort_bytes = 0;
@@ -76,7 +77,7 @@ struct segmented_top_k_dispatch {
     }
     if (k == 0 || n == 0 || segments == 0) return cudaSuccess;
     if (temp_bytes < bytes) return cudaErrorInvalidValue;
-    if (begin_offsets == nullptr || end_offsets == nullptr || f.keys_in == nullptr) return cudaErrorInvalidValue;
+    if (!bounds.given(segments) || f.keys_in == nullptr) return cudaErrorInvalidValue;
     if (What != top_k_output::indices && f.keys_out == nullptr) return cudaErrorInvalidValue;
     if (VALUES && f.values_out == nullptr) return cudaErrorInvalidValue;
     if (What == top_k_output::pairs && f.values_in == nullptr) return cudaErrorInvalidValue;
@@ -108,7 +109,7 @@ struct segmented_top_k_dispatch {
     if (long_max != 0) {
       const unsigned list_grid = unsigned(max_of<std::size_t>(
           1, min_of<std::size_t>(ceil_div<std::size_t>(segments, top_k_gather_threads), 4096)));
-      e = launch(top_k_rows_list_kernel<segment_offsets<Offset>>, list_grid, unsigned(top_k_gather_threads), stream,
+      e = launch(top_k_rows_list_kernel<offsets>, list_grid, unsigned(top_k_gather_threads), stream,
                  launch_order::serial, bounds, u64(segments), u64(n), LARGE_ABOVE, rows, u64(long_max), row_count);
       if (e != cudaSuccess) return e;
       top_k_rows_params<sort_key, row_raw> rp;
@@ -159,7 +160,7 @@ struct segmented_top_k_dispatch {
     e = runner::run(in_out_form<Key, V>{cand_keys, keys_sorted, VALUES ? cand_values : nullptr, values_sorted}, segments,
                     candidate_rows, sort_temp, bytes_left, n, opts, stream, kind.context(), cand_out);
     if (e != cudaSuccess || k <= std::size_t(LARGE_ABOVE)) return e;
-    top_k_segment_copy_params<top_k_candidate_rows<segment_offsets<Offset>>, bits_type, raw> c;
+    top_k_segment_copy_params<top_k_candidate_rows<offsets>, bits_type, raw> c;
     c.segments = candidate_rows;
     c.num_segments = segments;
     c.n = n;
@@ -172,16 +173,16 @@ struct segmented_top_k_dispatch {
     constexpr std::size_t warps = top_k_gather_threads / warp_threads;
     const unsigned segment_grid =
         unsigned(max_of<std::size_t>(1, min_of<std::size_t>(ceil_div<std::size_t>(segments, warps), 4096)));
-    return launch(top_k_segment_copy_kernel<top_k_candidate_rows<segment_offsets<Offset>>, bits_type, raw>,
-                  segment_grid, unsigned(top_k_gather_threads), stream, launch_order::serial, c);
+    return launch(top_k_segment_copy_kernel<top_k_candidate_rows<offsets>, bits_type, raw>, segment_grid,
+                  unsigned(top_k_gather_threads), stream, launch_order::serial, c);
   }
 };
 
 /// The entry of every segmented top-k overload.
-template <class Choice, class Kind, class Key, class Value, top_k_output What, class Offset>
+template <class Choice, class Kind, class Key, class Value, top_k_output What, class BeginOffsets, class EndOffsets>
 __host__ cudaError_t segmented_top_k(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
                                      std::size_t& temp_bytes, std::size_t n, std::size_t segments,
-                                     const Offset* begin_offsets, const Offset* end_offsets, std::size_t k,
+                                     BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
                                      const sort_options& opts, cudaStream_t stream) {
   return with_policy<Choice>([&](auto policy, auto hooks) {
     return segmented_top_k_dispatch<decltype(policy), decltype(hooks), Kind>::run(

@@ -120,95 +120,95 @@ cudaError_t tuning::top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key*
                                temp_bytes, n, k, opts, stream);
 }
 
-template <class Key, class Offset>
+template <class Key, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end, std::size_t k,
                                  sort_options opts, cudaStream_t stream) {
   return detail::segmented_top_k<detail::for_device>(detail::builtin_keys<Key>{}, detail::top_k_of(in, out), d_temp,
                                                      temp_bytes, n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Key, class Value, class Offset>
+template <class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                   const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
-                                  const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts,
+                                  BeginOffsets d_begin, EndOffsets d_end, std::size_t k, sort_options opts,
                                   cudaStream_t stream) {
   return detail::segmented_top_k<detail::for_device>(detail::builtin_keys<Key>{},
                                                      detail::top_k_of(keys_in, keys_out, values_in, values_out), d_temp,
                                                      temp_bytes, n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Key, class Index, class Offset>
+template <class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts,
-                                    cudaStream_t stream) {
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, sort_options opts, cudaStream_t stream) {
   return detail::segmented_top_k<detail::for_device>(detail::builtin_keys<Key>{},
                                                      detail::top_k_indices_of(keys_in, keys_out, indices_out), d_temp,
                                                      temp_bytes, n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Key, class Index, class Offset>
+template <class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k, sort_options opts,
-                                    cudaStream_t stream) {
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, sort_options opts, cudaStream_t stream) {
   return segmented_top_k_indices(d_temp, temp_bytes, keys_in, static_cast<Key*>(nullptr), indices_out, n,
                                  num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Key, class BeginOffsets, class EndOffsets, class Decomposer, detail::if_decomposer<Decomposer>>
 cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
-                                 std::size_t num_segments, const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                 std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end, std::size_t k,
                                  Decomposer decomposer, sort_options opts, cudaStream_t stream) {
   return detail::segmented_top_k<detail::for_device>(detail::decomposed_keys<Key, Decomposer>{decomposer},
                                                      detail::top_k_of(in, out), d_temp, temp_bytes, n, num_segments,
                                                      d_begin, d_end, k, opts, stream);
 }
 
-template <class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                   const Value* values_in, Value* values_out, std::size_t n, std::size_t num_segments,
-                                  const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
+                                  BeginOffsets d_begin, EndOffsets d_end, std::size_t k, Decomposer decomposer,
                                   sort_options opts, cudaStream_t stream) {
   return detail::segmented_top_k<detail::for_device>(detail::decomposed_keys<Key, Decomposer>{decomposer},
                                                      detail::top_k_of(keys_in, keys_out, values_in, values_out), d_temp,
                                                      temp_bytes, n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Key, class Index, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Key, class Index, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                                    Index* indices_out, std::size_t n, std::size_t num_segments,
-                                    const Offset* d_begin, const Offset* d_end, std::size_t k, Decomposer decomposer,
-                                    sort_options opts, cudaStream_t stream) {
+                                    Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
+                                    EndOffsets d_end, std::size_t k, Decomposer decomposer, sort_options opts,
+                                    cudaStream_t stream) {
   return detail::segmented_top_k<detail::for_device>(detail::decomposed_keys<Key, Decomposer>{decomposer},
                                                      detail::top_k_indices_of(keys_in, keys_out, indices_out), d_temp,
                                                      temp_bytes, n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Policy, class Key, class Offset>
-cudaError_t tuning::segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out,
-                                         std::size_t n, std::size_t num_segments, const Offset* d_begin,
-                                         const Offset* d_end, std::size_t k, sort_options opts, cudaStream_t stream) {
+template <class Policy, class Key, class BeginOffsets, class EndOffsets>
+cudaError_t tuning::segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                         std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end,
+                                         std::size_t k, sort_options opts, cudaStream_t stream) {
   return detail::segmented_top_k<Policy>(detail::builtin_keys<Key>{}, detail::top_k_of(in, out), d_temp, temp_bytes, n,
                                          num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Policy, class Key, class Value, class Offset>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t tuning::segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                           const Value* values_in, Value* values_out, std::size_t n,
-                                          std::size_t num_segments, const Offset* d_begin, const Offset* d_end,
+                                          std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end,
                                           std::size_t k, sort_options opts, cudaStream_t stream) {
   return detail::segmented_top_k<Policy>(detail::builtin_keys<Key>{},
                                          detail::top_k_of(keys_in, keys_out, values_in, values_out), d_temp, temp_bytes,
                                          n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Policy, class Key, class Index, class Offset>
+template <class Policy, class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t tuning::segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                             Index* indices_out, std::size_t n, std::size_t num_segments,
-                                            const Offset* d_begin, const Offset* d_end, std::size_t k,
-                                            sort_options opts, cudaStream_t stream) {
+                                            BeginOffsets d_begin, EndOffsets d_end, std::size_t k, sort_options opts,
+                                            cudaStream_t stream) {
   return detail::segmented_top_k<Policy>(detail::builtin_keys<Key>{},
                                          detail::top_k_indices_of(keys_in, keys_out, indices_out), d_temp, temp_bytes,
                                          n, num_segments, d_begin, d_end, k, opts, stream);
@@ -250,29 +250,30 @@ cudaError_t tuning::top_k_indices(void* d_temp, std::size_t& temp_bytes, const K
                                        decomposer, opts, stream);
 }
 
-template <class Policy, class Key, class Index, class Offset>
+template <class Policy, class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t tuning::segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t,
                                             Index* indices_out, std::size_t n, std::size_t num_segments,
-                                            const Offset* d_begin, const Offset* d_end, std::size_t k,
-                                            sort_options opts, cudaStream_t stream) {
+                                            BeginOffsets d_begin, EndOffsets d_end, std::size_t k, sort_options opts,
+                                            cudaStream_t stream) {
   return tuning::segmented_top_k_indices<Policy>(d_temp, temp_bytes, keys_in, static_cast<Key*>(nullptr),
                                                  indices_out, n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
-cudaError_t tuning::segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out,
-                                         std::size_t n, std::size_t num_segments, const Offset* d_begin,
-                                         const Offset* d_end, std::size_t k, Decomposer decomposer,
-                                         sort_options opts, cudaStream_t stream) {
+template <class Policy, class Key, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
+cudaError_t tuning::segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
+                                         std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end,
+                                         std::size_t k, Decomposer decomposer, sort_options opts, cudaStream_t stream) {
   return detail::segmented_top_k<Policy>(detail::decomposed_keys<Key, Decomposer>{decomposer},
                                          detail::top_k_of(in, out), d_temp, temp_bytes, n, num_segments, d_begin,
                                          d_end, k, opts, stream);
 }
 
-template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t tuning::segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                           const Value* values_in, Value* values_out, std::size_t n,
-                                          std::size_t num_segments, const Offset* d_begin, const Offset* d_end,
+                                          std::size_t num_segments, BeginOffsets d_begin, EndOffsets d_end,
                                           std::size_t k, Decomposer decomposer, sort_options opts,
                                           cudaStream_t stream) {
   return detail::segmented_top_k<Policy>(detail::decomposed_keys<Key, Decomposer>{decomposer},
@@ -280,10 +281,11 @@ cudaError_t tuning::segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes,
                                          temp_bytes, n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
-template <class Policy, class Key, class Index, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Policy, class Key, class Index, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t tuning::segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                             Index* indices_out, std::size_t n, std::size_t num_segments,
-                                            const Offset* d_begin, const Offset* d_end, std::size_t k,
+                                            BeginOffsets d_begin, EndOffsets d_end, std::size_t k,
                                             Decomposer decomposer, sort_options opts, cudaStream_t stream) {
   return detail::segmented_top_k<Policy>(detail::decomposed_keys<Key, Decomposer>{decomposer},
                                          detail::top_k_indices_of(keys_in, keys_out, indices_out), d_temp,

@@ -139,21 +139,21 @@ cudaError_t tuning::sort_pairs(Key* d_keys, Value* d_values, std::size_t n, Deco
                                     detail::in_place(d_keys, d_values, resource), n, opts, stream);
 }
 
-template <class Policy, class Key, class Offset>
+template <class Policy, class Key, class BeginOffsets, class EndOffsets>
 cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                        std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                        const Offset* d_end_offsets, sort_options opts, cudaStream_t stream) {
+                                        std::size_t n, std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                        EndOffsets d_end_offsets, sort_options opts, cudaStream_t stream) {
   return detail::radix_sort<Policy>(
       detail::builtin_keys<Key>{},
       detail::segmented(detail::in_out(d_keys_in, d_keys_out), num_segments, d_begin_offsets, d_end_offsets), d_temp,
       temp_bytes, n, opts, stream);
 }
 
-template <class Policy, class Key, class Value, class Offset>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                                          const Value* d_values_in, Value* d_values_out, std::size_t n,
-                                         std::size_t num_segments, const Offset* d_begin_offsets,
-                                         const Offset* d_end_offsets, sort_options opts, cudaStream_t stream) {
+                                         std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                         EndOffsets d_end_offsets, sort_options opts, cudaStream_t stream) {
   return detail::radix_sort<Policy>(
       detail::builtin_keys<Key>{},
       detail::segmented(detail::in_out(d_keys_in, d_keys_out, d_values_in, d_values_out), num_segments,
@@ -226,10 +226,11 @@ cudaError_t tuning::argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_
                                  stream);
 }
 
-template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Policy, class Key, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
-                                        std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                        const Offset* d_end_offsets, Decomposer decomposer, sort_options opts,
+                                        std::size_t n, std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                        EndOffsets d_end_offsets, Decomposer decomposer, sort_options opts,
                                         cudaStream_t stream) {
   return detail::radix_sort<Policy>(
       detail::decomposed_keys<Key, Decomposer>{decomposer},
@@ -237,11 +238,12 @@ cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, c
       temp_bytes, n, opts, stream);
 }
 
-template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                                          const Value* d_values_in, Value* d_values_out, std::size_t n,
-                                         std::size_t num_segments, const Offset* d_begin_offsets,
-                                         const Offset* d_end_offsets, Decomposer decomposer, sort_options opts,
+                                         std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                         EndOffsets d_end_offsets, Decomposer decomposer, sort_options opts,
                                          cudaStream_t stream) {
   return detail::radix_sort<Policy>(
       detail::decomposed_keys<Key, Decomposer>{decomposer},
@@ -250,31 +252,32 @@ cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, 
       d_temp, temp_bytes, n, opts, stream);
 }
 
-template <class Policy, class Key, class Offset>
-cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
-                                        std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                        const Offset* d_end_offsets, sort_options opts, cudaStream_t stream) {
+template <class Policy, class Key, class BeginOffsets, class EndOffsets>
+cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                                        std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                        EndOffsets d_end_offsets, sort_options opts, cudaStream_t stream) {
   return detail::radix_sort<Policy>(
       detail::builtin_keys<Key>{},
       detail::segmented(detail::buffers<Key>(keys), num_segments, d_begin_offsets, d_end_offsets), d_temp,
       temp_bytes, n, opts, stream);
 }
 
-template <class Policy, class Key, class Value, class Offset>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets>
 cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                          double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
-                                         const Offset* d_begin_offsets, const Offset* d_end_offsets,
-                                         sort_options opts, cudaStream_t stream) {
+                                         BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, sort_options opts,
+                                         cudaStream_t stream) {
   return detail::radix_sort<Policy>(
       detail::builtin_keys<Key>{},
       detail::segmented(detail::buffers<Key, Value>(keys, values), num_segments, d_begin_offsets, d_end_offsets),
       d_temp, temp_bytes, n, opts, stream);
 }
 
-template <class Policy, class Key, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
-cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
-                                        std::size_t n, std::size_t num_segments, const Offset* d_begin_offsets,
-                                        const Offset* d_end_offsets, Decomposer decomposer, sort_options opts,
+template <class Policy, class Key, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
+cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys, std::size_t n,
+                                        std::size_t num_segments, BeginOffsets d_begin_offsets,
+                                        EndOffsets d_end_offsets, Decomposer decomposer, sort_options opts,
                                         cudaStream_t stream) {
   return detail::radix_sort<Policy>(
       detail::decomposed_keys<Key, Decomposer>{decomposer},
@@ -282,11 +285,12 @@ cudaError_t tuning::segmented_sort_keys(void* d_temp, std::size_t& temp_bytes, d
       temp_bytes, n, opts, stream);
 }
 
-template <class Policy, class Key, class Value, class Offset, class Decomposer, detail::if_decomposer<Decomposer>>
+template <class Policy, class Key, class Value, class BeginOffsets, class EndOffsets, class Decomposer,
+          detail::if_decomposer<Decomposer>>
 cudaError_t tuning::segmented_sort_pairs(void* d_temp, std::size_t& temp_bytes, double_buffer<Key>& keys,
                                          double_buffer<Value>& values, std::size_t n, std::size_t num_segments,
-                                         const Offset* d_begin_offsets, const Offset* d_end_offsets,
-                                         Decomposer decomposer, sort_options opts, cudaStream_t stream) {
+                                         BeginOffsets d_begin_offsets, EndOffsets d_end_offsets, Decomposer decomposer,
+                                         sort_options opts, cudaStream_t stream) {
   return detail::radix_sort<Policy>(
       detail::decomposed_keys<Key, Decomposer>{decomposer},
       detail::segmented(detail::buffers<Key, Value>(keys, values), num_segments, d_begin_offsets, d_end_offsets),

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include "../agent/segment_lists.cuh"
 #include "../detail/config.cuh"
@@ -14,32 +15,88 @@ namespace detail {
 
 constexpr int segment_classify_threads = 256;
 
-/// The segments of a sort given as the caller's offset arrays: segment s is
-/// `[begin_offsets[s], end_offsets[s])`.
-template <class Offset>
-struct segment_offsets {
-  static_assert(std::is_integral<Offset>::value && !std::is_same<typename std::remove_cv<Offset>::type, bool>::value,
-                "ringsweep: segment offsets must be an integer type other than bool");
-  const Offset* begin_offsets;
-  const Offset* end_offsets;
+/// The offset type an offsets iterator gives: its `it[i]` without reference or cv.
+template <class It>
+using offset_value_t =
+    std::remove_cv_t<std::remove_reference_t<decltype(std::declval<const It&>()[std::ptrdiff_t(0)])>>;
 
-  /// Whether the arrays are there for `segments` segments (the host's check).
+/// An offsets iterator as the kernels hold it: a pointer as a pointer to const (`int*` and
+/// `const int*` make one kernel), any other iterator as it is.
+template <class It>
+struct offset_source {
+  using type = It;
+};
+template <class T>
+struct offset_source<T*> {
+  using type = const T*;
+};
+
+/// Whether the offsets are there: a null pointer is not; any other iterator is (nothing to check).
+template <class T>
+__host__ bool offsets_present(const T* p) {
+  return p != nullptr;
+}
+template <class It>
+__host__ bool offsets_present(const It&) {
+  return true;
+}
+
+/// Offset `s` of `it`, read on the device only: a pointer's by a read-only load, any other
+/// iterator's by its `operator[]`.
+template <class T>
+__device__ __forceinline__ T read_offset(const T* p, u64 s) {
+  return load_global(p + s);
+}
+template <class It>
+__device__ __forceinline__ offset_value_t<It> read_offset(const It& it, u64 s) {
+  return it[std::ptrdiff_t(s)];
+}
+
+/// The segments of a sort given as the caller's offsets, any random-access iterators (pointers
+/// included) over an integer type: segment s is `[begin_offsets[s], end_offsets[s])`. The
+/// iterators travel by value in the kernels' parameters and are dereferenced there only.
+template <class BeginOffsets, class EndOffsets>
+struct segment_offsets {
+  using begin_type = offset_value_t<BeginOffsets>;
+  using end_type = offset_value_t<EndOffsets>;
+  static_assert(std::is_integral<begin_type>::value && !std::is_same<begin_type, bool>::value &&
+                    std::is_integral<end_type>::value && !std::is_same<end_type, bool>::value,
+                "ringsweep: segment offsets must be an integer type other than bool (the iterators' value type)");
+  // A byte copy is what a launch makes of its arguments: copy construction and destruction must be
+  // trivial (assignment need not be: thrust's transform_iterator defines its own).
+  static_assert(std::is_trivially_copy_constructible<BeginOffsets>::value &&
+                    std::is_trivially_destructible<BeginOffsets>::value &&
+                    std::is_trivially_copy_constructible<EndOffsets>::value &&
+                    std::is_trivially_destructible<EndOffsets>::value,
+                "ringsweep: segment offset iterators are copied as bytes into the kernels' parameters and must be "
+                "trivially copyable (trivial copy constructor and destructor)");
+  BeginOffsets begin_offsets;
+  EndOffsets end_offsets;
+
+  /// Whether the offsets are there for `segments` segments (the host's check; reads nothing).
   __host__ bool given(std::size_t segments) const {
-    return segments == 0 || (begin_offsets != nullptr && end_offsets != nullptr);
+    return segments == 0 || (offsets_present(begin_offsets) && offsets_present(end_offsets));
   }
   /// Segment `s` as `[begin, end)`: false when it is empty or does not lie within `[0, n)`.
   __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
-    const Offset b = load_global(begin_offsets + s);
-    const Offset e = load_global(end_offsets + s);
-    if (!(b < e)) return false;
-    if constexpr (std::is_signed<Offset>::value) {
+    const begin_type b = read_offset(begin_offsets, s);
+    const end_type e = read_offset(end_offsets, s);
+    if constexpr (std::is_signed<begin_type>::value) {
       if (b < 0) return false;
+    }
+    if constexpr (std::is_signed<end_type>::value) {
+      if (e < 0) return false;  // then e < 0 <= b: empty
     }
     begin = u64(b);
     end = u64(e);
-    return end <= n;
+    return begin < end && end <= n;
   }
 };
+
+/// The segment_offsets of the caller's iterators (pointers as pointers to const).
+template <class BeginOffsets, class EndOffsets>
+using segment_offsets_of =
+    segment_offsets<typename offset_source<BeginOffsets>::type, typename offset_source<EndOffsets>::type>;
 
 /// Rows of one length, no offset arrays: segment s is `[s * size, (s + 1) * size)`.
 struct fixed_rows {
