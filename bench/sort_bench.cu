@@ -20,7 +20,7 @@
 // being uniform; what a library gains here, it gains from noticing the order.
 // Rows  segmented/u32/<keys|pairs>/segments:<S|powerlaw>/n:16777216/<cub_segradix|cub_segsort|ringsweep>
 // (issue #25) sort 2^24 random u32 keys (entropy 1.000; pairs: u32 values, the input positions)
-// in S = 1, 2^6, 2^12, 2^18 equal segments or in power-law segment sizes (make_offsets below:
+// in S = 1, 2^6, 2^12, 2^14, 2^18, 2^20 equal segments or in power-law segment sizes (make_offsets below:
 // P(size >= s) = 1/s, capped at 2^20, seed 0x5e9a0000: 1,048,701 segments, the largest 2^20 keys;
 // 27.8% of the keys in segments of at most 128, 26.1% in 7,978 segments of 129 to 9216 (one sm_90
 // u32 tile), 46.1% in 116 larger ones), each segment sorted on its own:
@@ -907,7 +907,9 @@ void register_segmented() {
                  Pairs ? "pairs" : "keys", need / 1073741824.0, g_free_bytes / 1073741824.0);
     return;
   }
-  const segment_layout layouts[] = {{1, false}, {64, false}, {4096, false}, {262144, false}, {0, true}};
+  // 1, 64, 4096, 16384 (1024 keys each), 2^18 (64 keys), 2^20 (16 keys) equal segments, power law.
+  const segment_layout layouts[] = {{1, false},      {64, false},      {4096, false}, {16384, false},
+                                    {262144, false}, {1048576, false}, {0, true}};
   for (const segment_layout& layout : layouts) {
     const auto offsets = std::make_shared<const std::vector<int>>(make_offsets(n, layout));
     char key[128];

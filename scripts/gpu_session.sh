@@ -59,7 +59,7 @@
 # repetitions each, default 7), and bench/tune_summary.py's verdicts over the two runs.
 #
 # `segmented` (one call) runs the benchmark rows issue #25 asks for, CUB in the same run: every
-# segmented/ row (2^24 u32 keys, keys only and with u32 values, in 1, 2^6, 2^12, 2^18 equal segments
+# segmented/ row (2^24 u32 keys, keys only and with u32 values, in 1, 2^6, 2^12, 2^14, 2^18, 2^20 equal segments
 # and power-law sizes; ringsweep against cub::DeviceSegmentedRadixSort and cub::DeviceSegmentedSort)
 # and the argsort/ rows at n = 2^16, 2^18, ..., 2^28 (ringsweep::argsort with and without the sorted
 # keys against a sequence kernel plus cub::DeviceRadixSort::SortPairs), RS_BENCH_REPS repetitions

@@ -32,7 +32,7 @@ import sass_phases  # noqa: E402
 REGIONS = ["net_load", "net_within", "net_flip", "net_across", "net_clean", "net_keys", "net_values"]
 SIZES = [16, 64, 256, 512]  # segment sizes the report and the budget name
 KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
-                    r"ringsweep::[a-z0-9_]+::detail::segment_offsets<[a-z ]+>, "
+                    r"ringsweep::[a-z0-9_]+::detail::segment_offsets<[^<>]*>, "
                     r"ringsweep::[a-z0-9_]+::detail::segment_in_place>\(")
 
 

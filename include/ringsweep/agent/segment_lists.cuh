@@ -43,6 +43,8 @@ struct segment_lists {
   u32* small_count;       // zeroed
   u64* large_word;        // zeroed: large segments << large_count_shift | their tiles
   large_segment* large;   // at most `large_capacity` entries
+  u64* large_counts;      // `large_count_words` digit counts per large segment, zeroed by whoever lists it
+  u32 large_count_words;
 };
 
 /// Where a segmented sort writes the segments a warp or a block sorts (and those of one key):

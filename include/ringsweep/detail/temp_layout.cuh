@@ -40,38 +40,41 @@ struct temp_layout {
   ///     temp_layout l = temp_layout::onesweep(ring_bytes, 4, 256, 80, n * 4, 0);
   __host__ static temp_layout onesweep(std::size_t status_bytes, int passes, int radix, int counter_words,
                                        std::size_t scratch_keys, std::size_t scratch_values) {
-    return build(status_bytes, std::size_t(passes) * std::size_t(radix) * 8, passes, radix, counter_words, 0, 0,
-                 scratch_keys, scratch_values);
+    return build(status_bytes, std::size_t(passes) * std::size_t(radix) * 8, true, passes, radix, counter_words, 0,
+                 0, scratch_keys, scratch_values);
   }
 
   /// The layout of a segmented sort: as a onesweep sort's, with the digit counts of `large_max`
-  /// large segments (and the ring and bins only when it may have one: `large_max > 0`), then the
-  /// segment lists (`items_bytes`, `large_bytes`), which the classification fills.
+  /// large segments after the zeroed pieces (the classification zeroes those of the segments that
+  /// exist: a call whose segments are all small clears nothing proportional to them), the ring
+  /// and bins only when it may have a large one (`large_max > 0`), then the segment lists
+  /// (`items_bytes`, `large_bytes`), which the classification fills.
   ///
   ///     temp_layout l = temp_layout::segmented(ring_bytes, 4, 256, 80, 3, segments * 8, 3 * 24, 0, 0);
   __host__ static temp_layout segmented(std::size_t status_bytes, int passes, int radix, int counter_words,
                                         std::size_t large_max, std::size_t items_bytes, std::size_t large_bytes,
                                         std::size_t scratch_keys, std::size_t scratch_values) {
     const bool large = large_max != 0;
-    return build(large ? status_bytes : 0, large_max * std::size_t(passes) * std::size_t(radix) * 8,
+    return build(large ? status_bytes : 0, large_max * std::size_t(passes) * std::size_t(radix) * 8, false,
                  large ? passes : 0, radix, counter_words, items_bytes, large_bytes, scratch_keys, scratch_values);
   }
 
  private:
-  __host__ static temp_layout build(std::size_t status_bytes, std::size_t counts_bytes, int pingpong_passes, int radix,
-                                    int counter_words, std::size_t items_bytes, std::size_t large_bytes,
-                                    std::size_t scratch_keys, std::size_t scratch_values) {
+  __host__ static temp_layout build(std::size_t status_bytes, std::size_t counts_bytes, bool counts_zeroed,
+                                    int pingpong_passes, int radix, int counter_words, std::size_t items_bytes,
+                                    std::size_t large_bytes, std::size_t scratch_keys, std::size_t scratch_values) {
     temp_layout l;
     std::size_t at = 0;
     const auto take = [&at](std::size_t& piece, std::size_t piece_bytes) {
       piece = at;
       at += align_up(piece_bytes);
     };
-    take(l.counts, counts_bytes);
+    if (counts_zeroed) take(l.counts, counts_bytes);
     take(l.pingpong, std::size_t(pingpong_passes) * 2 * std::size_t(radix) * 8);
     take(l.counters, std::size_t(counter_words) * 4);
     take(l.status, status_bytes);
     l.cleared = at;
+    if (!counts_zeroed) take(l.counts, counts_bytes);
     if (items_bytes != 0) take(l.items, items_bytes);
     if (large_bytes != 0) take(l.large, large_bytes);
     if (scratch_keys != 0) take(l.keys_alt, scratch_keys);

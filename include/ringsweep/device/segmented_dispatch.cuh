@@ -100,6 +100,8 @@ struct segmented_dispatch {
     lists.small_count = counters + COUNTER_SMALL;
     lists.large_word = reinterpret_cast<u64*>(counters + COUNTER_LARGE);
     lists.large = reinterpret_cast<large_segment*>(base + l.large);
+    lists.large_counts = reinterpret_cast<u64*>(base + l.counts);
+    lists.large_count_words = u32(p.sort.window.passes * RADIX);
 
     cudaError_t e = cudaMemsetAsync(base, 0, l.cleared, stream);
     if (e != cudaSuccess) return e;

@@ -183,6 +183,10 @@ __device__ __forceinline__ void classify_segment(const segment_classify_params<S
     entry.size = size;
     entry.first_tile = large_tiles(w);
     p.lists.large[large_count(w)] = entry;
+    // Its digit counts start at zero (the histogram adds to them): cleared here, for the segments
+    // that exist, not by the host for every one that might.
+    u64* counts = p.lists.large_counts + u64(large_count(w)) * p.lists.large_count_words;
+    for (u32 i = 0; i < p.lists.large_count_words; ++i) store_global(counts + i, u64(0));
   }
 }
 
