@@ -5,7 +5,9 @@ The map is the table of docs/design.md section 1: one row per layer, top to bott
 its files as backticked paths or globs relative to include/ringsweep (`device/*`,
 `detail/tile_shape.cuh`). A file belongs to the first row that matches it. A file may include
 files of its own row or of rows below it, never above; only the host side (`device/`) includes
-`kernels/`. Every header must belong to a row, so the map cannot silently fall behind the tree.
+`kernels/`; no header under `detail/` includes a public header (one directly in include/ringsweep),
+even of its own row: the internals' vocabulary lives at or below detail/ and the public headers
+include it. Every header must belong to a row, so the map cannot silently fall behind the tree.
 No header may reach itself through its includes (a file-level include cycle), even within one row:
 with `#pragma once`, which file of a cycle is read first decides whether the others compile.
 Kernels and agents that depend on the policy take the sort's config first (`template <class Config,
@@ -108,7 +110,20 @@ def config_problems(path, text):
     return problems
 
 
+def public_include(path, target):
+    """Whether `path` is an internal header (detail/) that includes a public one (directly in
+    include/ringsweep): the vocabulary the internals need lives at or below detail/, and the public
+    headers include it, never the reverse."""
+    return path.startswith("detail/") and "/" not in target
+
+
 def main():
+    # The detail/ rule must see a public include and pass the rest.
+    assert public_include("detail/tile_shape.cuh", "policy.cuh")
+    assert not public_include("detail/tile_shape.cuh", "detail/config.cuh")
+    assert not public_include("agent/sort_config.cuh", "policy.cuh")
+    assert not public_include("policy.cuh", "detail/policy_vocabulary.cuh")
+
     # The template check must see a policy parameter and a config out of place.
     assert config_problems("kernels/x.cuh", "template <class Policy, class Key>\n__global__ void k();") != []
     assert config_problems("agent/x.cuh", "template <class Key, class Config = int>\nstruct a;") != []
@@ -151,6 +166,8 @@ def main():
                 problems.append(f"{f}:{n}: includes {target} ({rows[theirs][0]}) from {rows[mine][0]}, below it")
             elif target.startswith("kernels/") and not (f.startswith("device/") or f.startswith("kernels/")):
                 problems.append(f"{f}:{n}: includes {target}; only the host side (device/) includes kernels/")
+            if public_include(f, target):
+                problems.append(f"{f}:{n}: includes the public header {target}; detail/ includes only detail/")
     for cycle in include_cycles(graph):
         problems.append("include cycle: " + " -> ".join(cycle))
     for p in problems:

@@ -3,6 +3,7 @@
 // instruction count into instructions per key. Host code only (the policies are constexpr), built
 // by the host compiler against the SIMT backend's headers: no kernel, no nvcc.
 #include <ringsweep/detail/tile_shape.cuh>
+#include <ringsweep/policy.cuh>  // the shipped policies
 
 #include <cstdio>
 

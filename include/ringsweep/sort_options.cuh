@@ -1,27 +1,14 @@
-// Vocabulary of the sort API: order, bit window, the two-buffer handle and the device count.
+// Vocabulary of the sort API: order, bit window, the two-buffer handle and the device count. The
+// order and the bit window (`sort_order`, `sort_options`) are defined in detail/sort_order.cuh,
+// which the internals include; the two-buffer handle and the device count here.
 #pragma once
 
 #include <cstddef>
 
 #include "detail/config.cuh"
+#include "detail/sort_order.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
-
-/// Direction of a sort. Both directions are stable: equal keys keep their input order.
-enum class sort_order { ascending, descending };
-
-/// What to sort by. `begin_bit`/`end_bit` select the bit window `[begin_bit, end_bit)` of the
-/// key's order-preserving image (see key_traits; descending complements the image first);
-/// `end_bit = -1` means the key's width (any other negative value is invalid).
-///
-///     ringsweep::sort_options opts;
-///     opts.order = ringsweep::sort_order::descending;
-///     opts.end_bit = 16;                        // sort by the low 16 bits of the image
-struct sort_options {
-  sort_order order = sort_order::ascending;
-  int begin_bit = 0;
-  int end_bit = -1;
-};
 
 /// Two device buffers of equal size, one of which holds the data (`selector` says which). A sort
 /// through a double_buffer uses the other as scratch and sets `selector` to the one holding the

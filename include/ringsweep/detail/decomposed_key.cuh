@@ -20,9 +20,9 @@
 #endif
 #endif
 
-#include "../key_traits.cuh"
 #include "config.cuh"
 #include "key_context.cuh"
+#include "key_images.cuh"  // key_traits
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {

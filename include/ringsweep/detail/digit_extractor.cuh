@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config.cuh"
-#include "key_images.cuh"  // key_traits, declared; key_traits.cuh defines it and includes this file
+#include "key_images.cuh"  // key_traits
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {

@@ -4,8 +4,8 @@
 
 #include <type_traits>
 
-#include "../policy.cuh"
 #include "config.cuh"
+#include "policy_vocabulary.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {

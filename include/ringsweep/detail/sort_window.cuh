@@ -1,9 +1,9 @@
 // sort_window: a sort's bit window, direction and pass count, resolved once from its options.
 #pragma once
 
-#include "../sort_options.cuh"
 #include "config.cuh"
 #include "digit_window.cuh"
+#include "sort_order.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {

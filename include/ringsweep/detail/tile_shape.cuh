@@ -2,8 +2,8 @@
 // constants. Read through sort_config, the one place a sort's shape is derived.
 #pragma once
 
-#include "../policy.cuh"
 #include "config.cuh"
+#include "policy_vocabulary.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
