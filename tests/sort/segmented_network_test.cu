@@ -1,6 +1,6 @@
 // Tiny segments sorted by the sub-warp network (agent/subwarp_sort.cuh) with the device's policy:
 // sizes at every edge of its classes (1 to 32 lanes of 16 keys for images of at most 32 bits, of
-// 8 keys for 64-bit ones, the tiny limit, the small class above it), every key type, both orders,
+// 8 keys for 64-bit ones, the tiny limit, the medium and small classes above it), every key type, both orders,
 // bit windows, -0.0 / +0.0 and NaNs, many equal keys (stability through the values), mixed
 // layouts with gaps that must stay unwritten. Reference: std::stable_sort per segment.
 #include <catch2/catch.hpp>
@@ -29,7 +29,8 @@ constexpr std::size_t lane_keys() {
 }
 
 /// Sizes at the network's edges for `Key`: 0, 1, 2, 3, each class's size -1, +0, +1 (lanes x
-/// keys per lane), a lane's keys +-1, and past the tiny limit (the small class).
+/// keys per lane), a lane's keys +-1, past the tiny limit (the medium class: policy_defaults'
+/// segment_block tile of 256 x 16 4-byte or 256 x 8 8-byte keys, and one past it: the small class).
 template <class Key>
 std::vector<std::size_t> network_edges() {
   const std::size_t items = lane_keys<Key>();
@@ -39,7 +40,8 @@ std::vector<std::size_t> network_edges() {
     sizes.push_back(lanes * items);
     sizes.push_back(lanes * items + 1);
   }
-  sizes.push_back(1000);  // small
+  const std::size_t medium = 256 * (sizeof(Key) <= 4 ? 16 : 8);
+  for (std::size_t s : {std::size_t(1000), medium - 1, medium, medium + 1}) sizes.push_back(s);
   return sizes;
 }
 

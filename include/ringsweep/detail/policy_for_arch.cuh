@@ -10,6 +10,26 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
+/// The policy whose architectures a policy serves: its `arch_base` where it names one (a policy
+/// derived from a shipped one for one kernel's shape, such as segment_block_policy), else itself.
+template <class Policy, class = void>
+struct arch_base_of {
+  using type = Policy;
+};
+template <class Policy>
+struct arch_base_of<Policy, std::void_t<typename Policy::arch_base>> {
+  using type = typename Policy::arch_base;
+};
+
+/// A policy whose onesweep shape is `Policy::segment_block`'s: the configuration of the kernel
+/// that sorts a segmented sort's mid-sized segments (one block each), compiled for `Policy`'s
+/// architectures.
+template <class Policy>
+struct segment_block_policy : Policy {
+  using arch_base = Policy;
+  __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) { return Policy::segment_block(t); }
+};
+
 /// Architecture range `[min, max)` of `Policy` in `List`; `found` is false (and the range every
 /// architecture) for a policy the list does not name, such as a test or tuning policy.
 template <class Policy, class List>
@@ -40,7 +60,8 @@ struct arch_range<Policy, arch_policies<First, Second, Rest...>> {
 /// its own range, any other policy for every architecture.
 template <class Policy>
 __host__ __device__ constexpr bool policy_serves_arch(int arch) {
-  return arch >= arch_range<Policy, shipped_policies>::min && arch < arch_range<Policy, shipped_policies>::max;
+  using base = typename arch_base_of<Policy>::type;
+  return arch >= arch_range<base, shipped_policies>::min && arch < arch_range<base, shipped_policies>::max;
 }
 
 /// Whether the code being compiled may hold `Policy`'s kernel bodies: always in host code (and on

@@ -174,6 +174,11 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   fewest lanes of a warp that hold it (16 keys per lane, 8 for 64-bit keys), in the launch that
 ///   classifies the segments; a larger one of at most one onesweep tile in one block, and larger
 ///   ones by onesweep passes over all their tiles.
+/// - `segment_block(sort_types)`: the block shape that sorts a segmented sort's segments above
+///   the tiny ones and up to its own tile (one block each, several per SM), where that tile is
+///   smaller than the onesweep tile; segments between it and one onesweep tile take the onesweep
+///   shape's block. 256 threads x 16 keys (4,096 4-byte keys; 2,048 8-byte ones), two blocks
+///   per SM.
 /// - `SEGMENT_WARP_ITEMS`: keys whose image is wider than 64 bits (custom keys) sort a tiny segment
 ///   of at most `32 * SEGMENT_WARP_ITEMS` keys in one warp instead (keys per lane; the ranking
 ///   costs each lane `32 * SEGMENT_WARP_ITEMS^2` comparisons per pass).
@@ -223,6 +228,9 @@ struct policy_defaults {
   static constexpr int CACHE_HINTS_L2_PERCENT = 100;
   static constexpr int SEGMENT_TINY_KEYS = 512;
   static constexpr int SEGMENT_WARP_ITEMS = 4;
+  __host__ __device__ static constexpr onesweep_shape segment_block(sort_types t) {
+    return onesweep_shape::fit(t, 256, 16, 16, 256 * 16 * 4).blocks_per_sm(2);
+  }
   static constexpr int PIPELINE_STAGES = 1;
   static constexpr bool PIPELINE_BULK_COPY = false;
   // top-k (top_k.cuh): a candidate buffer holds max(n / 64, TOP_K_MIN_CAPACITY) keys, at most n.

@@ -56,6 +56,13 @@ struct segmented_dispatch {
       NETWORK ? min_of(Policy::SEGMENT_TINY_KEYS, subwarp_sort<typename Config::unhooked>::MAX_KEYS)
               : warp_threads * Policy::SEGMENT_WARP_ITEMS;
   static_assert(TILE <= 65536 && TINY <= 65536, "segment_item holds sizes up to 65536");
+  /// Segments above TINY and up to MEDIUM keys are sorted one per block of the policy's
+  /// segment_block shape (several blocks per SM), where the network takes the tiny ones (the
+  /// front of the item list is then free) and that tile lies between TINY and one onesweep tile;
+  /// MEDIUM 0: no such class.
+  using medium_config = sort_config<segment_block_policy<Policy>, Key, typename Config::value_type>;
+  static constexpr int MEDIUM =
+      NETWORK && medium_config::TILE > TINY && medium_config::TILE < TILE ? medium_config::TILE : 0;
 
   // Counter words (before the tail iterator's, from Config::COUNTER_TAILS, and the routes).
   static constexpr int COUNTER_TINY = 3;
@@ -116,6 +123,7 @@ struct segmented_dispatch {
     cp.num_segments = p.segments;
     cp.n = p.sort.n;
     cp.tiny_keys = u32(TINY);
+    cp.medium_keys = u32(MEDIUM);
     cp.small_keys = u32(TILE);
     cp.large_capacity = p.large_max;
     cp.tiles_capacity = p.tiles_max;
@@ -154,7 +162,15 @@ struct segmented_dispatch {
                  stream, launch_order::serial, sp, out);
       if (e != cudaSuccess) return e;
     }
-    if (p.sort.n > std::size_t(TINY)) {  // else no segment is small
+    if constexpr (MEDIUM != 0) {
+      if (p.sort.n > std::size_t(TINY)) {  // else no segment is medium
+        constexpr int blocks = medium_config::shape::MIN_BLOCKS;
+        e = launch(small_segment_kernel<medium_config, Output, true, blocks>, grid_of(p.segments, wide * blocks),
+                   unsigned(medium_config::THREADS), stream, launch_order::serial, sp, out);
+        if (e != cudaSuccess) return e;
+      }
+    }
+    if (p.sort.n > std::size_t(MEDIUM != 0 ? MEDIUM : TINY)) {  // else no segment is small
       e = launch(small_segment_kernel<typename Config::unhooked, Output>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS),
                  stream, launch_order::serial, sp, out);
       if (e != cudaSuccess) return e;

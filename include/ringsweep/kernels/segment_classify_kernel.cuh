@@ -116,7 +116,9 @@ struct segment_classify_params {
   Segments segments;
   u64 num_segments;
   u64 n;
-  u32 tiny_keys;            // at most this many keys: one warp
+  u32 tiny_keys;            // at most this many keys: one warp (or sub-warp: the network)
+  u32 medium_keys;          // at most this many: a segment_block_policy block, listed from the front
+                            // (0: none; only where the tiny ones are not listed)
   u32 small_keys;           // at most this many: one block (the onesweep tile)
   u64 large_capacity;       // entries of lists.large
   u64 tiles_capacity;       // large tiles the later launches cover
@@ -145,8 +147,9 @@ RINGSWEEP_UNROLL
 
 /// What the classification does with segment `s` (`[begin, begin + size)`, not empty, within the
 /// input) when no network sorts it where it is: one key is copied at once, up to `p.tiny_keys` is
-/// listed tiny, up to `p.small_keys` small, larger ones take a place in the large list and their
-/// tiles. Overlapping segments (undefined) could make more large segments or tiles than the host's
+/// listed tiny (or, where the network sorts the tiny ones, up to `p.medium_keys` medium) from the
+/// front of the items, up to `p.small_keys` small from the back, larger ones take a place in the
+/// large list and their tiles. Overlapping segments (undefined) could make more large segments or tiles than the host's
 /// bounds: those are dropped, so that nothing outside the temporary storage is written.
 template <class Segments, class Bits, class ValueRaw, class Output>
 __device__ __forceinline__ void classify_segment(const segment_classify_params<Segments, Bits, ValueRaw>& p,
@@ -159,7 +162,7 @@ __device__ __forceinline__ void classify_segment(const segment_classify_params<S
       store_global(p.keys_out + begin, load_global(p.keys_in + begin));
       if (p.values_in != nullptr) store_global(p.values_out + begin, load_global(p.values_in + begin));
     }
-  } else if (size <= p.tiny_keys) {
+  } else if (size <= p.tiny_keys || size <= p.medium_keys) {  // the front: tiny or medium, never both
     const u32 i = atomicAdd(p.lists.tiny_count, 1u);
     store_global(p.lists.items + i, segment_item::make(begin, size));
     if constexpr (Output::TOP_K) store_global(out.item_segments + i, u32(s));

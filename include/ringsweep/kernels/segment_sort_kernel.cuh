@@ -40,16 +40,18 @@ __global__ void __launch_bounds__(tiny_segment_threads)
 }
 
 /// Persistent grid: block `b` sorts small segments `b, b + gridDim.x, ...` (from the back of the
-/// items), each as a single-tile sort; `Output` as for tiny_segment_kernel.
-template <class Config, class Output = segment_in_place>
-__global__ void __launch_bounds__(Config::THREADS, 1)
+/// items; `FRONT`: the medium ones, from the front), each as a single-tile sort of Config's shape;
+/// `Output` as for tiny_segment_kernel. `MIN_BLOCKS`: blocks per SM the registers must allow.
+template <class Config, class Output = segment_in_place, bool FRONT = false, int MIN_BLOCKS = 1>
+__global__ void __launch_bounds__(Config::THREADS, MIN_BLOCKS)
     small_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p, Output out) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
     using agent_t = small_sort<Config>;
     __shared__ typename agent_t::TempStorage temp;
-    const u32 count = *p.small_count;
+    const u32 count = FRONT ? *p.tiny_count : *p.small_count;
     for (u32 i = blockIdx.x; i < count; i += gridDim.x) {
-      const u64 item = load_global(p.items + (p.capacity - 1 - i));
+      const u64 at = FRONT ? i : p.capacity - 1 - i;
+      const u64 item = load_global(p.items + at);
       const u64 begin = segment_item::begin(item);
       small_sort_params<typename Config::key_type, typename Config::value_raw_t> sp;
       static_cast<key_context<typename Config::key_type>&>(sp) = p;
@@ -59,7 +61,7 @@ __global__ void __launch_bounds__(Config::THREADS, 1)
       sp.window = p.window;
       if constexpr (Output::TOP_K) {
         // The first min(k, size) sorted keys straight to the segment's k slots.
-        const u64 slot = out.slot(u64(load_global(out.item_segments + (p.capacity - 1 - i))));
+        const u64 slot = out.slot(u64(load_global(out.item_segments + at)));
         sp.keys_out = out.keys_out != nullptr ? out.keys_out + slot : nullptr;
         sp.values_out = out.values_out != nullptr ? out.values_out + slot : nullptr;
         agent_t(temp, sp).process_first(out.take(sp.keys), begin, out);
