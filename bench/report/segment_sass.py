@@ -155,6 +155,23 @@ def check_budget(rows, path):
     return failures
 
 
+def write_budget(rows, path):
+    import math
+    out = ["# The segmented sort's tiny segments (the sub-warp network in segment_classify_sort_kernel), checked",
+           "# by the segment_sass_budget test (bench/report/segment_sass.py over the spill gate's cubins):",
+           "# warp-instructions per key for segments of `segment_keys` keys (every lane full) and registers.",
+           "# A kernel above its row fails the test. Lower a row when a change removes instructions; raise",
+           "# one only with the reason in the commit (segment_sass.py --write-budget writes every row anew).",
+           "arch,policy,case,segment_keys,max_per_key,max_regs"]
+    for r in rows:
+        if r["case"] == "pairs_u32_u64":  # the positions of gathered values, not a shape of its own
+            continue
+        out.append("%s,%s,%s,%d,%.2f,%d" % (r["arch"], r["policy"], r["case"], r["segment_keys"],
+                                           math.ceil(r["per_key"] * 100 - 1e-9) / 100, r["regs"]))
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cubin", action="append", required=True, help="ARCH=path; repeatable")
@@ -162,6 +179,7 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--budget")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--write-budget", action="store_true", help="write --budget from these cubins (then review the diff)")
     args = ap.parse_args()
     nvdisasm = sass_phases.find_nvdisasm(args.nvdisasm)
     if nvdisasm is None:
@@ -173,6 +191,9 @@ def main():
         rows += analyse(path, nvdisasm, arch)
     if args.markdown:
         print(markdown(rows))
+    if args.write_budget:
+        write_budget(rows, args.budget)
+        return 0
     if args.check:
         failures = check_budget(rows, args.budget)
         for m in failures:
