@@ -36,6 +36,39 @@ KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail
                     r"ringsweep::[a-z0-9_]+::detail::segment_in_place>\(")
 
 
+SMALL_KERNEL = re.compile(r"small_segment_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
+                          r"ringsweep::[a-z0-9_]+::detail::segment_in_place, (true|false|\(bool\)[01]), (\d+)>\(")
+BLOCK_SIZES = [1024, 4096, 9216]  # segment sizes of the block classes' rows
+PASSES = {8: 1, 16: 2, 32: 4, 64: 8}  # digit passes of the whole key
+
+
+def block_case(demangled):
+    """(policy, case, key bits, block class) of a small_segment_kernel, else None. The class is
+    `medium` (segment_block_policy's shape) or `small` (the onesweep shape's block)."""
+    m = SMALL_KERNEL.search(demangled)
+    if not m:
+        return None
+    args = sass_phases.split_args(m.group(1))
+    if len(args) != 4:
+        return None
+    policy = args[0]
+    medium = "segment_block_policy<" in policy
+    policy = re.sub(r".*segment_block_policy<(.*)>$", r"\1", policy).split("::")[-1]
+    key = sass_phases.TYPE_NAMES.get(args[1])
+    if key is None:
+        return None
+    value = args[2]
+    if value.endswith("null_value"):
+        case = "keys_" + key
+    else:
+        words = re.search(r"value_words<(\d+), ?\d+>", value)
+        v = {"1": "u8", "2": "u16", "4": "u32", "8": "u64", "16": "v16"}.get(words.group(1)) if words else None
+        if v is None:
+            return None
+        case = "pairs_%s_%s" % (key, v)
+    return policy, case, 8 * sass_phases.TYPE_BYTES[key], "medium" if medium else "small"
+
+
 def kernel_case(demangled):
     """(policy, case, key bits) of a segment_classify_sort_kernel over offset arrays, else None."""
     m = KERNEL.search(demangled)
@@ -125,6 +158,61 @@ def analyse(cubin, nvdisasm, arch):
     return rows
 
 
+def analyse_blocks(cubin, nvdisasm, arch, threads_of):
+    """Rows for the block classes: warp-instructions per key of a segment of s keys sorted by one
+    block = warps x (other + passes x small_pass) / s (the pass loop's body once per digit pass of
+    the whole key; every warp runs every instruction, padding or not). `threads_of(policy, case,
+    class)` gives the block's threads and tile keys."""
+    only = sass_phases.symbols_where(cubin, lambda n: block_case(n) is not None)
+    kernels = sass_phases.disassemble(nvdisasm, cubin, only)
+    regs = sass_phases.registers(cubin)
+    names = sass_phases.demangle(list(kernels))
+    regions = sass_phases.Regions()
+    rows = []
+    for mangled, insns in kernels.items():
+        bc = block_case(names[mangled])
+        if bc is None or len(insns) < 100:
+            continue
+        policy, case, bits, cls = bc
+        c = {"small_pass": 0, "other": 0, "cold": 0}
+        last_exit = max([i for i, (t, _) in enumerate(insns) if t.split()[-1:] == ["EXIT"]] or [len(insns)])
+        for at, (text, chain) in enumerate(insns):
+            if text.startswith("NOP") or text == "BRA `(.L_x_0)":
+                continue
+            if at > last_exit:
+                c["cold"] += 1
+                continue
+            phase = None
+            for path, line in chain:
+                p = regions.phase(path, line)
+                if p and phase is None:
+                    phase = p
+            c["small_pass" if phase == "small_pass" else "other"] += 1
+        shape = threads_of(policy, case, cls)
+        if shape is None:
+            continue
+        threads, tile = shape
+        for size in BLOCK_SIZES:
+            if size > tile:
+                continue
+            warp_insns = threads // 32 * (c["other"] + PASSES[bits] * c["small_pass"])
+            rows.append({"arch": arch, "policy": policy, "case": case, "class": cls, "threads": threads, "tile": tile,
+                         "segment_keys": size, "per_key": round(warp_insns / size, 2), "regs": regs.get(mangled, 0),
+                         "other": c["other"], "small_pass": c["small_pass"], "cold": c["cold"]})
+    rows.sort(key=lambda r: (r["arch"], r["case"], r["class"], r["segment_keys"]))
+    return rows
+
+
+def markdown_blocks(rows):
+    head = ["arch", "case", "class", "block", "segment keys", "warp-instr. /key", "registers", "other", "per pass"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        vals = [r["arch"], r["case"], r["class"], "%d x %d" % (r["threads"], r["tile"] // r["threads"]),
+                r["segment_keys"], r["per_key"], r["regs"], r["other"], r["small_pass"]]
+        out.append("| " + " | ".join(str(v) for v in vals) + " |")
+    return "\n".join(out)
+
+
 def markdown(rows):
     head = ["arch", "case", "segment keys", "lanes", "warp-instr. /key", "registers", "other"] + REGIONS + ["cold"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -172,10 +260,36 @@ def write_budget(rows, path):
         f.write("\n".join(out) + "\n")
 
 
+def block_rows(args):
+    import subprocess
+    if os.access(args.shapes, os.X_OK) and not args.shapes.endswith(".csv"):
+        text = subprocess.run([args.shapes], check=True, capture_output=True, text=True).stdout
+    else:
+        with open(args.shapes) as f:
+            text = f.read()
+    lines = [l.split(",") for l in text.strip().split("\n")]
+    head = lines[0]
+    table = [dict(zip(head, l)) for l in lines[1:]]
+
+    def threads_of(policy, case, cls):
+        name = ("segment_block:" if cls == "medium" else "") + policy
+        for r in table:
+            if r.get("policy") == name and r.get("case") == case:
+                return int(r["threads"]), int(r["threads"]) * int(r["items"])
+        return None
+    nvdisasm = sass_phases.find_nvdisasm(args.nvdisasm)
+    rows = []
+    for spec in args.cubin:
+        arch, path = spec.split("=", 1)
+        rows += analyse_blocks(path, nvdisasm, arch, threads_of)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cubin", action="append", required=True, help="ARCH=path; repeatable")
     ap.add_argument("--nvdisasm")
+    ap.add_argument("--shapes", help="tile_shapes' CSV (a file or the program): adds the block classes' table")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--budget")
     ap.add_argument("--check", action="store_true")
@@ -191,6 +305,9 @@ def main():
         rows += analyse(path, nvdisasm, arch)
     if args.markdown:
         print(markdown(rows))
+        if args.shapes:
+            print()
+            print(markdown_blocks(block_rows(args)))
     if args.write_budget:
         write_budget(rows, args.budget)
         return 0

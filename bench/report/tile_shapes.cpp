@@ -1,7 +1,8 @@
 // tile_shapes: the onesweep shape (threads, keys per thread) of each shipped policy for the cases
 // of the instruction report, as CSV, for bench/report/sass_phases.py to turn a kernel's static
-// instruction count into instructions per key. Host code only (the policies are constexpr), built
+// instruction count into instructions per key (and segment_sass.py the segmented block classes'). Host code only (the policies are constexpr), built
 // by the host compiler against the SIMT backend's headers: no kernel, no nvcc.
+#include <ringsweep/detail/policy_for_arch.cuh>  // segment_block_policy
 #include <ringsweep/detail/tile_shape.cuh>
 #include <ringsweep/policy.cuh>  // the shipped policies
 
@@ -28,6 +29,7 @@ void rows(const char* policy) {
   row<Policy, 4, 4>(policy, "pairs_u32_u32");
   row<Policy, 8, 4>(policy, "pairs_u64_u32");
   row<Policy, 8, 8>(policy, "pairs_u64_u64");
+  row<Policy, 8, 16>(policy, "pairs_u64_v16");
 }
 
 }  // namespace
@@ -36,5 +38,8 @@ int main() {
   std::printf("policy,case,threads,items\n");
   rows<ringsweep::policy_sm80>("policy_sm80");
   rows<ringsweep::policy_sm90>("policy_sm90");
+  // The block that sorts a segmented sort's medium segments (segment_sass.py's block table).
+  rows<ringsweep::detail::segment_block_policy<ringsweep::policy_sm80>>("segment_block:policy_sm80");
+  rows<ringsweep::detail::segment_block_policy<ringsweep::policy_sm90>>("segment_block:policy_sm90");
   return 0;
 }

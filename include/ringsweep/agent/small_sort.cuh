@@ -107,6 +107,7 @@ RINGSWEEP_UNROLL
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
 
+    // sass: small_pass
     for (int pass = 0; pass < p_.window.passes; ++pass) {
       const digit_extractor<Key> digit_of = p_.window.template extractor<Config::RADIX_BITS>(p_, pass);
       u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
@@ -125,6 +126,7 @@ RINGSWEEP_UNROLL
       }
       __syncthreads();
     }
+    // sass: end
     return valid;
   }
 
