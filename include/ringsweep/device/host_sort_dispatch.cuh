@@ -32,6 +32,7 @@
 #include "../kernels/digit_count_kernel.cuh"
 #include "../key_traits.cuh"
 #include "../sort_options.cuh"
+#include "host_copy.cuh"
 #include "host_extents.cuh"
 #include "host_slots.cuh"
 #include "launch.cuh"
@@ -220,13 +221,18 @@ class host_sort {
       // A pageable input through the page-locked scratch: this chunk's host copy, into the scratch
       // at its own indices (where nothing else reads or writes in round 0), while the device
       // works on the other slots.
+      // Cut among host threads (a device's share of them), as the final gather is.
       for (const host_extent& x : op.extents.list) {
-        std::memcpy(static_cast<void*>(scratch_keys_ + x.first), static_cast<const void*>(keys_ + x.first),
-                    x.count * sizeof(Key));
-        if constexpr (HAS_VALUES) {
-          std::memcpy(static_cast<void*>(scratch_values_ + x.first), static_cast<const void*>(values_ + x.first),
-                      x.count * sizeof(Value));
-        }
+        in_host_threads(x.count, host_copy_parts(x.count, ITEM, cfg_.host_threads, devices_.size()),
+                        [&](std::size_t lo, std::size_t hi) {
+                          const std::size_t at = x.first + lo;
+                          std::memcpy(static_cast<void*>(scratch_keys_ + at), static_cast<const void*>(keys_ + at),
+                                      (hi - lo) * sizeof(Key));
+                          if constexpr (HAS_VALUES) {
+                            std::memcpy(static_cast<void*>(scratch_values_ + at),
+                                        static_cast<const void*>(values_ + at), (hi - lo) * sizeof(Value));
+                          }
+                        });
       }
     }
     const Key* key_src = input ? keys_ : scratch_keys_;
@@ -439,7 +445,7 @@ class host_sort {
     return cudaSuccess;
   }
 
-  /// The sorted data, from the scratch's buckets in order into the caller's arrays: the output
+  /// The sorted data, from the scratch's runs (order_) into the caller's arrays: the output
   /// cut into equal parts, one host thread each (`host_threads`, or one per 4 MiB, at most 16); a
   /// thread that cannot start leaves its part to the calling thread, so this cannot fail.
   __host__ void gather() {
@@ -471,20 +477,7 @@ class host_sort {
         }
       }
     };
-    const std::size_t by_size = std::min<std::size_t>(
-        {out * ITEM / (std::size_t(4) << 20), std::size_t(16), std::size_t(std::max(1u, std::thread::hardware_concurrency()))});
-    const std::size_t parts =
-        std::max<std::size_t>(1, std::min<std::size_t>(cfg_.host_threads > 0 ? std::size_t(cfg_.host_threads) : by_size, out));
-    const auto bound = [&](std::size_t t) { return out / parts * t + std::min(t, out % parts); };
-    std::vector<std::thread> threads;
-    std::size_t started = 1;  // part 0 is the calling thread's
-    try {
-      for (; started < parts; ++started) threads.emplace_back(copy, bound(started), bound(started + 1));
-    } catch (...) {  // no thread: the calling thread copies the rest
-    }
-    copy(bound(0), bound(1));
-    for (std::size_t t = started; t < parts; ++t) copy(bound(t), bound(t + 1));
-    for (std::thread& t : threads) t.join();
+    in_host_threads(out, host_copy_parts(out, ITEM, cfg_.host_threads, 1), copy);
   }
 
   /// The progress callback, from the calling thread: never decreasing, 1.0 once at the end.
