@@ -178,6 +178,23 @@ TEST_CASE("host sort: copies per chunk and group, allocations once per call", "[
   }
 }
 
+TEST_CASE("host sort: partition rounds after the first allocate nothing", "[sort][host][copies]") {
+  // 90% one key: its bucket is partitioned again on every digit (4 rounds, then groups), still 3
+  // allocation calls in all.
+  const std::size_t n = std::size_t(1) << 15;
+  auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, 6);
+  std::mt19937 rng(6);
+  for (auto& k : keys) {
+    if (rng() % 10 != 0) k = keys[0];
+  }
+  std::vector<std::uint32_t> got = keys, want = keys;
+  std::sort(want.begin(), want.end());
+  const unsigned long long allocations = simt::allocation_calls();
+  REQUIRE_CUDA(ringsweep::tuning::host_sort_keys<policy>(got.data(), n, {}, budget(32 << 10)));
+  CHECK(simt::allocation_calls() - allocations == 3);
+  REQUIRE(got == want);
+}
+
 TEST_CASE("host sort: a caller's scratch, call after call, holds nothing after", "[sort][host][copies]") {
   // Repeated calls with one config and its page-locked scratch: two allocations per call (the
   // slots' device block and the digit counts), none of them kept.
