@@ -8,20 +8,23 @@
 // descending). Host memory may be pageable or page-locked (cudaMallocHost, cudaHostRegister):
 // page-locked memory copies faster and lets the copies overlap the kernels. The sort detects it
 // (cudaPointerGetAttributes): the scratch it allocates itself is page-locked, and a pageable input
-// streamed through a page-locked scratch is first copied into it on the host (one host pass, which
-// the driver's own staging of pageable copies would cost anyway), so every transfer overlaps.
+// streamed through a page-locked scratch is copied into it on the host chunk by chunk, each just
+// before its transfer (one host pass, which the driver's own staging of pageable copies would cost
+// anyway), so every transfer overlaps.
 //
 // How: data whose double buffer fits the budget (`host_sort_config::device_bytes` per GPU, or 80%
 // of the free device memory) is copied in, sorted and copied out: 2 bus crossings per key. Larger
-// data is split by the window's top 8-bit digit: each chunk (half a GPU's budget, a double buffer)
-// is copied in, sorted stably by that digit alone (one onesweep pass) and copied to the scratch
-// (2 crossings); then consecutive buckets are packed into chunks, sorted by the whole window and
-// copied back to the scratch (2 more): 4 crossings per key in all. A bucket larger than a chunk is
+// data is split by the window's top 8-bit digit: each chunk (a third of a GPU's budget, a double
+// buffer) is copied in, sorted stably by that digit alone (one onesweep pass) and copied to the
+// scratch (2 crossings); then consecutive buckets are packed into groups, sorted by the whole
+// window and copied back to the scratch (2 more; one copy each way per chunk a group touches): 4
+// crossings per key in all. A bucket larger than a chunk is
 // split again by the next digit: 2 more crossings for its keys per extra level, and a bucket with
 // no digit left holds equal keys and is not moved again, so all-equal keys and heavy skew end in
 // at most one level per digit. The caller's arrays are written once, at the end, by host copies
-// from the scratch (no bus crossing). With several GPUs, chunks go to all of them at once (two
-// streams each, one copying while the other sorts); the result is the same bytes.
+// from the scratch (no bus crossing). With several GPUs, chunks go to all of them at once (three
+// streams each: one copying in, one sorting, one copying out); the result is the same bytes. The
+// device memory and page-locked words are allocated once per call.
 //
 // Scratch: `host_sort_config::h_scratch`, or allocated (page-locked, or pageable when that fails)
 // and freed by the call: n keys, then n values from the next multiple of alignof(Value), i.e.

@@ -22,7 +22,9 @@ struct host_sort_config {
   void* h_scratch = nullptr;      // optional host scratch of n keys (+ n values); else allocated
   void (*progress)(double fraction, void* user) = nullptr;  // called from the host thread, 0..1
   void* progress_user = nullptr;
-  int host_threads = 0;  // host threads of the final copy into the caller's arrays; 0: one per 4 MiB, at most 16
+  // Host threads of the host copies: into the caller's arrays at the end, and a pageable input's
+  // chunks into a page-locked scratch (shared among the devices). 0: one per 4 MiB, at most 16.
+  int host_threads = 0;
 };
 
 RINGSWEEP_NAMESPACE_END

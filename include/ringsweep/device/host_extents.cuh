@@ -1,7 +1,8 @@
 // host_extents: a run of keys scattered over the host arrays of a host-resident sort, as an
-// ordered list of index ranges.
+// ordered list of index ranges; the buckets of its partition and their packing into groups.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -62,6 +63,66 @@ struct host_extents {
     return out;
   }
 };
+
+/// A bucket of a host sort's partition: its keys' extents in the scratch, in their stable order
+/// (which is the order of their addresses: see pack_groups), and the digits split so far.
+struct host_bucket {
+  host_extents extents;
+  int level;
+};
+
+/// The extents of `e` in the order of their addresses, contiguous ones merged.
+///
+///     by_address({{{40, 5}, {0, 10}, {10, 3}}})   // {0, 13}, {40, 5}
+inline host_extents by_address(host_extents e) {
+  std::sort(e.list.begin(), e.list.end(), [](const host_extent& a, const host_extent& b) { return a.first < b.first; });
+  host_extents out;
+  for (const host_extent& x : e.list) out.append(x.first, x.count);
+  return out;
+}
+
+/// Packs the partition's `buckets` (in key order) into groups of at most `capacity` keys, each a
+/// list of extents to sort by the whole window, and appends the sorted data's runs of the scratch,
+/// in order, to `order`. A group's extents are its buckets' in the order of their addresses,
+/// contiguous ones merged: a group of consecutive buckets finds them next to each other in every
+/// chunk that was partitioned, so it is one copy in and one out per chunk, not per bucket and
+/// chunk. That is stable: equal keys share a bucket, whose extents ascend in address (round 0's
+/// chunks ascend, and a partition writes each digit's run inside its own extents, in their order),
+/// so they keep their order in the slot; and the group's sorted keys go back to the same extents
+/// in the same order, which `order` then lists. A bucket that needs no sort (no digit left, or at
+/// most one key) joins an open group where it fits; otherwise it closes the group and stays
+/// where it is.
+///
+///     std::vector<host_extents> order;
+///     auto groups = pack_groups(buckets, capacity, window.passes, order);
+inline std::vector<host_extents> pack_groups(const std::vector<host_bucket>& buckets, std::size_t capacity,
+                                             int passes, std::vector<host_extents>& order) {
+  std::vector<host_extents> groups;
+  host_extents group;
+  std::size_t size = 0;
+  const auto close = [&] {
+    if (size == 0) return;
+    group = by_address(std::move(group));
+    order.push_back(group);
+    groups.push_back(std::move(group));
+    group = host_extents{};
+    size = 0;
+  };
+  for (const host_bucket& b : buckets) {
+    const std::size_t count = b.extents.size();
+    if (count == 0) continue;
+    const bool sorted = b.level >= passes || count <= 1;
+    if (size + count > capacity || (sorted && size == 0)) close();
+    if (sorted && size == 0) {
+      order.push_back(b.extents);
+      continue;
+    }
+    group.list.insert(group.list.end(), b.extents.list.begin(), b.extents.list.end());
+    size += count;
+  }
+  close();
+  return groups;
+}
 
 }  // namespace detail
 RINGSWEEP_NAMESPACE_END

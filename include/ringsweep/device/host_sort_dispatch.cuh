@@ -4,12 +4,13 @@
 // Every unit of work is a *chunk op*: gather a list of host extents into a device slot (H2D),
 // sort it there with the double-buffer sort (constant temporary storage: the slot is all data),
 // scatter the result back to the same extents of the scratch (D2H). A *partition* op sorts by one
-// 8-bit digit of the window (stable), and the host then counts its digit runs; a *group* op sorts
+// 8-bit digit of the window (stable) and counts its digit runs on the device; a *group* op sorts
 // by the whole window. The first round partitions the input by its top digit into the scratch;
 // buckets larger than a slot are partitioned again on the next digit, round after round (a
 // bucket with no digit left holds equal keys: already in order); then consecutive buckets are
-// packed into groups of at most a slot and sorted. The caller's arrays are written only at the
-// end, by host copies from the scratch: any error before leaves them untouched.
+// packed into groups of at most a slot (pack_groups: one copy each way per group and chunk) and
+// sorted. The slots (host_slots.cuh) are allocated once per call. The caller's arrays are written
+// only at the end, by host copies from the scratch: any error before leaves them untouched.
 #pragma once
 
 #include <algorithm>
@@ -31,7 +32,9 @@
 #include "../kernels/digit_count_kernel.cuh"
 #include "../key_traits.cuh"
 #include "../sort_options.cuh"
+#include "host_copy.cuh"
 #include "host_extents.cuh"
+#include "host_slots.cuh"
 #include "launch.cuh"
 #include "radix_sort.cuh"
 
@@ -73,6 +76,7 @@ class host_sort {
       : kind_(kind), keys_(keys), values_(values), n_(n), opts_(opts), cfg_(cfg) {}
 
   __host__ ~host_sort() {
+    pool_.release(-1);  // released by run() already; else its copies into the scratch end first
     if (owned_scratch_ != nullptr) {
       if (scratch_pinned_) {
         cudaFreeHost(owned_scratch_);
@@ -90,7 +94,10 @@ class host_sort {
     if (n_ <= 1 || window_.passes == 0) return finish_progress();
     if (cudaError_t e = set_up()) return e;
     if (2 * n_ * ITEM + temp_bytes_ + 4 * temp_alignment <= budget_) return sort_whole();
-    if (cudaError_t e = sort_streamed()) return e;
+    const cudaError_t e = sort_streamed();
+    const cudaError_t freed = pool_.release(caller_device_);  // waits for every stream first
+    if (e != cudaSuccess) return e;
+    if (freed != cudaSuccess) return freed;
     gather();
     return finish_progress();
   }
@@ -139,9 +146,13 @@ class host_sort {
       }
       if (cudaError_t e = cudaSetDevice(caller_device_)) return e;
     }
-    // Two slots per device (one copying while the other sorts), each a double buffer and temp.
-    const std::size_t overhead = temp_bytes_ + 8 * temp_alignment;
-    capacity_ = budget_ / 2 > overhead ? (budget_ / 2 - overhead) / (2 * ITEM) : 0;
+    // host_slots_per_device slots per device (copy in, sort, copy out), each a double buffer and
+    // temp; two (one copying while the other sorts) where three would hold fewer than 256 keys.
+    capacity_ = host_slot_capacity(budget_, host_slots_per_device, temp_bytes_, ITEM);
+    if (capacity_ < 256) {
+      slots_ = 2;
+      capacity_ = host_slot_capacity(budget_, slots_, temp_bytes_, ITEM);
+    }
     if (capacity_ < 256 && 2 * n_ * ITEM + temp_bytes_ + 4 * temp_alignment > budget_) {
       return cfg_.device_bytes != 0 ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
     }
@@ -167,11 +178,9 @@ class host_sort {
 
   /// Data that fits one device's budget: one copy in, one sort, one copy out.
   __host__ cudaError_t sort_whole() {
-    cudaError_t e = cudaSetDevice(devices_[0]);
-    if (e != cudaSuccess) return e;
-    slot s;
-    e = s.allocate(n_, temp_bytes_);
+    cudaError_t e = pool_.allocate({devices_[0]}, 1, n_, temp_bytes_, 0, HAS_VALUES, devices_[0]);
     if (e == cudaSuccess) {
+      slot& s = pool_.slots(0)[0];
       host_chunk_op op;
       op.extents.append(0, n_);
       op.from_input = true;
@@ -185,57 +194,13 @@ class host_sort {
         }
       }
     }
-    const cudaError_t freed = s.release();
-    cudaSetDevice(caller_device_);
+    const cudaError_t freed = pool_.release(caller_device_);
     if (e != cudaSuccess) return e;
     if (freed != cudaSuccess) return freed;
     return finish_progress();
   }
 
-  /// A device's working set: a double buffer of `capacity` keys (and values), temp and a stream.
-  struct slot {
-    Key* keys = nullptr;
-    Value* values = nullptr;
-    void* temp = nullptr;
-    std::size_t temp_bytes = 0;
-    std::size_t capacity = 0;
-    cudaStream_t stream = nullptr;
-    unsigned* counts = nullptr;  // page-locked: a partition op's digit counts, copied from the device
-    int op = -1;                 // the op in flight, or -1
-
-    __host__ cudaError_t allocate(std::size_t cap, std::size_t temp_size) {
-      capacity = cap;
-      temp_bytes = temp_size;
-      cudaError_t e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
-      if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&keys), 2 * cap * sizeof(Key));
-      if (e == cudaSuccess && HAS_VALUES) e = cudaMalloc(reinterpret_cast<void**>(&values), 2 * cap * sizeof(Value));
-      if (e == cudaSuccess) e = cudaMalloc(&temp, temp_size);
-      if (e == cudaSuccess) e = cudaMallocHost(reinterpret_cast<void**>(&counts), BUCKETS * sizeof(unsigned));
-      return e;
-    }
-    __host__ cudaError_t release() {
-      cudaError_t e = cudaSuccess;
-      if (stream != nullptr) e = cudaStreamSynchronize(stream);
-      for (void* p : {static_cast<void*>(keys), static_cast<void*>(values), temp}) {
-        const cudaError_t f = cudaFree(p);
-        if (e == cudaSuccess) e = f;
-      }
-      if (counts != nullptr) {
-        const cudaError_t f = cudaFreeHost(counts);
-        if (e == cudaSuccess) e = f;
-        counts = nullptr;
-      }
-      if (stream != nullptr) {
-        const cudaError_t f = cudaStreamDestroy(stream);
-        if (e == cudaSuccess) e = f;
-      }
-      keys = nullptr;
-      values = nullptr;
-      temp = nullptr;
-      stream = nullptr;
-      return e;
-    }
-  };
+  using slot = host_slot<Key, Value>;
 
   /// The options of an op: one digit (partition) or the whole window (group).
   __host__ sort_options op_options(int level) const {
@@ -251,7 +216,25 @@ class host_sort {
   /// exists: sort_whole copies the result itself, from the half `second` names).
   __host__ cudaError_t enqueue(slot& s, const host_chunk_op& op, bool& second) const {
     const std::size_t count = op.extents.size();
-    const bool input = op.from_input && !input_staged_;
+    const bool input = op.from_input && !stage_input_;
+    if (op.from_input && stage_input_) {
+      // A pageable input through the page-locked scratch: this chunk's host copy, into the scratch
+      // at its own indices (where nothing else reads or writes in round 0), while the device
+      // works on the other slots.
+      // Cut among host threads (a device's share of them), as the final gather is.
+      for (const host_extent& x : op.extents.list) {
+        in_host_threads(x.count, host_copy_parts(x.count, ITEM, cfg_.host_threads, devices_.size()),
+                        [&](std::size_t lo, std::size_t hi) {
+                          const std::size_t at = x.first + lo;
+                          std::memcpy(static_cast<void*>(scratch_keys_ + at), static_cast<const void*>(keys_ + at),
+                                      (hi - lo) * sizeof(Key));
+                          if constexpr (HAS_VALUES) {
+                            std::memcpy(static_cast<void*>(scratch_values_ + at),
+                                        static_cast<const void*>(values_ + at), (hi - lo) * sizeof(Value));
+                          }
+                        });
+      }
+    }
     const Key* key_src = input ? keys_ : scratch_keys_;
     const Value* value_src = input ? values_ : scratch_values_;
     std::size_t at = 0;
@@ -310,17 +293,17 @@ class host_sort {
     op.counts.assign(s.counts, s.counts + BUCKETS);
   }
 
-  /// Runs `ops` on every device, two slots each; the calling thread drives the first device and
-  /// reports progress. The first error stops every device.
+  /// Runs `ops` on every device, through the slots of pool_ (slots_ each, taken in turn); the
+  /// calling thread drives the first device and reports progress. The first error stops every
+  /// device. Waits for the streams of its own ops only: no allocation, no device-wide
+  /// synchronisation.
   __host__ cudaError_t run_ops(std::vector<host_chunk_op>& ops) {
     std::atomic<std::size_t> next{0};
     std::atomic<int> failed{int(cudaSuccess)};
-    const auto work = [&](int device, bool caller) {
-      cudaError_t e = cudaSetDevice(device);
-      slot slots[2];
-      for (slot& s : slots) {
-        if (e == cudaSuccess) e = s.allocate(capacity_, temp_bytes_);
-      }
+    const auto work = [&](std::size_t d, bool caller) {
+      cudaError_t e = cudaSetDevice(devices_[d]);
+      slot* const slots = pool_.slots(d);
+      const unsigned count = unsigned(pool_.slots_per_device());
       const auto retire = [&](slot& s) {
         if (s.op < 0) return;
         if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
@@ -334,49 +317,41 @@ class host_sort {
       for (unsigned j = 0; e == cudaSuccess && failed.load() == int(cudaSuccess); ++j) {
         const std::size_t i = next.fetch_add(1);
         if (i >= ops.size()) break;
-        slot& s = slots[j & 1u];
+        slot& s = slots[j % count];
         retire(s);
         bool second = false;
         if (e == cudaSuccess) e = enqueue(s, ops[i], second);
         s.op = int(i);
         if (caller) report_progress();
       }
-      for (slot& s : slots) retire(s);
-      for (slot& s : slots) {
-        const cudaError_t f = s.release();
-        if (e == cudaSuccess) e = f;
-      }
+      for (unsigned j = 0; j < count; ++j) retire(slots[j]);
       if (e != cudaSuccess) {
         int expected = int(cudaSuccess);
         failed.compare_exchange_strong(expected, int(e));
       }
     };
     std::vector<std::thread> helpers;
-    for (std::size_t d = 1; d < devices_.size(); ++d) helpers.emplace_back(work, devices_[d], false);
-    work(devices_[0], true);
+    for (std::size_t d = 1; d < devices_.size(); ++d) helpers.emplace_back(work, d, false);
+    work(0, true);
     for (std::thread& t : helpers) t.join();
     cudaSetDevice(caller_device_);
     report_progress();
     return cudaError_t(failed.load());
   }
 
-  /// A bucket of the partition: its keys' extents in the scratch and the next digit to split by.
-  struct bucket {
-    host_extents extents;
-    int level;  // digits split so far
-  };
+  using bucket = host_bucket;
 
   __host__ cudaError_t sort_streamed() {
     if (cudaError_t e = scratch()) return e;
-    // A pageable input with a page-locked scratch: one host copy into the scratch first, so that
-    // every transfer is from page-locked memory and overlaps the other slot's sort (the driver
-    // would stage pageable memory through its own buffers, synchronously, anyway).
-    if (page_locked(scratch_keys_) && !page_locked(keys_)) {
-      std::memcpy(static_cast<void*>(scratch_keys_), static_cast<const void*>(keys_), n_ * sizeof(Key));
-      if constexpr (HAS_VALUES) {
-        std::memcpy(static_cast<void*>(scratch_values_), static_cast<const void*>(values_), n_ * sizeof(Value));
-      }
-      input_staged_ = true;
+    // A pageable input with a page-locked scratch: each round-0 chunk is copied into the scratch
+    // on the host just before its transfer (enqueue), so that every transfer is from page-locked
+    // memory and overlaps the other slots' work (the driver would stage pageable memory through
+    // its own buffers, synchronously, anyway), and the host copies overlap the device's.
+    stage_input_ = page_locked(scratch_keys_) && !page_locked(keys_);
+    // Every slot of the call, once: nothing is allocated or freed between rounds.
+    if (cudaError_t e = pool_.allocate(devices_, slots_, capacity_, temp_bytes_, BUCKETS, HAS_VALUES,
+                                       caller_device_)) {
+      return e;
     }
     planned_ = 2 * n_;
     // Round 0: the input, partitioned by its top digit into the scratch.
@@ -426,22 +401,12 @@ class host_sort {
       buckets = std::move(next);
       from_input = false;
     }
-    // Groups of consecutive buckets, at most a slot each; a bucket with no digit left holds equal
-    // keys (in input order already) and needs no sort.
-    std::vector<host_chunk_op> groups;
-    host_chunk_op group;
-    for (bucket& b : buckets) {
-      const std::size_t size = b.extents.size();
-      if (b.level >= window_.passes || size <= 1) continue;
-      if (group.extents.size() + size > capacity_ && group.extents.size() != 0) {
-        groups.push_back(std::move(group));
-        group = host_chunk_op{};
-      }
-      group.extents.append(b.extents);
-    }
-    if (group.extents.size() != 0) groups.push_back(std::move(group));
-    order_ = std::move(buckets);
-    return run_ops(groups);
+    // Groups of consecutive buckets, at most a slot each (pack_groups, host_extents.cuh): one copy in and one
+    // out per group and run of contiguous scratch.
+    std::vector<host_extents> groups = pack_groups(buckets, capacity_, window_.passes, order_);
+    std::vector<host_chunk_op> group_ops(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) group_ops[g].extents = std::move(groups[g]);
+    return run_ops(group_ops);
   }
 
   /// Whether `p` is page-locked host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister).
@@ -480,7 +445,7 @@ class host_sort {
     return cudaSuccess;
   }
 
-  /// The sorted data, from the scratch's buckets in order into the caller's arrays: the output
+  /// The sorted data, from the scratch's runs (order_) into the caller's arrays: the output
   /// cut into equal parts, one host thread each (`host_threads`, or one per 4 MiB, at most 16); a
   /// thread that cannot start leaves its part to the calling thread, so this cannot fail.
   __host__ void gather() {
@@ -489,8 +454,8 @@ class host_sort {
     };
     std::vector<piece> pieces;
     std::size_t out = 0;
-    for (const bucket& b : order_) {
-      for (const host_extent& x : b.extents.list) {
+    for (const host_extents& run : order_) {
+      for (const host_extent& x : run.list) {
         if (x.count == 0) continue;
         pieces.push_back({x.first, out, x.count});
         out += x.count;
@@ -512,20 +477,7 @@ class host_sort {
         }
       }
     };
-    const std::size_t by_size = std::min<std::size_t>(
-        {out * ITEM / (std::size_t(4) << 20), std::size_t(16), std::size_t(std::max(1u, std::thread::hardware_concurrency()))});
-    const std::size_t parts =
-        std::max<std::size_t>(1, std::min<std::size_t>(cfg_.host_threads > 0 ? std::size_t(cfg_.host_threads) : by_size, out));
-    const auto bound = [&](std::size_t t) { return out / parts * t + std::min(t, out % parts); };
-    std::vector<std::thread> threads;
-    std::size_t started = 1;  // part 0 is the calling thread's
-    try {
-      for (; started < parts; ++started) threads.emplace_back(copy, bound(started), bound(started + 1));
-    } catch (...) {  // no thread: the calling thread copies the rest
-    }
-    copy(bound(0), bound(1));
-    for (std::size_t t = started; t < parts; ++t) copy(bound(t), bound(t + 1));
-    for (std::thread& t : threads) t.join();
+    in_host_threads(out, host_copy_parts(out, ITEM, cfg_.host_threads, 1), copy);
   }
 
   /// The progress callback, from the calling thread: never decreasing, 1.0 once at the end.
@@ -558,8 +510,10 @@ class host_sort {
   Value* scratch_values_ = nullptr;
   void* owned_scratch_ = nullptr;
   bool scratch_pinned_ = false;
-  bool input_staged_ = false;  // the input was copied into the scratch first (see sort_streamed)
-  std::vector<bucket> order_;
+  bool stage_input_ = false;  // round 0 copies the input into the scratch on the host first (sort_streamed)
+  int slots_ = host_slots_per_device;  // per device (set_up)
+  host_slot_pool<Key, Value> pool_;
+  std::vector<host_extents> order_;  // the sorted data's runs of the scratch, in order
   std::atomic<std::size_t> done_{0};
   std::size_t planned_ = 0;
   double reported_ = 0;
