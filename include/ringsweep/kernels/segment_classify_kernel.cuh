@@ -133,11 +133,10 @@ struct segment_classify_params {
 /// `x / d` for `x` below 2^48 and `d` of at most 2^16 (a segment's size over a tile), by three
 /// 32-bit divisions: a 64-bit division is a subroutine call on the GPU, whose calling convention
 /// made the kernels that inline it spill.
-__host__ __device__ __forceinline__ u64 div_48_by_16(u64 x, u32 d) {
+__device__ __forceinline__ u64 div_48_by_16(u64 x, u32 d) {
   u32 r = 0;
   u64 q = 0;
-RINGSWEEP_UNROLL
-  for (int shift = 32; shift >= 0; shift -= 16) {
+  for (int shift = 32; shift >= 0; shift -= 16) {  // three constant trips: unrolled
     const u32 part = r << 16 | u32(x >> shift & 0xffffu);  // r < d <= 2^16: fits
     q = q << 16 | (part / d);
     r = part % d;
