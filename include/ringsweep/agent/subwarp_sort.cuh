@@ -116,12 +116,12 @@ struct queued_segment {
 
 /// Sorts tiny segments, one per sub-warp of `lanes` lanes (a power of two, 1 to 32), each lane
 /// holding ITEMS keys: segments of up to `lanes * ITEMS` keys, `32 / lanes` of them per warp at
-/// once. Lane j of a sub-warp loads positions `j * ITEMS ...` (blocked: one address, immediate
-/// offsets; the loads of a warp share their cache lines), keeps the raw keys and values in the
-/// warp's shared buffer, sorts its items by a bitonic network whose steps within a lane are
-/// unrolled and whose steps across lanes are shuffles, and then holds ranks `j * ITEMS ...`: each
-/// is written blocked from the buffer by its input position (a sort in place reads nothing it
-/// has written).
+/// once. A sub-warp loads its segment striped (coalesced) into the warp's shared buffer, lane j
+/// reads back positions `j * ITEMS ...` as items and sorts them by an odd-even merge network in
+/// its registers, then the bitonic stages across lanes run as shuffles; lane j then holds ranks
+/// `j * ITEMS ...`, whose input positions go to the buffer's order array, and the sub-warp writes
+/// each rank's key and value from the buffer, striped (a sort in place reads nothing it has
+/// written).
 ///
 /// `SUPPORTED`: images of at most 64 bits (wider custom keys take warp_segment_sort).
 ///
@@ -153,6 +153,7 @@ class subwarp_sort {
 
   struct TempStorage {
     bits_type keys[SLOTS];                     // the raw keys, in input order
+    u32 order[SLOTS];                          // the input positions in rank order
     ValueRaw values[HAS_VALUES ? SLOTS : 1];  // the values, in input order
   };
 
@@ -177,42 +178,53 @@ class subwarp_sort {
     u64 begin = 0;
     u32 size = 0;
     read_item(q, begin, size);
-    const u32 first = u32(j * ITEMS);              // this lane's first position in the segment
-    const int valid = int(size) - int(first);      // its keys: positions below `valid` of its ITEMS
+    const int shift = __ffs(lanes) - 1;            // log2(lanes)
+    const int sub = (lane - j) * (ITEMS + 1);      // the sub-warp's buffer
+    const u32 first = u32(j * ITEMS);              // this lane's first position (blocked)
     __syncwarp();                                  // the buffer's previous use is over
-    // Each key's place: bits [begin_bit, end_bit) of its ordered image in the sort's direction.
-    // Keys are loaded blocked (lane j: positions j * ITEMS ..., one address and immediate offsets;
-    // the ITEMS loads of a warp share their cache lines), and kept in the buffer for the stores.
-    item_t x[ITEMS];
-    const word_maker make_word(p_);
+    // The segment's keys (and values) to the warp's buffer in input order, loaded striped (lane j
+    // reads positions j, j + lanes, ...: coalesced), then each lane's blocked positions j * ITEMS ...
+    // read back as items: bits [begin_bit, end_bit) of the key's ordered image in the sort's
+    // direction, with the position as the tie-break.
     {
-      const bits_type* keys_in = p_.keys_in + (begin + first);
-      bits_type* stash = temp_.keys + lane * (ITEMS + 1);
+      const int striped = striped_count(size, j, shift);
+      const bits_type* keys_in = p_.keys_in + (begin + u32(j));
+      each_item(striped, [&](int r) {
+        const u32 t = u32(r << shift) + u32(j);
+        temp_.keys[sub + buffered(t)] = load_global(keys_in + (r << shift));
+      });
+      if constexpr (HAS_VALUES && !Output::POSITIONS) {
+        // sass: net_values
+        const ValueRaw* values_in = p_.values_in + (begin + u32(j));
+        each_item(striped, [&](int r) {
+          const u32 t = u32(r << shift) + u32(j);
+          temp_.values[sub + buffered(t)] = load_global(values_in + (r << shift));
+        });
+        // sass: net_load
+      }
+    }
+    __syncwarp();
+    item_t x[ITEMS];
+    {
+      const word_maker make_word(p_);
+      const bits_type* mine = temp_.keys + lane * (ITEMS + 1);
+      const int valid = int(size) - int(first);  // this lane's keys: its registers below `valid`
 RINGSWEEP_UNROLL
       for (int r = 0; r < ITEMS; ++r) x[r] = item_t::make(~u64(0), first + u32(r));  // missing: above every key
-      each_item(valid, [&](int r) {
-        const bits_type raw = load_global(keys_in + r);
-        stash[r] = raw;
-        x[r] = item_t::make(make_word(raw), first + u32(r));
-      });
+      each_item(valid, [&](int r) { x[r] = item_t::make(make_word(mine[r]), first + u32(r)); });
     }
-    if constexpr (HAS_VALUES && !Output::POSITIONS) {
-      // sass: net_values
-      const ValueRaw* values_in = p_.values_in + (begin + first);
-      ValueRaw* stash = temp_.values + lane * (ITEMS + 1);
-      each_item(valid, [&](int r) { stash[r] = load_global(values_in + r); });
-    }
-    // sass: net_load
-    __syncwarp();
 
     // sass: net_within
     // Each lane's ITEMS keys in order: Batcher's odd-even merge network (63 exchanges for 16
     // keys, 19 for 8, where the bitonic stages take 80 and 24).
     sort_within(x, std::make_integer_sequence<int, odd_even_merge<ITEMS>::COUNT>{});
     // sass: net_flip
-    // Stages across lanes: runs of k = kl * ITEMS keys.
-    for (int kl = 2; kl <= lanes; kl *= 2) {
-      const bool lower = (j & (kl / 2)) == 0;
+    // Stages across lanes: runs of k = kl * ITEMS keys (the bound opaque: derived from the loads'
+    // shift instead, it was held through the network and spilled).
+    const int stages_to = opaque(lanes);
+    const int jn = opaque(lane) & (stages_to - 1);  // j, made again (not held through the loads)
+    for (int kl = 2; kl <= stages_to; kl *= 2) {
+      const bool lower = (jn & (kl / 2)) == 0;
       // The flip: key i against key i ^ (k - 1), in lane j ^ (kl - 1) at register ITEMS - 1 - r.
 RINGSWEEP_UNROLL
       for (int r = 0; r < ITEMS / 2; ++r) {
@@ -223,7 +235,7 @@ RINGSWEEP_UNROLL
       }
       // sass: net_across
       for (int dl = kl / 4; dl >= 1; dl /= 2) {
-        const bool low = (j & dl) == 0;
+        const bool low = (jn & dl) == 0;
 RINGSWEEP_UNROLL
         for (int r = 0; r < ITEMS; ++r) x[r] = keep(x[r], x[r].shfl_xor(u32(dl)), low);
       }
@@ -232,54 +244,57 @@ RINGSWEEP_UNROLL
     }
 
     // sass: net_keys
-    // Lane j holds ranks j * ITEMS ...: each key (and value) comes from the buffer by its input
-    // position and is written blocked, as the keys were loaded.
+    // Lane j holds ranks j * ITEMS ...: their keys (and values) are fetched from the buffer by
+    // input position, put back in rank order once every lane has read, and written striped
+    // (coalesced), like the loads.
     read_item(q, begin, size);
-    const int sub = (lane - j) * (ITEMS + 1);  // the sub-warp's buffer
+    // Made again here, not held through the network (opaque: the compiler cannot reuse them).
+    const int lanes_after = opaque(lanes);
+    const int shift_after = __ffs(lanes_after) - 1;
+    const int j_after = lane & (lanes_after - 1);
+    const int sub_after = (lane - j_after) * (ITEMS + 1);
+    u32 count = size;
+    u64 at = begin;
+    bits_type* keys_out = p_.keys_out;
+    ValueRaw* values_out = p_.values_out;
     if constexpr (Output::TOP_K) {
-      const int take = int(out.take(u64(size))) - int(first);
-      const u64 at = out.slot(q->segment) + first;
-      if (out.keys_out != nullptr) {
+      count = u32(out.take(u64(size)));
+      at = out.slot(q->segment);
+      keys_out = out.keys_out;  // null: indices only
+      values_out = out.values_out;
+    }
+    // Each rank's input position in rank order, then each key (and value) read by it and written
+    // striped.
 RINGSWEEP_UNROLL
-        for (int r = 0; r < ITEMS; ++r) {
-          if (r < take) store_global(out.keys_out + at + r, temp_.keys[sub + buffered(x[r].pos())]);
+    for (int r = 0; r < ITEMS; ++r) temp_.order[lane * (ITEMS + 1) + r] = x[r].pos();
+    __syncwarp();
+    const int striped = striped_count(count, j_after, shift_after);
+    if (!Output::TOP_K || keys_out != nullptr) {
+      bits_type* dst = keys_out + (at + u32(j_after));
+      each_item(striped, [&](int r) {
+        const u32 from = temp_.order[sub_after + buffered(u32(r << shift_after) + u32(j_after))];
+        store_global(dst + (r << shift_after), temp_.keys[sub_after + buffered(from)]);
+      });
+    }
+    // sass: net_values
+    if constexpr (HAS_VALUES) {
+      ValueRaw* dst = values_out + (at + u32(j_after));
+      each_item(striped, [&](int r) {
+        const u32 from = temp_.order[sub_after + buffered(u32(r << shift_after) + u32(j_after))];
+        if constexpr (Output::POSITIONS) {
+          store_global(dst + (r << shift_after), index_value<ValueRaw>(begin + from));
+        } else {
+          store_global(dst + (r << shift_after), temp_.values[sub_after + buffered(from)]);
         }
-      }
-      // sass: net_values
-      if constexpr (HAS_VALUES) {
-RINGSWEEP_UNROLL
-        for (int r = 0; r < ITEMS; ++r) {
-          if (r < take) {
-            ValueRaw v;
-            if constexpr (Output::POSITIONS) {
-              v = index_value<ValueRaw>(begin + x[r].pos());
-            } else {
-              v = temp_.values[sub + buffered(x[r].pos())];
-            }
-            store_global(out.values_out + at + r, v);
-          }
-        }
-      }
-    } else {
-      // sass: net_keys
-      (void)out;
-      const int count = int(size) - int(first);
-      bits_type* keys_out = p_.keys_out + (begin + first);
-      each_item(count, [&](int r) { store_global(keys_out + r, temp_.keys[sub + buffered(x[r].pos())]); });
-      // sass: net_values
-      if constexpr (HAS_VALUES) {
-        ValueRaw* values_out = p_.values_out + (begin + first);
-        each_item(count, [&](int r) { store_global(values_out + r, temp_.values[sub + buffered(x[r].pos())]); });
-      }
+      });
     }
     // sass: end
   }
 
  private:
-  /// `f(r)` for each of this lane's registers r below `count`: unguarded when the lane is full
-  /// (every segment's lanes but its last; one address, immediate offsets), one guard per
-  /// register otherwise (the instruction report counts that path as cold: segments of a lane
-  /// multiple have none).
+  /// `f(r)` for each r below `count` (of ITEMS): unguarded when all are (a full lane, or a striped
+  /// row of a segment that fills its lanes), one guard per r otherwise (the instruction report
+  /// counts that path as cold: segments of lanes x ITEMS keys have none).
   template <class F>
   __device__ __forceinline__ static void each_item(int count, F&& f) {
     if (count >= ITEMS) {
@@ -293,6 +308,11 @@ RINGSWEEP_UNROLL
       }
       // sass: end
     }
+  }
+
+  /// How many of lane j's striped positions j, j + lanes, ... (lanes = 2^shift) lie below `count`.
+  __device__ __forceinline__ static int striped_count(u32 count, int j, int shift) {
+    return count > u32(j) ? int((count - u32(j) + (u32(1) << shift) - 1) >> shift) : 0;
   }
 
   /// A queued segment's keys, `size` 0 for none.

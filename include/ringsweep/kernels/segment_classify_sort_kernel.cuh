@@ -42,6 +42,7 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
     // The warp's tiny segments by class, an empty entry after them, and where each class starts.
     __shared__ queued_segment queue[WARPS][warp_threads + 1];
     __shared__ u32 class_first[WARPS][CLASSES + 1];
+    __shared__ u32 cursor[WARPS];
     const int warp = int(threadIdx.x) / warp_threads;
     const u32 lane = lane_id();
     if (lane == 0) queue[warp][warp_threads].item = 0;
@@ -81,14 +82,28 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
         queue[warp][at].segment = s;
       }
       __syncwarp();
-      // Class by class, 32 / lanes segments at a time. Only the class and the cursor stay in
-      // registers through the network (the bounds are read again from shared memory).
-      for (int c = 0; c < CLASSES; ++c) {
-        for (u32 next = class_first[warp][c]; next < class_first[warp][c + 1]; next += u32(warp_threads >> c)) {
-          const u32 k = next + (lane >> c);  // this sub-warp's segment
-          const u32 at_k = k < class_first[warp][c + 1] ? k : u32(warp_threads);  // none: the empty entry
-          net_t(temp[warp], p.sort).sort(&queue[warp][at_k], 1 << c, out);
+      // Class by class, 32 / lanes segments at a time. The class and the queue cursor live in
+      // shared memory (cursor[warp]: class << 8 | next), read again after each network: every
+      // register goes to the network's keys (held through it, they spilled at 64 registers).
+      if (lane == 0) cursor[warp] = class_first[warp][0];
+      __syncwarp();
+      for (;;) {
+        const u32 state = cursor[warp];
+        const int c = int(state >> 8);
+        const u32 next = state & 0xffu;
+        if (c >= CLASSES) break;
+        if (next >= class_first[warp][c + 1]) {  // the class is done: the next one
+          __syncwarp();
+          if (lane == 0) cursor[warp] = u32(c + 1) << 8 | (c + 1 < CLASSES ? class_first[warp][c + 1] : 0u);
+          __syncwarp();
+          continue;
         }
+        const u32 k = next + (lane >> c);  // this sub-warp's segment
+        const u32 at_k = k < class_first[warp][c + 1] ? k : u32(warp_threads);  // none: the empty entry
+        net_t(temp[warp], p.sort).sort(&queue[warp][at_k], 1 << c, out);
+        __syncwarp();
+        if (lane == 0) cursor[warp] = state + u32(warp_threads >> c);
+        __syncwarp();
       }
       __syncwarp();  // the queue's next use
       if (lane == 0) warp_round[warp] += 1;
