@@ -99,6 +99,39 @@ void check_lookback(const std::vector<u32>& launch_tiles, u32 max_count, std::ui
   REQUIRE(counters.download()[0] == tile_base);
 }
 
+/// The depth rule: tile `u` reads tiles u-1 .. u-DEPTH and, at u-DEPTH, waits for an inclusive
+/// word. Block 0 looks back from tile DEPTH + 2 over words written beforehand: aggregates
+/// (count 1 each) down to the deepest tile, whose word is an aggregate of 20 until block 1
+/// (after a delay) makes it inclusive with 100; one tile deeper lies an inclusive trap of 1000,
+/// which only a walk past the depth limit reads. Right: DEPTH - 1 + 100.
+template <int DEPTH, int W>
+__global__ void depth_rule_kernel(u64* status, u32* exclusive_out) {
+  using lookback_t = ringsweep::detail::decoupled_lookback<1, 16, DEPTH, W>;
+  const lookback_t lookback{{status}, 0u};
+  if (blockIdx.x == 0) {
+    exclusive_out[0] = lookback.exclusive_prefix(DEPTH + 2, 0);
+  } else {
+    for (int i = 0; i < 50; ++i) __nanosleep(1000);
+    lookback.publish_inclusive(2, 0, 100);
+  }
+}
+
+template <int DEPTH, int W>
+void check_depth_rule() {
+  INFO("LOOKBACK_DEPTH " << DEPTH << " W " << W);
+  using word = ringsweep::detail::status_word;
+  std::vector<u64> words(16, 0);
+  words[1] = word::pack(word::inclusive, 1000, 1);  // the trap, one past the depth limit
+  words[2] = word::pack(word::aggregate, 20, 2);    // the deepest tile, inclusive later
+  for (u32 t = 3; t < u32(DEPTH) + 2; ++t) words[t] = word::pack(word::aggregate, 1, t);
+  ringsweep_test::device_buffer<u64> status(words);
+  ringsweep_test::device_buffer<u32> exclusive(1);
+  REQUIRE_CUDA(ringsweep_test::launch(depth_rule_kernel<DEPTH, W>, 2, 1, 0, ringsweep_test::serial, status.data(),
+                                      exclusive.data()));
+  REQUIRE_CUDA_LAUNCH();
+  REQUIRE(exclusive.download()[0] == u32(DEPTH - 1 + 100));
+}
+
 }  // namespace
 
 TEST_CASE("decoupled look-back over a 4-slot buffer (LOOKBACK_DEPTH = 2)", "[lookback]") {
@@ -121,4 +154,11 @@ TEST_CASE("decoupled look-back reading a window of predecessors at once", "[look
   check_lookback<4, 8, 5, 1, 3>({1, 13, 40, 7}, 1000, seed + 6);  // windows cut at depth LOOKBACK_DEPTH
   check_lookback<8, 16, 8, 2, 4>({60, 5}, 50, seed + 7);
   check_lookback<4, 4, 2, 1, 2>({30}, 0, seed + 8);               // all zero counts
+}
+
+TEST_CASE("decoupled look-back waits for an inclusive word at depth LOOKBACK_DEPTH", "[lookback]") {
+  check_depth_rule<1, 1>();
+  check_depth_rule<6, 1>();
+  check_depth_rule<6, 3>();  // a window, then the words near the depth limit one at a time
+  check_depth_rule<9, 4>();
 }

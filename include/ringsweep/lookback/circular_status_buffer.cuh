@@ -18,58 +18,51 @@ namespace detail {
 /// `KEEP` every access carries an evict-last L2 hint (`load_relaxed_keep`, `store_relaxed_keep`),
 /// for passes whose keys stream through L2 (the policy's CACHE_HINTS).
 ///
+/// A digit's words form a column, `column(d)`: one 64-bit pointer, made once per digit and tile,
+/// from which a slot's word is a 32-bit offset (`at`), so that a reader spends no 64-bit
+/// arithmetic per word (a writer, once per tile, indexes `words` with one 32-bit index).
+///
 ///     circular_status_buffer<256, 1024> status{d_words};
 ///     status.publish(g, d, status_word::aggregate, count);
-///     u64 w = status.wait(g_before, d);   // spins until tile g_before has published digit d
+///     const u64* p = status.at(status.column(d), status.slot(g_before));
+///     u64 w = status.wait(p, g_before, status_word::aggregate);   // spins until published
 template <int RADIX, int STATUS_SLOTS, bool KEEP = false>
 struct circular_status_buffer {
   static constexpr std::size_t bytes = std::size_t(STATUS_SLOTS) * RADIX * sizeof(u64);
+  static_assert(std::size_t(STATUS_SLOTS) * RADIX < (std::size_t(1) << 32), "a slot's offset is 32-bit");
 
   u64* words;
 
-  __device__ __forceinline__ u64* entry(u32 tile, int digit) const {
-    return words + std::size_t(tile % u32(STATUS_SLOTS)) * RADIX + digit;
-  }
+  /// Digit `digit`'s word of slot 0; slot s's is `RADIX * s` words further (`at`).
+  __device__ __forceinline__ u64* column(int digit) const { return words + u32(digit); }
+  __device__ __forceinline__ static u32 slot(u32 tile) { return tile % u32(STATUS_SLOTS); }
+  template <class T>
+  __device__ __forceinline__ static T* at(T* column, u32 slot) { return column + slot * u32(RADIX); }
 
   __device__ __forceinline__ void publish(u32 tile, int digit, u32 flag, u32 count) const {
-    store(entry(tile, digit), status_word::pack(flag, count, tile));
+    // One 32-bit index (a 64-bit one costs 3 instructions more); with a power-of-two RADIX the
+    // digit fills the offset's low bits, an OR that folds into the slot's mask.
+    const u32 offset = slot(tile) * u32(RADIX);
+    const u32 index = (RADIX & (RADIX - 1)) == 0 ? offset | u32(digit) : offset + u32(digit);
+    store(words + index, status_word::pack(flag, count, tile));
   }
 
-  /// One relaxed read of the word `tile` publishes for `digit` (possibly stale or unpublished).
-  __device__ __forceinline__ u64 peek(u32 tile, int digit) const { return load(entry(tile, digit)); }
+  /// One relaxed read of a status word (possibly stale or unpublished).
+  __device__ __forceinline__ static u64 peek(const u64* p) { return load(p); }
 
-  /// Whether `w`, read from the slot of `tile`, is `tile`'s published word (either flag).
-  __device__ __forceinline__ static bool published(u64 w, u32 tile) {
-    return status_word::tile(w) == tile && status_word::flag(w) != status_word::invalid;
-  }
-
-  /// Spins until `tile` has published `digit` (either flag) and returns the word; adds the polls
-  /// that found nothing (at most 64) to `*polls` when given.
-  __device__ __forceinline__ u64 wait(u32 tile, int digit, u32* polls = nullptr) const {
-    const u64* p = entry(tile, digit);
+  /// Spins until the word at `p`, `tile`'s slot, is `tile`'s with a flag of at least `flag`
+  /// (`aggregate`: published; `inclusive`: its inclusive count) and returns it; adds the polls that
+  /// found nothing (at most 64, the caller's failed poll first) to `*polls` when given. The
+  /// look-back's only wait: its caller polls once itself and calls this when that poll fails.
+  __device__ __forceinline__ static u64 wait(const u64* p, u32 tile, u32 flag, u32* polls = nullptr) {
     u32 pause = 0;
     for (;;) {
+      backoff(pause);
       const u64 w = load(p);
-      if (status_word::tile(w) == tile && status_word::flag(w) != status_word::invalid) {
+      if (status_word::tile(w) == tile && status_word::flag(w) >= flag) {
         if (polls != nullptr) *polls += pause;
         return w;
       }
-      backoff(pause);
-    }
-  }
-
-  /// Spins until `tile` has published its inclusive count of `digit` and returns the word; adds
-  /// the polls that found nothing (at most 64) to `*polls` when given.
-  __device__ __forceinline__ u64 wait_inclusive(u32 tile, int digit, u32* polls = nullptr) const {
-    const u64* p = entry(tile, digit);
-    u32 pause = 0;
-    for (;;) {
-      const u64 w = load(p);
-      if (status_word::tile(w) == tile && status_word::flag(w) == status_word::inclusive) {
-        if (polls != nullptr) *polls += pause;
-        return w;
-      }
-      backoff(pause);
     }
   }
 

@@ -21,14 +21,23 @@ namespace detail {
 /// Tile 0 of a launch publishes its count as inclusive at once. Any other tile sums the aggregates
 /// of tiles `u-1, u-2, ...` until it meets an inclusive one; at depth `LOOKBACK_DEPTH` it waits for that tile to
 /// become inclusive. With a window `W > 1` it loads the words of W predecessors at once (W
-/// independent loads in flight instead of one dependent round trip each) and walks them nearest
-/// first, waiting only on a word not yet published. The caller keeps slots from being overwritten
-/// too early (tail_iterator). `KEEP`: the status words are read and written with an evict-last
-/// hint (circular_status_buffer).
+/// independent loads in flight instead of one dependent round trip each) and walks them
+/// nearest first. The caller keeps slots from being overwritten too early (tail_iterator).
+/// `KEEP`: the status words are read and written with an evict-last hint (circular_status_buffer).
+///
+/// The walk is built for the instructions it issues. Addresses are 32-bit offsets from the digit's
+/// column (circular_status_buffer::column), made once per call. A window is taken whole only
+/// where it needs no care: every word above depth `LOOKBACK_DEPTH` and its slots not wrapping
+/// around the ring, so its words lie at fixed offsets below the first (no predicate, no address
+/// arithmetic per word). The first word that is not published there, and every word a window does
+/// not cover (at the ring's wrap, the last W down to the depth limit, all of them when W = 1),
+/// goes one at a time through one poll and, when that finds nothing, the one wait of the walk
+/// (circular_status_buffer::wait, with its backoff): one copy of the spin loop, whatever the window.
 template <int RADIX, int STATUS_SLOTS, int LOOKBACK_DEPTH, int W = 1, bool KEEP = false>
 struct decoupled_lookback {
   static_assert(W >= 1 && W <= 32, "look-back window: 1 to 32 words");
-  circular_status_buffer<RADIX, STATUS_SLOTS, KEEP> status;
+  using buffer_t = circular_status_buffer<RADIX, STATUS_SLOTS, KEEP>;
+  buffer_t status;
   u32 tile_base;
 
   __device__ __forceinline__ void publish_count(u32 u, int digit, u32 count) const {
@@ -40,47 +49,69 @@ struct decoupled_lookback {
   __device__ __forceinline__ u32 exclusive_prefix(u32 u, int digit, lookback_stats* stats = nullptr) const {
     if (u == 0) return 0;
     u32* polls = stats != nullptr ? &stats->polls : nullptr;
+    // One pointer per digit, held: the optimiser would otherwise fold it into a 64-bit index per word.
+    const u64* column = opaque(status.column(digit));
+    // The walk counts down `left`, the distance of the nearest predecessor not yet summed (tile
+    // u-1-k after k) from the deepest it may read, u - LOOKBACK_DEPTH or 0, whose global index is
+    // `deepest`: one counter, no depth test but `left == 0`.
     const u32 last = u > u32(LOOKBACK_DEPTH) ? u - u32(LOOKBACK_DEPTH) : 0u;
+    const u32 deepest = tile_base + last;
+    u32 left = u - 1 - last;
     u32 sum = 0;
-    if constexpr (W == 1) {
-      for (u32 j = u - 1;; --j) {
-        u64 w = status.wait(tile_base + j, digit, polls);
-        if (status_word::flag(w) != status_word::inclusive && j == last) {
-          w = status.wait_inclusive(tile_base + j, digit, polls);
-        }
-        sum += status_word::count(w);
-        if (status_word::flag(w) == status_word::inclusive) {
-          if (stats != nullptr) stats->depth = u - j;
-          return sum;
+    for (;;) {
+      if constexpr (W > 1) {
+        // A whole window: W tiles from global index g down, all above the deepest, in slots slot
+        // down to slot-W+1.
+        const u32 g = deepest + left;
+        const u32 slot = buffer_t::slot(g);
+        if (left >= u32(W) && slot >= u32(W - 1)) {
+          const u64* p = buffer_t::at(column, slot);
+          u64 words[W];
+RINGSWEEP_UNROLL
+          for (int i = 0; i < W; ++i) words[i] = buffer_t::peek(p - i * RADIX);
+          int k = 0;  // words summed
+RINGSWEEP_UNROLL
+          for (; k < W; ++k) {
+            const u32 lo = low_word(words[k]);
+            // One branch for both tests (`|`, not `||`).
+            if ((status_word::tile(words[k]) != g - u32(k)) | (status_word::flag_of_low(lo) == status_word::invalid)) break;
+            sum += status_word::count_of_low(lo);
+            if (status_word::flag_of_low(lo) == status_word::inclusive) {
+              if (stats != nullptr) stats->depth = u - last - (left - u32(k));
+              return sum;
+            }
+          }
+          left -= u32(k);
+          if (k == W) continue;
+          // The next word is not published yet: on to the wait below.
         }
       }
-    } else {
-      for (u32 j = u - 1;; j -= u32(W)) {
-        // Predecessors j, j-1, ..., j-W+1, none below `last`: every load issued before any is used.
-        u64 words[W];
-RINGSWEEP_UNROLL
-        for (int i = 0; i < W; ++i) words[i] = j >= last + u32(i) ? status.peek(tile_base + j - u32(i), digit) : 0;
-RINGSWEEP_UNROLL
-        for (int i = 0; i < W; ++i) {
-          const u32 t = j - u32(i);
-          u64 w = words[i];
-          if (!status.published(w, tile_base + t)) w = status.wait(tile_base + t, digit, polls);
-          if (status_word::flag(w) != status_word::inclusive && t == last) {
-            w = status.wait_inclusive(tile_base + t, digit, polls);
-          }
-          sum += status_word::count(w);
-          if (status_word::flag(w) == status_word::inclusive) {
-            if (stats != nullptr) stats->depth = u - t;
-            return sum;
-          }
-        }
+      // One word; at depth LOOKBACK_DEPTH (left == 0) only an inclusive count will do.
+      const u32 g = deepest + left;
+      const u64* p = buffer_t::at(column, buffer_t::slot(g));
+      const u32 need = left == 0 ? status_word::inclusive : status_word::aggregate;
+      u64 w = buffer_t::peek(p);
+      if ((status_word::tile(w) != g) | (status_word::flag_of_low(low_word(w)) < need)) {
+        w = buffer_t::wait(p, g, need, polls);
       }
+      const u32 lo = low_word(w);
+      sum += status_word::count_of_low(lo);
+      if (status_word::flag_of_low(lo) == status_word::inclusive) {
+        if (stats != nullptr) stats->depth = u - last - left;
+        return sum;
+      }
+      --left;
     }
   }
 
   __device__ __forceinline__ void publish_inclusive(u32 u, int digit, u32 inclusive) const {
     if (u != 0) status.publish(tile_base + u, digit, status_word::inclusive, inclusive);
   }
+
+ private:
+  /// A status word's low half (flag and count), opaque: the optimiser would otherwise widen the
+  /// flag's tests to 64-bit compares (two instructions each).
+  __device__ __forceinline__ static u32 low_word(u64 w) { return opaque(u32(w)); }
 };
 
 }  // namespace detail

@@ -24,6 +24,9 @@ struct status_word {
   __host__ __device__ static constexpr u32 flag(u64 w) { return u32(w) & 3u; }
   __host__ __device__ static constexpr u32 count(u64 w) { return u32(w) >> 2; }
   __host__ __device__ static constexpr u32 tile(u64 w) { return u32(w >> 32); }
+  /// flag and count from the word's low 32 bits.
+  __host__ __device__ static constexpr u32 flag_of_low(u32 low) { return low & 3u; }
+  __host__ __device__ static constexpr u32 count_of_low(u32 low) { return low >> 2; }
 };
 
 }  // namespace detail
