@@ -42,6 +42,23 @@ BLOCK_SIZES = [1024, 4096, 9216]  # segment sizes of the block classes' rows
 PASSES = {8: 1, 16: 2, 32: 4, 64: 8}  # digit passes of the whole key
 
 
+def config_case(args):
+    """(case, key bits) of a sort_config's (policy, key, value, hooks) arguments: keys_u32,
+    pairs_u32_u32 ... (values by their words: value_words<4, 4> is u32, 16 bytes v16), else None."""
+    key = sass_phases.TYPE_NAMES.get(args[1])
+    if key is None:
+        return None
+    value = args[2]
+    if value.endswith("null_value"):
+        return "keys_" + key, 8 * sass_phases.TYPE_BYTES[key]
+    words = re.search(r"value_words<(\d+), ?\d+>", value)
+    v = {"1": "u8", "2": "u16", "4": "u32", "8": "u64", "16": "v16"}.get(words.group(1)) if words else \
+        sass_phases.TYPE_NAMES.get(value)
+    if v is None:
+        return None
+    return "pairs_%s_%s" % (key, v), 8 * sass_phases.TYPE_BYTES[key]
+
+
 def block_case(demangled):
     """(policy, case, key bits, block class) of a small_segment_kernel, else None. The class is
     `medium` (segment_block_policy's shape) or `small` (the onesweep shape's block)."""
@@ -54,19 +71,11 @@ def block_case(demangled):
     policy = args[0]
     medium = "segment_block_policy<" in policy
     policy = re.sub(r".*segment_block_policy<(.*)>$", r"\1", policy).split("::")[-1]
-    key = sass_phases.TYPE_NAMES.get(args[1])
-    if key is None:
+    kc = config_case(args)
+    if kc is None:
         return None
-    value = args[2]
-    if value.endswith("null_value"):
-        case = "keys_" + key
-    else:
-        words = re.search(r"value_words<(\d+), ?\d+>", value)
-        v = {"1": "u8", "2": "u16", "4": "u32", "8": "u64", "16": "v16"}.get(words.group(1)) if words else None
-        if v is None:
-            return None
-        case = "pairs_%s_%s" % (key, v)
-    return policy, case, 8 * sass_phases.TYPE_BYTES[key], "medium" if medium else "small"
+    case, bits = kc
+    return policy, case, bits, "medium" if medium else "small"
 
 
 def kernel_case(demangled):
@@ -77,20 +86,10 @@ def kernel_case(demangled):
     args = sass_phases.split_args(m.group(1))
     if len(args) != 4:
         return None
-    key = sass_phases.TYPE_NAMES.get(args[1])
-    if key is None:
+    kc = config_case(args)
+    if kc is None:
         return None
-    value = args[2]
-    if value.endswith("null_value"):
-        case = "keys_" + key
-    else:
-        words = re.search(r"value_words<(\d+), ?\d+>", value)
-        v = {"1": "u8", "2": "u16", "4": "u32", "8": "u64", "16": "v16"}.get(words.group(1)) if words else \
-            sass_phases.TYPE_NAMES.get(value)
-        if v is None:
-            return None
-        case = "pairs_%s_%s" % (key, v)
-    return args[0].split("::")[-1], case, 8 * sass_phases.TYPE_BYTES[key]
+    return args[0].split("::")[-1], kc[0], kc[1]
 
 
 def counts(insns, regions):
