@@ -17,6 +17,14 @@
 
 #include "sort_test_util.cuh"
 
+#if defined(__has_include)
+#if __has_include(<cuda/std/tuple>)
+#include <cuda/std/tuple>
+#define NETWORK_TEST_CUDA_STD_TUPLE 1
+#endif
+#endif
+#include <tuple>
+
 namespace {
 
 using ringsweep::sort_order;
@@ -213,4 +221,68 @@ TEST_CASE("segmented network: many segments of mixed classes in one call", "[sor
   check<std::uint32_t, true>(keys, shuffled, sort_options_of(sort_order::ascending));
   const auto keys64 = ringsweep_test::make_keys<double>(l.n, ringsweep_test::distribution::uniform, 6);
   check<double, true>(keys64, shuffled, sort_options_of(sort_order::descending));
+}
+
+namespace {
+#ifdef NETWORK_TEST_CUDA_STD_TUPLE
+namespace tup = cuda::std;
+#else
+namespace tup = std;
+#endif
+/// A custom key of 96 bits (an f32, then an i64): wider than the network's 64-bit items, so its
+/// tiny segments take the warp ranking (segment_classify_kernel, tiny_segment_kernel).
+struct score_id {
+  float score;
+  std::int64_t id;
+};
+struct by_score_id {
+  __host__ __device__ tup::tuple<float&, std::int64_t&> operator()(score_id& k) const { return {k.score, k.id}; }
+};
+}  // namespace
+
+TEST_CASE("segmented network: custom keys wider than 64 bits take the warp ranking", "[sort][segmented][network]") {
+  // Tiny for this key: at most 32 x SEGMENT_WARP_ITEMS = 128 keys; then one block; then onesweep.
+  const layout l = lay_out({0, 1, 2, 31, 33, 127, 128, 129, 1000, 9217}, 3, true);
+  std::mt19937_64 rng(ringsweep_test::catch_seed());
+  std::vector<score_id> keys(l.n);
+  for (auto& k : keys) {
+    std::memset(static_cast<void*>(&k), 0, sizeof k);
+    k.score = float(int(rng() % 7)) - 3.0f;  // few distinct: ties broken by the id, then stability
+    k.id = std::int64_t(rng() % 5) - 2;
+  }
+  std::vector<std::uint32_t> index(l.n);
+  for (std::size_t i = 0; i < l.n; ++i) index[i] = std::uint32_t(i);
+  ringsweep_test::device_buffer<score_id> kin(keys), kout(l.n);
+  ringsweep_test::device_buffer<std::uint32_t> vin(index), vout(l.n);
+  ringsweep_test::device_buffer<long long> begin(l.begin), end(l.end);
+  for (auto o : {sort_order::ascending, sort_order::descending}) {
+    INFO(ringsweep_test::order_name(sort_options_of(o)));
+    kout.fill_bytes(0xAB);
+    vout.fill_bytes(0xAB);
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::segmented_sort_pairs(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), l.n,
+                                                 l.begin.size(), begin.data(), end.data(), by_score_id{},
+                                                 sort_options_of(o)));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::segmented_sort_pairs(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(),
+                                                 l.n, l.begin.size(), begin.data(), end.data(), by_score_id{},
+                                                 sort_options_of(o)));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto got = kout.download();
+    const auto got_index = vout.download();
+    for (std::size_t s = 0; s < l.begin.size(); ++s) {
+      std::vector<std::uint32_t> order;
+      for (long long i = l.begin[s]; i < l.end[s]; ++i) order.push_back(std::uint32_t(i));
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto ka = std::make_pair(keys[a].score, keys[a].id), kb = std::make_pair(keys[b].score, keys[b].id);
+        return o == sort_order::ascending ? ka < kb : kb < ka;
+      });
+      for (std::size_t j = 0; j < order.size(); ++j) {
+        INFO("segment of " << order.size() << " keys, position " << j);
+        const std::size_t at = std::size_t(l.begin[s]) + j;
+        REQUIRE(got_index[at] == order[j]);
+        REQUIRE(std::memcmp(&got[at], &keys[order[j]], sizeof(score_id)) == 0);
+      }
+    }
+  }
 }
