@@ -92,12 +92,12 @@ def kernel_case(demangled):
     return args[0].split("::")[-1], kc[0], kc[1]
 
 
-def counts(insns, regions):
+def counts(insns, regions, names=REGIONS):
     """Instructions per region on the kernel's path: those before its last EXIT. ptxas places the
     out-of-line paths of the warp collectives after it (`BRA.DIV` targets: a shuffle or ballot
     reached by a diverged warp), which never run here (every collective is reached by the whole
     warp); they are counted as `cold`."""
-    c = {r: 0 for r in REGIONS}
+    c = {r: 0 for r in names}
     c["other"] = 0
     c["cold"] = 0
     last_exit = max([i for i, (text, _) in enumerate(insns) if text.split()[-1:] == ["EXIT"]] or [len(insns)])
@@ -159,7 +159,8 @@ def analyse(cubin, nvdisasm, arch):
 
 def analyse_blocks(cubin, nvdisasm, arch, threads_of):
     """Rows for the block classes: warp-instructions per key of a segment of s keys sorted by one
-    block = warps x (other + passes x small_pass) / s (the pass loop's body once per digit pass of
+    block = warps x (other + passes x small_pass) / s (a partial warp segment's guarded loads are
+    cold, as in the network's rows) (the pass loop's body once per digit pass of
     the whole key; every warp runs every instruction, padding or not). `threads_of(policy, case,
     class)` gives the block's threads and tile keys."""
     only = sass_phases.symbols_where(cubin, lambda n: block_case(n) is not None)
@@ -173,20 +174,7 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
         if bc is None or len(insns) < 100:
             continue
         policy, case, bits, cls = bc
-        c = {"small_pass": 0, "other": 0, "cold": 0}
-        last_exit = max([i for i, (t, _) in enumerate(insns) if t.split()[-1:] == ["EXIT"]] or [len(insns)])
-        for at, (text, chain) in enumerate(insns):
-            if text.startswith("NOP") or text == "BRA `(.L_x_0)":
-                continue
-            if at > last_exit:
-                c["cold"] += 1
-                continue
-            phase = None
-            for path, line in chain:
-                p = regions.phase(path, line)
-                if p and phase is None:
-                    phase = p
-            c["small_pass" if phase == "small_pass" else "other"] += 1
+        c = counts(insns, regions, ["small_pass"])
         shape = threads_of(policy, case, cls)
         if shape is None:
             continue
