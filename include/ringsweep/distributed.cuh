@@ -23,7 +23,9 @@
 // temporary storage (the splitter search's and the partition's tables, O(p) words, share it),
 // plus 16 bytes per rank of the communicator; allocated with cudaMallocAsync on `stream` and freed
 // before returning. The staged path also takes 2 * n_local * (key + value bytes) of page-locked
-// host memory (cudaMallocHost). At most 2^15 ranks.
+// host memory (cudaMallocHost), pinned once and kept per communicator (see release_buffers): a
+// later call on the same communicator pins nothing unless it needs more than the last one that
+// pinned. At most 2^15 ranks.
 //
 // Collective and blocking: every rank of `comm` calls it with the same key and value types and the
 // same options; it synchronises `stream` (MPI moves data from the host) and returns when this
@@ -117,6 +119,18 @@ struct phase_times {
   double local_sort = 0, splitters = 0, exchange = 0, final_sort = 0, total = 0, partition = 0;
 };
 inline phase_times last_phase_times();
+
+/// Frees the buffers the distributed sort keeps for `comm` (the staged path's page-locked host
+/// stages), which it otherwise keeps until `comm` is freed (MPI_Comm_free) or MPI_Finalize: an MPI
+/// attribute of `comm` whose delete callback frees them; a duplicate of `comm` starts with none.
+/// Call it before MPI_Finalize when the CUDA context may be gone by then (cudaDeviceReset), or to
+/// give the memory back between sorts. Local, not collective; not while a sort runs on `comm`.
+/// Returns cudaSuccess (also when nothing is kept), the free's error, or cudaErrorInvalidValue for
+/// a null communicator or MPI not running.
+///
+///     ringsweep::mpi::release_buffers(MPI_COMM_WORLD);
+///     MPI_Finalize();
+inline cudaError_t release_buffers(MPI_Comm comm);
 
 /// Sorts keys spread over the ranks of `comm`, `n_local` of them on each rank in `d_keys` (device
 /// memory of the rank's current device), in place: afterwards the concatenation over ranks, in

@@ -448,6 +448,7 @@ TEST_CASE("distributed errors: a failed allocation on one rank fails every rank,
     rmpi::exchange_settings s = saved;
     s.path = call == 2 ? rmpi::exchange_path::staged : rmpi::exchange_path::direct;
     rmpi::set_exchange_settings(s);
+    CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);  // nothing cached: the sort allocates
     const bool staged_host = call == 2 && world_size() == 1;  // one rank stages nothing
     CHECK(fails_untouched(staged_host ? cudaSuccess : cudaErrorMemoryAllocation, [&](u32* k, u64* v, std::size_t n) {
       if (world_rank() == last && !staged_host) simt::fail_allocation(call);
@@ -617,6 +618,67 @@ TEST_CASE("distributed memory: one more array and the sort's temporary storage",
       CHECK(on_all_ranks(n == 0 || used >= n * (4 + 8)));  // the second array: the measure measures
     }
   }
+  rmpi::set_exchange_settings(saved);
+}
+
+// The buffers kept per communicator: the staged path pins its host stages on the first call and
+// again only when a call needs more (n_local growing), never when it needs as much or less; the
+// cache is kept between calls and freed by release_buffers and by MPI_Comm_free (nothing left:
+// SIMT page-locked and device bytes back where they were). Counted around the sort call alone, on
+// a communicator of its own.
+TEST_CASE("distributed buffers: pinned once per communicator, grown when needed, freed with it",
+          "[distributed]") {
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  rmpi::exchange_settings s = saved;
+  s.path = rmpi::exchange_path::staged;
+  rmpi::set_exchange_settings(s);
+  MPI_Comm own = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &own);
+  test_comm = own;
+  int device = 0;
+  cudaGetDevice(&device);
+  auto device_held = [&]() {
+    simt::reset_peak_device_bytes();
+    return simt::peak_device_bytes(device);
+  };
+  const bool stages = world_size() > 1;  // one rank stages nothing
+  const std::size_t pinned_before = simt::pinned_host_bytes();
+  const std::size_t base = 1500 + 397 * std::size_t(world_rank());
+  std::size_t most = 0;  // the largest n_local so far
+  struct step {
+    std::size_t n;
+    const char* what;
+  };
+  for (const step& st : {step{base, "first call"}, step{base, "the same n"}, step{2 * base + 100, "n grows"},
+                         step{base / 2, "n shrinks"}, step{2 * base + 100, "as large as before"}}) {
+    INFO(st.what << ": n_local " << st.n << ", ranks " << world_size());
+    std::mt19937_64 rng(seed() * 5 + st.n);
+    std::vector<u32> keys(st.n);
+    for (auto& k : keys) k = u32(rng());
+    unsigned long long pins = 0;
+    CHECK(sorts_right<u32, true>(keys, {}, [&](u32* k, u32* v, std::size_t n) {
+      const unsigned long long before = simt::host_allocation_calls();
+      const cudaError_t e = rmpi::sort_pairs(test_comm, k, v, n);
+      pins = simt::host_allocation_calls() - before;
+      return e;
+    }));
+    const bool grows = st.n > most;
+    most = std::max(most, st.n);
+    CHECK(on_all_ranks(pins == (stages && grows ? 1u : 0u)));
+    // kept between calls: both stages of the largest n_local so far (u32 keys and values)
+    CHECK(on_all_ranks(simt::pinned_host_bytes() - pinned_before >= (stages ? 2 * most * 8 : 0)));
+  }
+  const std::size_t held = device_held();
+  CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);
+  CHECK(on_all_ranks(simt::pinned_host_bytes() == pinned_before));
+  CHECK(on_all_ranks(device_held() <= held));
+  CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);  // nothing left to release
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 15)));
+  CHECK(on_all_ranks(simt::pinned_host_bytes() > pinned_before || !stages));
+  test_comm = MPI_COMM_WORLD;
+  MPI_Comm_free(&own);  // the attribute's delete callback frees the cache
+  CHECK(on_all_ranks(simt::pinned_host_bytes() == pinned_before));
+  CHECK(rmpi::release_buffers(MPI_COMM_NULL) == cudaErrorInvalidValue);
   rmpi::set_exchange_settings(saved);
 }
 

@@ -14,6 +14,7 @@
 #include "../detail/sort_window.cuh"
 #include "../kernels/boundary_histogram_kernel.cuh"
 #include "../kernels/slot_partition_kernel.cuh"
+#include "distributed_cache.inl"
 #include "key_kind.cuh"
 #include "launch.cuh"
 #include "radix_sort.cuh"
@@ -205,6 +206,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   MPI_Finalized(&mpi_down);
   if (user_comm == MPI_COMM_NULL || mpi_up == 0 || mpi_down != 0) return cudaErrorInvalidValue;
   const double t_start = MPI_Wtime();
+  buffer_cache* cache = cache_of(user_comm, true);
   MPI_Comm comm;
   MPI_Comm_dup(user_comm, &comm);
   int rank = 0;
@@ -249,12 +251,9 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   unsigned char* block = nullptr;
   if (err == cudaSuccess) err = cudaMallocAsync(reinterpret_cast<void**>(&block), total_bytes, stream);
   const bool staged = cfg.path == exchange_path::staged || (cfg.path == exchange_path::automatic && !cuda_aware());
-  unsigned char* host = nullptr;
-  if (err == cudaSuccess && staged && p > 1 && n > 0) {
-    err = cudaMallocHost(reinterpret_cast<void**>(&host), 2 * n * item_bytes);
-  }
+  unsigned char* host = nullptr;  // the communicator's cached page-locked stages
+  if (err == cudaSuccess && staged && p > 1 && n > 0) err = cached_host(*cache, 2 * n * item_bytes, host);
   auto release = [&]() {
-    if (host != nullptr) cudaFreeHost(host);
     if (block != nullptr) cudaFreeAsync(block, stream);
     MPI_Comm_free(&comm);
     times.total = MPI_Wtime() - t_start;
