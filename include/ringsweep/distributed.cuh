@@ -21,11 +21,12 @@
 // in source-rank order, with the stable device sort. Network traffic: each key and value crosses the network once.
 // Device memory: one more array of n_local keys and values, and the device sort's constant
 // temporary storage (the splitter search's and the partition's tables, O(p) words, share it),
-// plus 16 bytes per rank of the communicator; allocated with cudaMallocAsync on `stream` and freed
-// before returning. The staged path also takes 2 * n_local * (key + value bytes) of page-locked
-// host memory (cudaMallocHost), pinned once and kept per communicator (see release_buffers): a
-// later call on the same communicator pins nothing unless it needs more than the last one that
-// pinned. At most 2^15 ranks.
+// plus 16 bytes per rank of the communicator: one cudaMalloc block (memory an IPC-capable
+// transport can map, unlike a stream-ordered pool's), kept per communicator (see release_buffers).
+// The staged path also takes 2 * n_local * (key + value bytes) of page-locked host memory
+// (cudaMallocHost), kept likewise. A later call on the same communicator allocates and pins
+// nothing unless it needs more than the buffers it finds (then it frees them and allocates anew:
+// cudaFree and cudaMalloc synchronise the device). At most 2^15 ranks.
 //
 // Collective and blocking: every rank of `comm` calls it with the same key and value types and the
 // same options; it synchronises `stream` (MPI moves data from the host) and returns when this
@@ -120,8 +121,8 @@ struct phase_times {
 };
 inline phase_times last_phase_times();
 
-/// Frees the buffers the distributed sort keeps for `comm` (the staged path's page-locked host
-/// stages), which it otherwise keeps until `comm` is freed (MPI_Comm_free) or MPI_Finalize: an MPI
+/// Frees the buffers the distributed sort keeps for `comm` (its device block, the staged path's
+/// page-locked host stages), which it otherwise keeps until `comm` is freed (MPI_Comm_free) or MPI_Finalize: an MPI
 /// attribute of `comm` whose delete callback frees them; a duplicate of `comm` starts with none.
 /// Call it before MPI_Finalize when the CUDA context may be gone by then (cudaDeviceReset), or to
 /// give the memory back between sorts. Local, not collective; not while a sort runs on `comm`.

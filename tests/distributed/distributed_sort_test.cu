@@ -586,8 +586,9 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
 
 // Device memory: the sort holds one more array of the rank's items and the device sort's
 // temporary storage (the splitter search's and the partition's tables share it), plus the
-// splitters' prefixes: 2x the local data (with the caller's arrays) and a constant. Both paths,
-// ragged counts (a rank of 12000 items).
+// splitters' prefixes: 2x the local data (with the caller's arrays) and a constant, kept for the
+// communicator until release_buffers (measured from an empty cache; nothing held after the
+// release). Both paths, ragged counts (a rank of 12000 items).
 TEST_CASE("distributed memory: one more array and the sort's temporary storage", "[distributed]") {
   const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
   for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
@@ -606,10 +607,14 @@ TEST_CASE("distributed memory: one more array and the sort's temporary storage",
       REQUIRE(ringsweep::sort_pairs(nullptr, temp, kb, vb, n) == cudaSuccess);
       int device = 0;
       cudaGetDevice(&device);
+      CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);  // the call allocates what it uses
       simt::reset_peak_device_bytes();
       const std::size_t held = simt::peak_device_bytes(device);
       const cudaError_t e = rmpi::sort_pairs(test_comm, d_keys.data(), d_values.data(), n);
       const std::size_t used = simt::peak_device_bytes(device) - held;
+      CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);
+      simt::reset_peak_device_bytes();
+      CHECK(on_all_ranks(simt::peak_device_bytes(device) == held));  // nothing else kept
       const std::size_t allowed = n * (4 + 8) + temp + 16 * 1024;  // the tables and prefixes: a few KiB
       INFO("path " << int(path) << ", " << name_of(sh) << ": n_local " << n << ", sort held " << used
                    << " bytes, allowed " << allowed << " (temp " << temp << ")");
@@ -643,6 +648,7 @@ TEST_CASE("distributed buffers: pinned once per communicator, grown when needed,
   };
   const bool stages = world_size() > 1;  // one rank stages nothing
   const std::size_t pinned_before = simt::pinned_host_bytes();
+  const std::size_t device_before = device_held();
   const std::size_t base = 1500 + 397 * std::size_t(world_rank());
   std::size_t most = 0;  // the largest n_local so far
   struct step {
@@ -655,29 +661,34 @@ TEST_CASE("distributed buffers: pinned once per communicator, grown when needed,
     std::mt19937_64 rng(seed() * 5 + st.n);
     std::vector<u32> keys(st.n);
     for (auto& k : keys) k = u32(rng());
-    unsigned long long pins = 0;
+    unsigned long long pins = 0, allocations = 0;
     CHECK(sorts_right<u32, true>(keys, {}, [&](u32* k, u32* v, std::size_t n) {
-      const unsigned long long before = simt::host_allocation_calls();
+      const unsigned long long before = simt::host_allocation_calls(), all_before = simt::allocation_calls();
       const cudaError_t e = rmpi::sort_pairs(test_comm, k, v, n);
       pins = simt::host_allocation_calls() - before;
+      allocations = simt::allocation_calls() - all_before;
       return e;
     }));
     const bool grows = st.n > most;
     most = std::max(most, st.n);
     CHECK(on_all_ranks(pins == (stages && grows ? 1u : 0u)));
+    // the device block (cudaMalloc) too: grown with n_local, else reused
+    CHECK(on_all_ranks(allocations == (grows ? 1u + pins : 0u)));
     // kept between calls: both stages of the largest n_local so far (u32 keys and values)
     CHECK(on_all_ranks(simt::pinned_host_bytes() - pinned_before >= (stages ? 2 * most * 8 : 0)));
   }
-  const std::size_t held = device_held();
+  CHECK(on_all_ranks(device_held() >= device_before + most * 8));  // the cached second array
   CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);
   CHECK(on_all_ranks(simt::pinned_host_bytes() == pinned_before));
-  CHECK(on_all_ranks(device_held() <= held));
+  CHECK(on_all_ranks(device_held() == device_before));
   CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);  // nothing left to release
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 15)));
   CHECK(on_all_ranks(simt::pinned_host_bytes() > pinned_before || !stages));
+  CHECK(on_all_ranks(device_held() > device_before));
   test_comm = MPI_COMM_WORLD;
   MPI_Comm_free(&own);  // the attribute's delete callback frees the cache
   CHECK(on_all_ranks(simt::pinned_host_bytes() == pinned_before));
+  CHECK(on_all_ranks(device_held() == device_before));
   CHECK(rmpi::release_buffers(MPI_COMM_NULL) == cudaErrorInvalidValue);
   rmpi::set_exchange_settings(saved);
 }

@@ -233,7 +233,9 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
 
   // ---- 2. allocations: the second buffer, the sort's temporary storage, the search's tables ----
   // The tables (the histograms of the splitter search, the partition's per-block offsets) are
-  // used up before the final sort, so they share its temporary storage.
+  // used up before the final sort, so they share its temporary storage. The block and the staged
+  // path's host stages come from the communicator's cache (distributed_cache.inl): every call
+  // returns with its stream synchronised, so the next one, on any stream, may reuse them.
   std::size_t temp_bytes = 0;
   if (err == cudaSuccess) {
     double_buffer<Key> qk(d_keys, d_keys);
@@ -248,13 +250,12 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   const std::size_t off_temp = off_values + align_up(n * value_bytes);
   const std::size_t off_prefixes = off_temp + align_up(std::max(temp_bytes, table_bytes));
   const std::size_t total_bytes = off_prefixes + align_up(std::size_t(boundaries) * detail::probe_max_digits);
-  unsigned char* block = nullptr;
-  if (err == cudaSuccess) err = cudaMallocAsync(reinterpret_cast<void**>(&block), total_bytes, stream);
+  unsigned char* block = nullptr;  // the communicator's cached device block (cudaMalloc)
+  if (err == cudaSuccess) err = cached_device(*cache, total_bytes, block);
   const bool staged = cfg.path == exchange_path::staged || (cfg.path == exchange_path::automatic && !cuda_aware());
   unsigned char* host = nullptr;  // the communicator's cached page-locked stages
   if (err == cudaSuccess && staged && p > 1 && n > 0) err = cached_host(*cache, 2 * n * item_bytes, host);
   auto release = [&]() {
-    if (block != nullptr) cudaFreeAsync(block, stream);
     MPI_Comm_free(&comm);
     times.total = MPI_Wtime() - t_start;
   };
