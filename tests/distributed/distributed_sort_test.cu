@@ -853,12 +853,16 @@ TEST_CASE("distributed kernels: histogram and partition with many boundaries", "
   sp.depth = 4;
   ringsweep_test::device_buffer<unsigned long long> d_offsets(std::size_t(2 * count + 1) * sp.blocks);
   sp.offsets = d_offsets.data();
-  REQUIRE(rd::launch(rd::slot_count_kernel<u32, raw>, sp.blocks, rd::slot_partition_threads, 0,
-                     rd::launch_order::serial, sp) == cudaSuccess);
-  REQUIRE(rd::launch(rd::slot_scan_kernel, 1, rd::slot_scan_threads, 0, rd::launch_order::serial, sp.offsets,
-                     std::size_t(2 * count + 1) * sp.blocks) == cudaSuccess);
-  REQUIRE(rd::launch(rd::slot_scatter_kernel<u32, raw>, sp.blocks, rd::slot_partition_threads, 0,
-                     rd::launch_order::serial, sp) == cudaSuccess);
+  auto partition = [&](bool block_wide) {
+    REQUIRE(rd::launch(block_wide ? rd::slot_count_block_kernel<u32, raw> : rd::slot_count_kernel<u32, raw>,
+                       sp.blocks, block_wide ? rd::slot_block_threads : rd::slot_partition_threads, 0,
+                       rd::launch_order::serial, sp) == cudaSuccess);
+    REQUIRE(rd::launch(rd::slot_scan_kernel, 1, rd::slot_scan_threads, 0, rd::launch_order::serial, sp.offsets,
+                       std::size_t(2 * count + 1) * sp.blocks) == cudaSuccess);
+    REQUIRE(rd::launch(block_wide ? rd::slot_scatter_block_kernel<u32, raw> : rd::slot_scatter_kernel<u32, raw>,
+                       sp.blocks, block_wide ? rd::slot_block_threads : rd::slot_partition_threads, 0,
+                       rd::launch_order::serial, sp) == cudaSuccess);
+  };
   auto slot = [&](u32 k) {
     const std::size_t i = std::size_t(std::lower_bound(split.begin(), split.end(), k) - split.begin());
     return 2 * i + (i < split.size() && split[i] == k ? 1 : 0);
@@ -867,8 +871,16 @@ TEST_CASE("distributed kernels: histogram and partition with many boundaries", "
   std::stable_sort(order.begin(), order.end(), [&](u32 a, u32 b) { return slot(keys[a]) < slot(keys[b]); });
   std::vector<u32> want_keys(n);
   for (std::size_t i = 0; i < n; ++i) want_keys[i] = keys[order[i]];
-  CHECK(d_positions_out.download() == order);
-  CHECK(d_keys_out.download() == want_keys);
+  // One warp per block (what more than 511 ranks take), then block-wide (what fewer take).
+  for (bool block_wide : {false, true}) {
+    INFO((block_wide ? "block-wide" : "one warp per block") << " partition, " << sp.blocks << " blocks");
+    partition(block_wide);
+    CHECK(d_positions_out.download() == order);
+    CHECK(d_keys_out.download() == want_keys);
+    CHECK(cudaMemset(d_positions_out.data(), 0, n * sizeof(u32)) == cudaSuccess);
+    CHECK(cudaMemset(d_keys_out.data(), 0, n * sizeof(u32)) == cudaSuccess);
+  }
+  CHECK(2 * count + 1 <= rd::slot_block_max_slots);
   CHECK(rmpi::detail_mpi::partition_blocks(std::size_t(1) << 30, 65535) == 32);  // the counters' cap
 }
 

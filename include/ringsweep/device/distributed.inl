@@ -452,17 +452,22 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     sp.depth = passes;
     sp.offsets = d_table;
     if (count > 0) err = cudaMemcpyAsync(d_prefixes, table.data(), table.size(), cudaMemcpyHostToDevice, stream);
+    const bool block_wide = 2 * count + 1 <= detail::slot_block_max_slots;
     if (err == cudaSuccess) {
-      err = detail::launch(detail::slot_count_kernel<SortKey, raw_value>, sp.blocks,
-                           detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
+      err = block_wide ? detail::launch(detail::slot_count_block_kernel<SortKey, raw_value>, sp.blocks,
+                                        detail::slot_block_threads, stream, detail::launch_order::serial, sp)
+                       : detail::launch(detail::slot_count_kernel<SortKey, raw_value>, sp.blocks,
+                                        detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
     }
     if (err == cudaSuccess) {
       err = detail::launch(detail::slot_scan_kernel, 1, detail::slot_scan_threads, stream,
                            detail::launch_order::serial, d_table, std::size_t(2 * count + 1) * sp.blocks);
     }
     if (err == cudaSuccess) {
-      err = detail::launch(detail::slot_scatter_kernel<SortKey, raw_value>, sp.blocks,
-                           detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
+      err = block_wide ? detail::launch(detail::slot_scatter_block_kernel<SortKey, raw_value>, sp.blocks,
+                                        detail::slot_block_threads, stream, detail::launch_order::serial, sp)
+                       : detail::launch(detail::slot_scatter_kernel<SortKey, raw_value>, sp.blocks,
+                                        detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
     }
   }
   const int arrays = HAS_VALUES ? 2 : 1;
