@@ -871,7 +871,7 @@ TEST_CASE("distributed kernels: histogram and partition with many boundaries", "
   std::stable_sort(order.begin(), order.end(), [&](u32 a, u32 b) { return slot(keys[a]) < slot(keys[b]); });
   std::vector<u32> want_keys(n);
   for (std::size_t i = 0; i < n; ++i) want_keys[i] = keys[order[i]];
-  // One warp per block (what more than 511 ranks take), then block-wide (what fewer take).
+  // One warp per block (what more than 512 ranks take), then block-wide (what fewer take).
   for (bool block_wide : {false, true}) {
     INFO((block_wide ? "block-wide" : "one warp per block") << " partition, " << sp.blocks << " blocks");
     partition(block_wide);

@@ -9,12 +9,12 @@
 // Three kernels, no look-back: a count kernel counts each block's keys per slot over a fixed
 // contiguous range (counts [slot][block]); `slot_scan_kernel`, one block, turns the counts into
 // exclusive offsets in that (slot-major) order; a scatter kernel walks each block's range again in
-// order and writes every key at its slot's next offset: stable. Block-wide (`slot_count_block_kernel`,
-// `slot_scatter_block_kernel`, 256 threads) while the slots fit shared memory (up to 511 ranks):
-// counts in shared memory, one global write per block and slot; the scatter ranks a tile of 256
-// keys by warp (warp_match_any) and across the warps through per-warp slot counts in shared
-// memory. Beyond that one warp per block (`slot_count_kernel`, `slot_scatter_kernel`), its
-// counters in global memory.
+// order and writes every key at its slot's next offset: stable. Block-wide
+// (`slot_count_block_kernel`, `slot_scatter_block_kernel`, 256 threads) while the slots fit
+// shared memory (up to 512 ranks): counts in shared memory, one global write per block and slot;
+// the scatter ranks a tile of 256 keys by warp (warp_match_any) and across the warps through
+// per-warp slot counts in shared memory. Beyond that one warp per block (`slot_count_kernel`,
+// `slot_scatter_kernel`), its counters in global memory.
 #pragma once
 
 #include <cstddef>
