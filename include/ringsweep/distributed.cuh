@@ -10,20 +10,33 @@
 // the device sort (sort.cuh: descending, bit windows), values of 1, 2, 4, 8 or 16 bytes.
 //
 // How (docs/design.md, section 14): the exact splitter at every rank boundary is found on the keys
-// as they are, digit by digit from the top: per 8-bit digit one read of the keys (one per 16
-// distinct prefixes) counts, for each boundary, the next digit of the keys that match its
-// splitter's digits so far, and one MPI_Allreduce sums the counts; keys equal to a splitter are
-// split by (rank, position) through an MPI_Exscan. Each rank then partitions its keys stably into
+// as they are. A sample (the digits of a few thousand evenly spaced keys per rank) rides on the
+// first agreement's MPI_Allgather and brackets every boundary; one read of the keys counts the keys
+// below, equal to and between the brackets' marks and collects the keys inside the brackets (the
+// candidates); one MPI_Allreduce sums the counts, which place every boundary in one slot; one
+// MPI_Allgather of the candidates of those slots (by rank) fixes the exact key and how keys equal
+// to it split by (rank, position). A boundary on a heavily sampled key takes the key itself and an
+// MPI_Exscan of the equal counts; a bracket that missed (or candidates too many to gather) falls
+// back to digit rounds from the top: per 8-bit digit one read of the keys (one per 16 distinct
+// prefixes) counts, for each such boundary, the next digit of the keys that match its splitter's
+// digits so far, and one MPI_Allreduce sums the counts. Random keys: two collectives after the
+// first agreement. Each rank then partitions its keys stably into
 // a second array by destination (one run per rank), agrees with every other rank that all went
 // well (the commit point), and only then exchanges the runs into the caller's arrays (point to
 // point, in messages of at most `chunk_bytes`: directly from and into device memory when the MPI
 // is CUDA-aware, otherwise staged through page-locked host buffers), and sorts what it received,
-// in source-rank order, with the stable device sort. Network traffic: each key and value crosses the network once.
+// in source-rank order, with the stable device sort. Network traffic: each key and value crosses
+// the network once; besides, the sample and the candidates (a few thousand keys per rank at a
+// few ranks; docs/design.md, section 14, for how they grow with the ranks).
 // Device memory: one more array of n_local keys and values, and the device sort's constant
 // temporary storage (the splitter search's and the partition's tables, O(p) words, share it),
-// plus 16 bytes per rank of the communicator; allocated with cudaMallocAsync on `stream` and freed
-// before returning. The staged path also takes 2 * n_local * (key + value bytes) of page-locked
-// host memory (cudaMallocHost). At most 2^15 ranks.
+// plus about 2.3 KiB per rank of the communicator (the brackets' marks): one cudaMalloc block
+// (memory an IPC-capable transport can map, unlike a stream-ordered pool's), kept per
+// communicator (see release_buffers).
+// The staged path also takes 2 * n_local * (key + value bytes) of page-locked host memory
+// (cudaMallocHost), kept likewise. A later call on the same communicator allocates and pins
+// nothing unless it needs more than the buffers it finds (then it frees them and allocates anew:
+// cudaFree and cudaMalloc synchronise the device). At most 2^15 ranks.
 //
 // Collective and blocking: every rank of `comm` calls it with the same key and value types and the
 // same options; it synchronises `stream` (MPI moves data from the host) and returns when this
@@ -44,8 +57,9 @@
 //    overflow.
 // 2. A failed allocation (device or page-locked host) anywhere: cudaErrorMemoryAllocation (the
 //    largest code any rank met) on every rank, every array untouched (agreement 1).
-// 3. A failure the CUDA runtime reports on any rank before the commit point (agreement 2): a failed
-//    copy or launch of the splitter search (the prefixes up, the counts down), of the partition (the
+// 3. A failure the CUDA runtime reports on any rank before the commit point (agreements 1 and 2): a
+//    failed copy or launch of the sample (agreement 1), of the splitter search (the marks or
+//    prefixes up, the counts and candidates down), of the partition (the
 //    splitters up, its kernels), or a failed copy of the staged path's runs to the host: every rank
 //    returns the largest code reported, every array untouched. Until the commit point the caller's
 //    arrays are only read: the partition writes the second array, the staged path its host stage.
@@ -106,10 +120,10 @@ inline void set_exchange_settings(const exchange_settings& s);
 inline bool cuda_aware_mpi();
 
 /// Wall-clock seconds (MPI_Wtime) of the last distributed sort of the calling thread, per phase:
-/// `splitters` the refinement rounds on the unsorted keys, the exclusive scan and the count
-/// exchange (after the checks, the allocations and the first agreement, which only `total`
-/// counts), `partition` the stable partition into runs, the staged path's copies to the host and
-/// the agreement at the commit point, `exchange` the data's all-to-all, `final_sort` the sort of
+/// `splitters` the search on the unsorted keys (the bracket pass and its collectives, any digit
+/// rounds and exclusive scan) and the count exchange (after the checks, the allocations, the
+/// sample and the first agreement, which only `total` counts), `partition` the stable partition
+/// into runs, the staged path's copies to the host and the agreement at the commit point, `exchange` the data's all-to-all, `final_sort` the sort of
 /// what arrived (and a copy into the caller's buffers where needed), `total` the whole call.
 /// `local_sort` is 0: the first version sorted locally before the exchange (kept so that code
 /// written against it compiles).
@@ -117,6 +131,18 @@ struct phase_times {
   double local_sort = 0, splitters = 0, exchange = 0, final_sort = 0, total = 0, partition = 0;
 };
 inline phase_times last_phase_times();
+
+/// Frees the buffers the distributed sort keeps for `comm` (its device block, the staged path's
+/// page-locked host stages), which it otherwise keeps until `comm` is freed (MPI_Comm_free) or MPI_Finalize: an MPI
+/// attribute of `comm` whose delete callback frees them; a duplicate of `comm` starts with none.
+/// Call it before MPI_Finalize when the CUDA context may be gone by then (cudaDeviceReset), or to
+/// give the memory back between sorts. Local, not collective; not while a sort runs on `comm`.
+/// Returns cudaSuccess (also when nothing is kept), the free's error, or cudaErrorInvalidValue for
+/// a null communicator or MPI not running.
+///
+///     ringsweep::mpi::release_buffers(MPI_COMM_WORLD);
+///     MPI_Finalize();
+inline cudaError_t release_buffers(MPI_Comm comm);
 
 /// Sorts keys spread over the ranks of `comm`, `n_local` of them on each rank in `d_keys` (device
 /// memory of the rank's current device), in place: afterwards the concatenation over ranks, in

@@ -26,9 +26,11 @@ std::mutex g_alloc_mutex;
 std::map<const char*, allocation> g_allocations;  // by address: a pointer inside one is found too
 std::size_t g_allocated[16] = {};
 std::size_t g_peak[16] = {};  // the most g_allocated held since the last reset_peak_device_bytes()
+std::size_t g_host_allocated = 0;  // page-locked host bytes held now
 
 std::atomic<unsigned long long> g_allocation_calls{0};
 std::atomic<unsigned long long> g_copy_calls{0};
+std::atomic<unsigned long long> g_host_allocation_calls{0};
 
 cudaError_t allocate(void** ptr, std::size_t bytes, int device) {
   if (ptr == nullptr) return record_error(cudaErrorInvalidValue);
@@ -47,6 +49,8 @@ cudaError_t allocate(void** ptr, std::size_t bytes, int device) {
   if (device >= 0) {
     g_allocated[device] += rounded;
     g_peak[device] = std::max(g_peak[device], g_allocated[device]);
+  } else {
+    g_host_allocated += rounded;
   }
   *ptr = p;
   return cudaSuccess;
@@ -59,6 +63,7 @@ cudaError_t release(void* ptr, bool host) {
     auto it = g_allocations.find(static_cast<const char*>(ptr));
     if (it == g_allocations.end() || (it->second.device < 0) != host) return record_error(cudaErrorInvalidValue);
     if (it->second.device >= 0) g_allocated[it->second.device] -= it->second.bytes;
+    if (it->second.device < 0) g_host_allocated -= it->second.bytes;
     g_allocations.erase(it);
   }
   std::free(ptr);
@@ -81,6 +86,8 @@ bool allocation_fails_now() {
   const unsigned long long call = g_allocation_calls.fetch_add(1) + 1;
   return call == config().fail_alloc_at;
 }
+
+void count_host_allocation() { g_host_allocation_calls.fetch_add(1); }
 
 bool copy_fails_now() {
   const unsigned long long call = g_copy_calls.fetch_add(1) + 1;
@@ -122,6 +129,11 @@ void reset_peak_device_bytes() {
 }
 void fail_allocation(unsigned long long k) {
   detail::mutable_config().fail_alloc_at = k == 0 ? 0 : detail::g_allocation_calls.load() + k;
+}
+unsigned long long host_allocation_calls() { return detail::g_host_allocation_calls.load(); }
+std::size_t pinned_host_bytes() {
+  std::lock_guard<std::mutex> lock(detail::g_alloc_mutex);
+  return detail::g_host_allocated;
 }
 unsigned long long copy_calls() { return detail::g_copy_calls.load(); }
 void fail_copy(unsigned long long k) {

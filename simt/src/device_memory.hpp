@@ -21,6 +21,9 @@ std::size_t device_memory_bytes(int device);
 // Counts an allocation call (cudaMalloc, cudaMallocAsync; cudaMallocHost through cudaMalloc); true
 // for the one that RINGSWEEP_SIMT_FAIL_ALLOC / simt::fail_allocation names.
 bool allocation_fails_now();
+// Counts a page-locked host allocation call (cudaMallocHost, cudaHostAlloc) for
+// simt::host_allocation_calls.
+void count_host_allocation();
 // Counts a copy call (cudaMemcpy, cudaMemcpyAsync); true for the one that RINGSWEEP_SIMT_FAIL_COPY /
 // simt::fail_copy names.
 bool copy_fails_now();

@@ -217,6 +217,7 @@ cudaError_t cudaFree(void* ptr) {
 // counted as device memory. An allocation call for RINGSWEEP_SIMT_FAIL_ALLOC, as cudaMalloc is.
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
   simt::detail::drain_grids();
+  simt::detail::count_host_allocation();
   if (simt::detail::allocation_fails_now()) return record_error(cudaErrorMemoryAllocation);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   return simt::detail::allocate_host(ptr, bytes);

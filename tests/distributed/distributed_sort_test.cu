@@ -272,6 +272,79 @@ TEST_CASE("distributed pairs: every data shape, exact balance and stable", "[dis
   }
 }
 
+// The splitter search in O(1) rounds: on random keys, after the sample that rides on agreement 1,
+// one all-reduce (the bracket pass's counts) and one all-gather (the candidates): two collectives,
+// six from the start to the exchange (the digit rounds took P + 1 = 5 and 9 for u32 keys). Skewed
+// keys whose boundary falls on a heavily sampled key take one exclusive scan more; brackets that
+// miss (forced: a sample of 4 keys per rank, no margin) fall back to the digit rounds. Every
+// result exactly balanced and stable; the sample smaller than n_local, so that sampled keys stand
+// for several, and the default one (every key sampled at these sizes).
+TEST_CASE("distributed splitters: two collectives on random keys, skewed keys and misses fall back",
+          "[distributed]") {
+  auto& tuning = rmpi::detail_mpi::splitter_tuning();
+  const auto saved = tuning;
+  const int p = world_size();
+  const auto& counted = rmpi::detail_mpi::last_collectives();
+  tuning.sample = 256;  // the default samples every key at these sizes, as the other tests do
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 16)));
+  CHECK(counted.splitters == (p > 1 ? 2u : 0u));
+  CHECK(counted.before_exchange == (p > 1 ? 6u : 2u));
+  const int rank = world_rank();
+  std::mt19937_64 rng(seed() * 13 + u64(rank));
+  std::vector<u32> two(1800 + 300 * std::size_t(rank)), heavy(2000 + 200 * std::size_t(rank));
+  for (auto& k : two) k = u32(rng() % 2);
+  // p + 1 heavy keys (multiples of 1000) with light ones between: every boundary inside a run
+  for (auto& k : heavy) k = u32(rng() % u64(p + 1)) * 1000 + (rng() % 8 == 0 ? u32(rng() % 1000) : 0);
+  struct setting {
+    unsigned sample;
+    double margin;
+    const char* what;
+  };
+  for (const setting& st : {setting{256, -1.0, "sampled"}, setting{4, 0.0, "brackets that miss"}}) {
+    tuning.sample = st.sample;
+    tuning.margin = st.margin;
+    unsigned most = 0;
+    const bool miss = st.margin == 0;
+    for (shape sh : {shape::uniform, shape::all_equal, shape::sorted, shape::reversed, shape::some_empty}) {
+      if ((sh == shape::uniform) != miss) continue;  // sampled: uniform above; misses: uniform only
+      INFO(st.what << ", " << name_of(sh) << ", ranks " << p);
+      CHECK(keys_right(make_u32(sh, seed() + 17)));
+      most = std::max(most, counted.splitters);
+      if (st.margin < 0) CHECK(counted.splitters <= 3u);  // an all-reduce, an all-gather, an exscan
+    }
+    INFO(st.what << ": two values, and a heavy key at every boundary; ranks " << p);
+    if (!miss) CHECK(pairs_right(two));  // values: the stable order of equal keys shows
+    CHECK(keys_right(heavy));
+    most = std::max(most, counted.splitters);
+    if (st.margin < 0) CHECK(counted.splitters <= 3u);
+    if (st.margin == 0 && p > 1) CHECK(most >= 1u + 4u + 1u);  // the digit rounds ran: 4 for u32 keys
+  }
+  // Sampled brackets for other keys: 64-bit keys (8 digits), descending floats with -0.0 and
+  // NaNs, a custom key through its decomposer (a window of its first field).
+  tuning = saved;
+  tuning.sample = 256;
+  std::vector<u64> k64(2100 + 300 * std::size_t(rank));
+  for (auto& k : k64) k = rng() % 3 == 0 ? u64(rng() % 5) << 40 : rng();
+  CHECK(keys_right(k64));
+  std::vector<float> kf(2200 + 250 * std::size_t(rank));
+  for (auto& k : kf) {
+    const float specials[] = {-0.0f, 0.0f, std::numeric_limits<float>::quiet_NaN(), -1.5f};
+    k = rng() % 4 == 0 ? specials[rng() % 4] : float(int(rng() % 4001) - 2000) / 16.0f;
+  }
+  ringsweep::sort_options desc;
+  desc.order = ringsweep::sort_order::descending;
+  CHECK(keys_right(kf, desc));
+  std::vector<particle> parts(1900 + 400 * std::size_t(rank));
+  for (auto& q : parts) q = {int(rng() % 300) - 100, float(rng() % 9)};
+  ringsweep::sort_options cell_only;
+  cell_only.begin_bit = 32;
+  CHECK(sorts_right<u32, true>(parts, cell_only, [&](particle* k, u32* v, std::size_t n) {
+    return rmpi::sort_pairs(test_comm, k, v, n, by_cell_depth{}, cell_only);
+  }));
+  if (p > 1) CHECK(counted.splitters <= 3u);
+  tuning = saved;
+}
+
 TEST_CASE("distributed keys: descending and bit windows", "[distributed]") {
   ringsweep::sort_options desc;
   desc.order = ringsweep::sort_order::descending;
@@ -448,6 +521,7 @@ TEST_CASE("distributed errors: a failed allocation on one rank fails every rank,
     rmpi::exchange_settings s = saved;
     s.path = call == 2 ? rmpi::exchange_path::staged : rmpi::exchange_path::direct;
     rmpi::set_exchange_settings(s);
+    CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);  // nothing cached: the sort allocates
     const bool staged_host = call == 2 && world_size() == 1;  // one rank stages nothing
     CHECK(fails_untouched(staged_host ? cudaSuccess : cudaErrorMemoryAllocation, [&](u32* k, u64* v, std::size_t n) {
       if (world_rank() == last && !staged_host) simt::fail_allocation(call);
@@ -553,12 +627,13 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
     }
     MPI_Bcast(&calls, 1, MPI_UNSIGNED_LONG_LONG, failing, test_comm);
     // The copies before the commit point, on the failing rank: none with one rank (nothing to
-    // agree on: the sort is the result); else two per refinement round (the groups' prefixes up,
-    // the counts down: 4 rounds of 8 bits for u32 keys), the splitters up, and on the staged path
-    // the keys and values of its peers' runs down to the host stage (the last rank's own run ends
-    // its partition, so its peers' runs are one range: one copy per array), if it sends any.
+    // agree on: the sort is the result); else the sample down (before agreement 1), the bracket
+    // pass's three (the marks up, the slot counts down, the candidates down; no digit rounds on
+    // these keys), the splitters up, and on the staged path the keys and values of its peers'
+    // runs down to the host stage (the last rank's own run ends its partition, so its peers' runs
+    // are one range: one copy per array), if it sends any.
     const bool staged = path == rmpi::exchange_path::staged;
-    const unsigned long long committed = p == 1 ? 0 : 2 * 4 + 1 + (staged && sends_away != 0 ? 2 : 0);
+    const unsigned long long committed = p == 1 ? 0 : 1 + 3 + 1 + (staged && sends_away != 0 ? 2 : 0);
     if (p > 1) REQUIRE(calls > committed);  // copies after the commit point too: the own run's
     for (unsigned long long k = 1; k <= calls; ++k) {
       INFO("path " << int(path) << ": copy call " << k << " of " << calls << " fails on rank " << failing
@@ -585,8 +660,9 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
 
 // Device memory: the sort holds one more array of the rank's items and the device sort's
 // temporary storage (the splitter search's and the partition's tables share it), plus the
-// splitters' prefixes: 2x the local data (with the caller's arrays) and a constant. Both paths,
-// ragged counts (a rank of 12000 items).
+// splitters' prefixes: 2x the local data (with the caller's arrays) and a constant, kept for the
+// communicator until release_buffers (measured from an empty cache; nothing held after the
+// release). Both paths, ragged counts (a rank of 12000 items).
 TEST_CASE("distributed memory: one more array and the sort's temporary storage", "[distributed]") {
   const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
   for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
@@ -605,10 +681,14 @@ TEST_CASE("distributed memory: one more array and the sort's temporary storage",
       REQUIRE(ringsweep::sort_pairs(nullptr, temp, kb, vb, n) == cudaSuccess);
       int device = 0;
       cudaGetDevice(&device);
+      CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);  // the call allocates what it uses
       simt::reset_peak_device_bytes();
       const std::size_t held = simt::peak_device_bytes(device);
       const cudaError_t e = rmpi::sort_pairs(test_comm, d_keys.data(), d_values.data(), n);
       const std::size_t used = simt::peak_device_bytes(device) - held;
+      CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);
+      simt::reset_peak_device_bytes();
+      CHECK(on_all_ranks(simt::peak_device_bytes(device) == held));  // nothing else kept
       const std::size_t allowed = n * (4 + 8) + temp + 16 * 1024;  // the tables and prefixes: a few KiB
       INFO("path " << int(path) << ", " << name_of(sh) << ": n_local " << n << ", sort held " << used
                    << " bytes, allowed " << allowed << " (temp " << temp << ")");
@@ -617,6 +697,73 @@ TEST_CASE("distributed memory: one more array and the sort's temporary storage",
       CHECK(on_all_ranks(n == 0 || used >= n * (4 + 8)));  // the second array: the measure measures
     }
   }
+  rmpi::set_exchange_settings(saved);
+}
+
+// The buffers kept per communicator: the staged path pins its host stages on the first call and
+// again only when a call needs more (n_local growing), never when it needs as much or less; the
+// cache is kept between calls and freed by release_buffers and by MPI_Comm_free (nothing left:
+// SIMT page-locked and device bytes back where they were). Counted around the sort call alone, on
+// a communicator of its own.
+TEST_CASE("distributed buffers: pinned once per communicator, grown when needed, freed with it",
+          "[distributed]") {
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  rmpi::exchange_settings s = saved;
+  s.path = rmpi::exchange_path::staged;
+  rmpi::set_exchange_settings(s);
+  MPI_Comm own = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &own);
+  test_comm = own;
+  int device = 0;
+  cudaGetDevice(&device);
+  auto device_held = [&]() {
+    simt::reset_peak_device_bytes();
+    return simt::peak_device_bytes(device);
+  };
+  const bool stages = world_size() > 1;  // one rank stages nothing
+  const std::size_t pinned_before = simt::pinned_host_bytes();
+  const std::size_t device_before = device_held();
+  const std::size_t base = 1500 + 397 * std::size_t(world_rank());
+  std::size_t most = 0;  // the largest n_local so far
+  struct step {
+    std::size_t n;
+    const char* what;
+  };
+  for (const step& st : {step{base, "first call"}, step{base, "the same n"}, step{2 * base + 100, "n grows"},
+                         step{base / 2, "n shrinks"}}) {
+    INFO(st.what << ": n_local " << st.n << ", ranks " << world_size());
+    std::mt19937_64 rng(seed() * 5 + st.n);
+    std::vector<u32> keys(st.n);
+    for (auto& k : keys) k = u32(rng());
+    unsigned long long pins = 0, allocations = 0;
+    CHECK(sorts_right<u32, true>(keys, {}, [&](u32* k, u32* v, std::size_t n) {
+      const unsigned long long before = simt::host_allocation_calls(), all_before = simt::allocation_calls();
+      const cudaError_t e = rmpi::sort_pairs(test_comm, k, v, n);
+      pins = simt::host_allocation_calls() - before;
+      allocations = simt::allocation_calls() - all_before;
+      return e;
+    }));
+    const bool grows = st.n > most;
+    most = std::max(most, st.n);
+    CHECK(on_all_ranks(pins == (stages && grows ? 1u : 0u)));
+    // the device block (cudaMalloc) too: grown with n_local, else reused
+    CHECK(on_all_ranks(allocations == (grows ? 1u + pins : 0u)));
+    // kept between calls: both stages of the largest n_local so far (u32 keys and values)
+    CHECK(on_all_ranks(simt::pinned_host_bytes() - pinned_before >= (stages ? 2 * most * 8 : 0)));
+  }
+  CHECK(on_all_ranks(device_held() >= device_before + most * 8));  // the cached second array
+  CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);
+  CHECK(on_all_ranks(simt::pinned_host_bytes() == pinned_before));
+  CHECK(on_all_ranks(device_held() == device_before));
+  CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);  // nothing left to release
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 15)));
+  CHECK(on_all_ranks(simt::pinned_host_bytes() > pinned_before || !stages));
+  CHECK(on_all_ranks(device_held() > device_before));
+  test_comm = MPI_COMM_WORLD;
+  MPI_Comm_free(&own);  // the attribute's delete callback frees the cache
+  CHECK(on_all_ranks(simt::pinned_host_bytes() == pinned_before));
+  CHECK(on_all_ranks(device_held() == device_before));
+  CHECK(rmpi::release_buffers(MPI_COMM_NULL) == cudaErrorInvalidValue);
   rmpi::set_exchange_settings(saved);
 }
 
@@ -706,12 +853,16 @@ TEST_CASE("distributed kernels: histogram and partition with many boundaries", "
   sp.depth = 4;
   ringsweep_test::device_buffer<unsigned long long> d_offsets(std::size_t(2 * count + 1) * sp.blocks);
   sp.offsets = d_offsets.data();
-  REQUIRE(rd::launch(rd::slot_count_kernel<u32, raw>, sp.blocks, rd::slot_partition_threads, 0,
-                     rd::launch_order::serial, sp) == cudaSuccess);
-  REQUIRE(rd::launch(rd::slot_scan_kernel, 1, rd::slot_scan_threads, 0, rd::launch_order::serial, sp.offsets,
-                     std::size_t(2 * count + 1) * sp.blocks) == cudaSuccess);
-  REQUIRE(rd::launch(rd::slot_scatter_kernel<u32, raw>, sp.blocks, rd::slot_partition_threads, 0,
-                     rd::launch_order::serial, sp) == cudaSuccess);
+  auto partition = [&](bool block_wide) {
+    REQUIRE(rd::launch(block_wide ? rd::slot_count_block_kernel<u32, raw> : rd::slot_count_kernel<u32, raw>,
+                       sp.blocks, block_wide ? rd::slot_block_threads : rd::slot_partition_threads, 0,
+                       rd::launch_order::serial, sp) == cudaSuccess);
+    REQUIRE(rd::launch(rd::slot_scan_kernel, 1, rd::slot_scan_threads, 0, rd::launch_order::serial, sp.offsets,
+                       std::size_t(2 * count + 1) * sp.blocks) == cudaSuccess);
+    REQUIRE(rd::launch(block_wide ? rd::slot_scatter_block_kernel<u32, raw> : rd::slot_scatter_kernel<u32, raw>,
+                       sp.blocks, block_wide ? rd::slot_block_threads : rd::slot_partition_threads, 0,
+                       rd::launch_order::serial, sp) == cudaSuccess);
+  };
   auto slot = [&](u32 k) {
     const std::size_t i = std::size_t(std::lower_bound(split.begin(), split.end(), k) - split.begin());
     return 2 * i + (i < split.size() && split[i] == k ? 1 : 0);
@@ -720,8 +871,16 @@ TEST_CASE("distributed kernels: histogram and partition with many boundaries", "
   std::stable_sort(order.begin(), order.end(), [&](u32 a, u32 b) { return slot(keys[a]) < slot(keys[b]); });
   std::vector<u32> want_keys(n);
   for (std::size_t i = 0; i < n; ++i) want_keys[i] = keys[order[i]];
-  CHECK(d_positions_out.download() == order);
-  CHECK(d_keys_out.download() == want_keys);
+  // One warp per block (what more than 512 ranks take), then block-wide (what fewer take).
+  for (bool block_wide : {false, true}) {
+    INFO((block_wide ? "block-wide" : "one warp per block") << " partition, " << sp.blocks << " blocks");
+    partition(block_wide);
+    CHECK(d_positions_out.download() == order);
+    CHECK(d_keys_out.download() == want_keys);
+    CHECK(cudaMemset(d_positions_out.data(), 0, n * sizeof(u32)) == cudaSuccess);
+    CHECK(cudaMemset(d_keys_out.data(), 0, n * sizeof(u32)) == cudaSuccess);
+  }
+  CHECK(2 * count + 1 <= rd::slot_block_max_slots);
   CHECK(rmpi::detail_mpi::partition_blocks(std::size_t(1) << 30, 65535) == 32);  // the counters' cap
 }
 

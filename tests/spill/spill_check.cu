@@ -3,6 +3,7 @@
 // tests/spill/CMakeLists.txt) fails the build if any of them spills registers or uses local memory.
 #include <ringsweep/kernels/boundary_histogram_kernel.cuh>  // the distributed sort's (distributed.cuh needs MPI)
 #include <ringsweep/kernels/slot_partition_kernel.cuh>
+#include <ringsweep/kernels/bracket_kernel.cuh>
 #include <ringsweep/ringsweep.cuh>
 
 #include <cuda/std/tuple>
@@ -118,8 +119,8 @@ cudaError_t counted() {
   }
 }
 
-/// The distributed sort's kernels (the splitter search's histogram, the partition's count, scan and
-/// scatter), instantiated directly (distributed.cuh includes <mpi.h>, which this target does not
+/// The distributed sort's kernels (the splitter search's sample, bracket pass and histogram, the
+/// partition's count, scan and scatter, both flavours), instantiated directly (distributed.cuh includes <mpi.h>, which this target does not
 /// have); values as the sort moves them (u8 for keys only).
 template <class SortKey, class Value>
 cudaError_t distributed_kernels() {
@@ -128,6 +129,10 @@ cudaError_t distributed_kernels() {
   cudaFuncGetAttributes(nullptr, ringsweep::detail::slot_count_kernel<SortKey, raw>);
   cudaFuncGetAttributes(nullptr, ringsweep::detail::slot_scatter_kernel<SortKey, raw>);
   cudaFuncGetAttributes(nullptr, ringsweep::detail::slot_scan_kernel);
+  cudaFuncGetAttributes(nullptr, ringsweep::detail::slot_count_block_kernel<SortKey, raw>);
+  cudaFuncGetAttributes(nullptr, ringsweep::detail::slot_scatter_block_kernel<SortKey, raw>);
+  cudaFuncGetAttributes(nullptr, ringsweep::detail::key_sample_kernel<SortKey>);
+  cudaFuncGetAttributes(nullptr, ringsweep::detail::bracket_kernel<SortKey>);
   return cudaSuccess;
 }
 

@@ -14,6 +14,8 @@
 #include "../detail/sort_window.cuh"
 #include "../kernels/boundary_histogram_kernel.cuh"
 #include "../kernels/slot_partition_kernel.cuh"
+#include "distributed_cache.inl"
+#include "distributed_splitters.inl"
 #include "key_kind.cuh"
 #include "launch.cuh"
 #include "radix_sort.cuh"
@@ -199,12 +201,14 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
 
   phase_times& times = last_times();
   times = phase_times{};
+  last_collectives() = collective_counts{};
   int mpi_up = 0;
   int mpi_down = 0;
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
   if (user_comm == MPI_COMM_NULL || mpi_up == 0 || mpi_down != 0) return cudaErrorInvalidValue;
   const double t_start = MPI_Wtime();
+  buffer_cache* cache = cache_of(user_comm, true);
   MPI_Comm comm;
   MPI_Comm_dup(user_comm, &comm);
   int rank = 0;
@@ -231,7 +235,9 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
 
   // ---- 2. allocations: the second buffer, the sort's temporary storage, the search's tables ----
   // The tables (the histograms of the splitter search, the partition's per-block offsets) are
-  // used up before the final sort, so they share its temporary storage.
+  // used up before the final sort, so they share its temporary storage. The block and the staged
+  // path's host stages come from the communicator's cache (distributed_cache.inl): every call
+  // returns with its stream synchronised, so the next one, on any stream, may reuse them.
   std::size_t temp_bytes = 0;
   if (err == cudaSuccess) {
     double_buffer<Key> qk(d_keys, d_keys);
@@ -241,26 +247,48 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   if (p > max_ranks) err = cudaErrorInvalidValue;  // the partition's slots must fit its warp match
   const unsigned slots = 2 * boundaries + 1;
   const unsigned part_blocks = partition_blocks(n, slots);
-  const std::size_t table_bytes = std::max(std::size_t(boundaries) * 256 * 8, std::size_t(slots) * part_blocks * 8);
+  // The bracket pass marks at most bracket_cuts + 1 keys per boundary: its slot counts and marks.
+  const std::size_t marks = std::size_t(boundaries) * (bracket_cuts + 1);
+  const std::size_t table_bytes = std::max({std::size_t(boundaries) * 256 * 8, std::size_t(slots) * part_blocks * 8,
+                                            (2 * marks + 2) * 8});
   const std::size_t off_values = align_up(n * sizeof(Key));
   const std::size_t off_temp = off_values + align_up(n * value_bytes);
   const std::size_t off_prefixes = off_temp + align_up(std::max(temp_bytes, table_bytes));
-  const std::size_t total_bytes = off_prefixes + align_up(std::size_t(boundaries) * detail::probe_max_digits);
-  unsigned char* block = nullptr;
-  if (err == cudaSuccess) err = cudaMallocAsync(reinterpret_cast<void**>(&block), total_bytes, stream);
+  const std::size_t total_bytes = off_prefixes + align_up(marks * (detail::probe_max_digits + 2) + 1);
+  unsigned char* block = nullptr;  // the communicator's cached device block (cudaMalloc)
+  if (err == cudaSuccess) err = cached_device(*cache, total_bytes, block);
   const bool staged = cfg.path == exchange_path::staged || (cfg.path == exchange_path::automatic && !cuda_aware());
-  unsigned char* host = nullptr;
-  if (err == cudaSuccess && staged && p > 1 && n > 0) {
-    err = cudaMallocHost(reinterpret_cast<void**>(&host), 2 * n * item_bytes);
-  }
+  unsigned char* host = nullptr;  // the communicator's cached page-locked stages
+  if (err == cudaSuccess && staged && p > 1 && n > 0) err = cached_host(*cache, 2 * n * item_bytes, host);
   auto release = [&]() {
-    if (host != nullptr) cudaFreeHost(host);
-    if (block != nullptr) cudaFreeAsync(block, stream);
     MPI_Comm_free(&comm);
     times.total = MPI_Wtime() - t_start;
   };
 
-  // ---- 3. agreement before the first write: every rank's status, options and count ------------
+  // ---- 3. the sample, and the agreement before the first write: every rank's status, options, ----
+  // count and sample (the digits of evenly spaced keys; distributed_splitters.inl).
+  const auto context = kind.context();
+  detail::key_digits<SortKey> digits{};
+  for (int t = 0; t < passes; ++t) {
+    digits.digit[t] = window.extractor<radix_bits>(context, passes - 1 - t);
+  }
+  const unsigned sample = p > 1 ? sample_keys(p) : 0;
+  const std::size_t sample_bytes = std::size_t(sample) * row_bytes;
+  std::vector<unsigned char> gather_in(sizeof(rank_status) + sample_bytes, 0);
+  if (err == cudaSuccess && p > 1 && n > 0 && passes > 0) {
+    const unsigned taken = unsigned(std::min<std::size_t>(n, sample));
+    std::vector<unsigned char> rows(std::size_t(taken) * std::size_t(passes));
+    const unsigned sample_blocks = (taken + detail::bracket_threads - 1) / detail::bracket_threads;
+    err = detail::launch(detail::key_sample_kernel<SortKey>, sample_blocks, detail::bracket_threads, stream,
+                         detail::launch_order::serial,
+                         reinterpret_cast<const bits_type*>(d_keys), n, taken, digits, passes, block);
+    if (err == cudaSuccess) err = cudaMemcpyAsync(rows.data(), block, rows.size(), cudaMemcpyDeviceToHost, stream);
+    err = first_error(err, cudaStreamSynchronize(stream));
+    for (unsigned j = 0; err == cudaSuccess && j < taken; ++j) {
+      std::memcpy(&gather_in[sizeof(rank_status) + j * row_bytes], &rows[std::size_t(j) * std::size_t(passes)],
+                  std::size_t(passes));
+    }
+  }
   const rank_status mine{static_cast<long long>(err),
                          static_cast<long long>(opts.order),
                          static_cast<long long>(opts.begin_bit),
@@ -268,8 +296,18 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
                          static_cast<long long>((std::size_t(key_bits) * 64 + sizeof(Key)) * 64 + value_bytes),
                          static_cast<long long>(cfg.chunk_bytes),
                          bad_count ? -1ll : static_cast<long long>(n)};
+  std::memcpy(gather_in.data(), &mine, sizeof(rank_status));
+  std::vector<unsigned char> gathered(gather_in.size() * std::size_t(p));
+  MPI_Allgather(gather_in.data(), int(gather_in.size()), MPI_BYTE, gathered.data(), int(gather_in.size()), MPI_BYTE,
+                comm);
   std::vector<rank_status> all(static_cast<std::size_t>(p));
-  MPI_Allgather(&mine, int(sizeof(rank_status)), MPI_BYTE, all.data(), int(sizeof(rank_status)), MPI_BYTE, comm);
+  std::vector<unsigned char> samples(sample_bytes * std::size_t(p));
+  std::vector<unsigned long long> n_of(static_cast<std::size_t>(p), 0);
+  for (int r = 0; r < p; ++r) {
+    const unsigned char* from = &gathered[std::size_t(r) * gather_in.size()];
+    std::memcpy(&all[std::size_t(r)], from, sizeof(rank_status));
+    if (sample_bytes > 0) std::memcpy(&samples[std::size_t(r) * sample_bytes], from + sizeof(rank_status), sample_bytes);
+  }
   bool invalid = false;
   long long worst = 0;
   unsigned long long total_n = 0;
@@ -282,6 +320,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     worst = std::max(worst, s.error);
     if (s.n >= 0) {
       total_n += static_cast<unsigned long long>(s.n);
+      n_of[std::size_t(r)] = static_cast<unsigned long long>(s.n);
       invalid = invalid || total_n > static_cast<unsigned long long>(PTRDIFF_MAX) / item_bytes;
     }
     start[std::size_t(r) + 1] = total_n;
@@ -297,11 +336,6 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   void* d_temp = block + off_temp;
   unsigned long long* d_table = reinterpret_cast<unsigned long long*>(block + off_temp);
   unsigned char* d_prefixes = block + off_prefixes;
-  const auto context = kind.context();
-  detail::key_digits<SortKey> digits{};
-  for (int t = 0; t < passes; ++t) {
-    digits.digit[t] = window.extractor<radix_bits>(context, passes - 1 - t);
-  }
 
   // The final step: the stable sort of what lies in the caller's arrays, the result copied back
   // when it ends in the second array. That copy's source stays intact, so a failed copy is made
@@ -327,6 +361,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   };
 
   if (p == 1) {  // one rank: nothing to agree on or to move; the sort is the result
+    last_collectives().before_exchange = 2;
     err = final_sort();
     times.final_sort = MPI_Wtime() - t_agreed;
     release();
@@ -334,89 +369,47 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   }
 
   // ---- 4. splitters, on the keys as they are: the exact key and count of equal keys at every ----
-  // rank boundary. Boundary b (1 <= b < p) is the global position start[b]; the open ones have
-  // start[b] < total_n (the others, only empty ranks after them, take every key), a prefix of the
-  // boundaries. Digits from the top: round t counts, per distinct prefix of t digits among the
-  // open boundaries (a group), the next digit of the keys with that prefix; the global counts fix
-  // digit t of each boundary's splitter, and the counts below it.
+  // rank boundary (distributed_splitters.inl). Boundary b (1 <= b < p) is the global position
+  // start[b]; the open ones have start[b] < total_n (the others, only empty ranks after them, take
+  // every key), a prefix of the boundaries. The first `open` rows of `prefixes` are the splitters.
   unsigned open = 0;
   while (open < boundaries && start[open + 1] < total_n) ++open;
-  std::vector<unsigned char> prefixes(std::size_t(boundaries) * detail::probe_max_digits, 0);
-  std::vector<unsigned long long> global_less(boundaries, 0), local_less(boundaries, 0),
-      local_equal(boundaries, static_cast<unsigned long long>(n));
+  search_args<SortKey> search{};
+  search.comm = comm;
+  search.rank = rank;
+  search.p = p;
+  search.stream = stream;
+  search.keys = reinterpret_cast<const bits_type*>(d_keys);
+  search.n = n;
+  search.digits = digits;
+  search.passes = passes;
+  for (int t = 0; t < passes; ++t) search.buckets.push_back(1u << window.pass<radix_bits>(passes - 1 - t).width);
+  search.start = &start;
+  search.n_of = &n_of;
+  search.open = open;
+  search.samples = samples.data();
+  search.sample = sample;
+  search.d_rows = block;
+  search.d_table = d_table;
+  search.d_marks = d_prefixes;
+  splitter_result found;
+  err = search_splitters(search, err, found);
+  bool inconsistent = found.inconsistent;
+  std::vector<unsigned char>& prefixes = found.prefixes;
   std::vector<unsigned> group_of(boundaries, 0);
-  std::vector<unsigned char> table;  // the distinct prefixes, in order
-  bool inconsistent = false;
-  std::vector<unsigned long long> local_counts, global_counts;
-  for (int t = 0; open > 0 && t < passes; ++t) {
-    const unsigned groups = distinct_prefixes(prefixes, open, t, group_of, table);
-    const unsigned buckets =
-        1u << window.pass<radix_bits>(passes - 1 - t).width;
-    const std::size_t entries = std::size_t(groups) * buckets;
-    local_counts.assign(entries, 0);
-    global_counts.assign(entries, 0);
-    if (err == cudaSuccess) {
-      detail::boundary_histogram_params<SortKey> h{};
-      h.keys = reinterpret_cast<const bits_type*>(d_keys);
-      h.n = n;
-      h.digits = digits;
-      h.prefixes = d_prefixes;
-      h.groups = groups;
-      h.depth = t;
-      h.buckets = buckets;
-      h.counts = d_table;
-      h.x_blocks = unsigned(std::min<std::size_t>(
-          std::max<std::size_t>((n + histogram_keys_per_block - 1) / histogram_keys_per_block, 1), 1024));
-      const unsigned slices = (groups + detail::boundary_histogram_groups - 1) / detail::boundary_histogram_groups;
-      err = cudaMemcpyAsync(d_prefixes, table.data(), table.size(), cudaMemcpyHostToDevice, stream);
-      if (err == cudaSuccess) err = cudaMemsetAsync(d_table, 0, entries * 8, stream);
-      if (err == cudaSuccess) {
-        err = detail::launch(detail::boundary_histogram_kernel<SortKey>, h.x_blocks * slices,
-                             detail::boundary_histogram_threads, stream, detail::launch_order::serial, h);
-      }
-      if (err == cudaSuccess) {
-        err = cudaMemcpyAsync(local_counts.data(), d_table, entries * 8, cudaMemcpyDeviceToHost, stream);
-      }
-      err = first_error(err, cudaStreamSynchronize(stream));
-      if (err != cudaSuccess) local_counts.assign(entries, 0);
-    }
-    MPI_Allreduce(local_counts.data(), global_counts.data(), int(entries), MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
-    for (unsigned b = 0; b < open; ++b) {
-      const unsigned long long target = start[b + 1];
-      const unsigned long long* g = global_counts.data() + std::size_t(group_of[b]) * buckets;
-      const unsigned long long* l = local_counts.data() + std::size_t(group_of[b]) * buckets;
-      unsigned long long below = global_less[b], mine_below = local_less[b];
-      unsigned d = 0;
-      while (d < buckets && below + g[d] <= target) {
-        below += g[d];
-        mine_below += l[d];
-        ++d;
-      }
-      if (d == buckets) {  // the counts do not add up: only after a failure somewhere
-        inconsistent = true;
-        continue;
-      }
-      prefixes[std::size_t(b) * detail::probe_max_digits + std::size_t(t)] = static_cast<unsigned char>(d);
-      global_less[b] = below;
-      local_less[b] = mine_below;
-      local_equal[b] = l[d];
-    }
-  }
+  std::vector<unsigned char> table;  // the distinct splitters, in order
   // Keys equal to the splitter: the ranks before this one hold `equal_before` of them, and the
   // first `global position - global_less` of all of them (by rank, then position) go before.
-  std::vector<unsigned long long> equal_before(boundaries, 0);
-  MPI_Exscan(local_equal.data(), equal_before.data(), int(boundaries), MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
-  if (rank == 0) std::fill(equal_before.begin(), equal_before.end(), 0ull);
   std::vector<unsigned long long> cut(std::size_t(p) + 1, 0);
   cut[std::size_t(p)] = n;
   for (unsigned b = 0; b < boundaries; ++b) {
     unsigned long long c = n;
     if (b < open) {
       const unsigned long long target = start[b + 1];
-      const unsigned long long need = target - std::min(target, global_less[b]);
-      const unsigned long long take =
-          need <= equal_before[b] ? 0ull : std::min(need - equal_before[b], local_equal[b]);
-      c = std::min<unsigned long long>(local_less[b] + take, n);
+      const unsigned long long need = target - std::min(target, found.global_less[b]);
+      const unsigned long long eb = found.equal_before[b];
+      const unsigned long long take = need <= eb ? 0ull : std::min(need - eb, found.local_equal[b]);
+      c = std::min<unsigned long long>(found.local_less[b] + take, n);
     }
     cut[b + 1] = std::max(c, cut[b]);
   }
@@ -459,17 +452,22 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     sp.depth = passes;
     sp.offsets = d_table;
     if (count > 0) err = cudaMemcpyAsync(d_prefixes, table.data(), table.size(), cudaMemcpyHostToDevice, stream);
+    const bool block_wide = 2 * count + 1 <= detail::slot_block_max_slots;
     if (err == cudaSuccess) {
-      err = detail::launch(detail::slot_count_kernel<SortKey, raw_value>, sp.blocks,
-                           detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
+      err = block_wide ? detail::launch(detail::slot_count_block_kernel<SortKey, raw_value>, sp.blocks,
+                                        detail::slot_block_threads, stream, detail::launch_order::serial, sp)
+                       : detail::launch(detail::slot_count_kernel<SortKey, raw_value>, sp.blocks,
+                                        detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
     }
     if (err == cudaSuccess) {
       err = detail::launch(detail::slot_scan_kernel, 1, detail::slot_scan_threads, stream,
                            detail::launch_order::serial, d_table, std::size_t(2 * count + 1) * sp.blocks);
     }
     if (err == cudaSuccess) {
-      err = detail::launch(detail::slot_scatter_kernel<SortKey, raw_value>, sp.blocks,
-                           detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
+      err = block_wide ? detail::launch(detail::slot_scatter_block_kernel<SortKey, raw_value>, sp.blocks,
+                                        detail::slot_block_threads, stream, detail::launch_order::serial, sp)
+                       : detail::launch(detail::slot_scatter_kernel<SortKey, raw_value>, sp.blocks,
+                                        detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
     }
   }
   const int arrays = HAS_VALUES ? 2 : 1;
@@ -502,6 +500,8 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   // Agreement 2, the commit point: every copy that can fail before data moves has been made, and
   // the caller's arrays have only been read. An error anywhere: every rank returns it, untouched.
   err = agree(comm, err, inconsistent);
+  // The collectives so far: the duplicate, agreement 1, the search's, the all-to-all, agreement 2.
+  last_collectives().before_exchange = 2 + last_collectives().splitters + 2;
   const double t_partitioned = MPI_Wtime();
   times.partition = t_partitioned - t_split;
   if (err != cudaSuccess) {

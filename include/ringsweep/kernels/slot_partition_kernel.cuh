@@ -6,11 +6,15 @@
 // is exactly what the ranks receive in rank order: the keys bound for rank q form one range, and
 // the split of a splitter's equal keys between two ranks falls inside its slot.
 //
-// Three kernels, no look-back: `slot_count_kernel` counts each block's keys per slot, one warp per
-// block over a fixed contiguous range (counts [slot][block]); `slot_scan_kernel`, one block, turns
-// the counts into exclusive offsets in that (slot-major) order; `slot_scatter_kernel` walks each
-// block's range again in order and writes every key at its slot's next offset, the warp ranking
-// equal slots among its 32 keys (warp_match_any): stable.
+// Three kernels, no look-back: a count kernel counts each block's keys per slot over a fixed
+// contiguous range (counts [slot][block]); `slot_scan_kernel`, one block, turns the counts into
+// exclusive offsets in that (slot-major) order; a scatter kernel walks each block's range again in
+// order and writes every key at its slot's next offset: stable. Block-wide
+// (`slot_count_block_kernel`, `slot_scatter_block_kernel`, 256 threads) while the slots fit
+// shared memory (up to 512 ranks): counts in shared memory, one global write per block and slot;
+// the scatter ranks a tile of 256 keys by warp (warp_match_any) and across the warps through
+// per-warp slot counts in shared memory. Beyond that one warp per block (`slot_count_kernel`,
+// `slot_scatter_kernel`), its counters in global memory.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +51,12 @@ struct slot_partition_params {
   int depth;                        // the digits of the window
   unsigned long long* offsets;      // [2 * count + 1][blocks]: counts, then their exclusive scan
 };
+
+constexpr int slot_block_threads = 256;
+constexpr int slot_block_warps = slot_block_threads / 32;
+/// Slots the block-wide kernels hold in shared memory: 2p - 1 <= 1023 (p <= 512) and the idle
+/// lanes' one (the per-warp tile counts: 8 x 1024 x 2 bytes).
+constexpr unsigned slot_block_max_slots = 1024;
 
 template <class SortKey, class ValueRaw>
 __device__ __forceinline__ unsigned slot_of(const slot_partition_params<SortKey, ValueRaw>& p,
@@ -128,6 +138,72 @@ __global__ void __launch_bounds__(slot_partition_threads)
     __syncwarp();
     if (live && before == 0) *next += __popc(peers);
     __syncwarp();
+  }
+}
+
+/// Block-wide: offsets[s][b] = the keys of block b's range in slot s; one global write per slot.
+template <class SortKey, class ValueRaw>
+__global__ void __launch_bounds__(slot_block_threads)
+    slot_count_block_kernel(slot_partition_params<SortKey, ValueRaw> p) {
+  __shared__ unsigned counts[slot_block_max_slots];
+  const unsigned slots = 2 * p.count + 1;
+  for (unsigned s = threadIdx.x; s < slots; s += slot_block_threads) counts[s] = 0;
+  __syncthreads();
+  const std::size_t begin = std::size_t(blockIdx.x) * p.span;
+  const std::size_t end = begin + p.span < p.n ? begin + p.span : p.n;
+  for (std::size_t i = begin + threadIdx.x; i < end; i += slot_block_threads) {
+    atomicAdd(&counts[slot_of(p, load_global(p.keys_in + i))], 1u);
+  }
+  __syncthreads();
+  for (unsigned s = threadIdx.x; s < slots; s += slot_block_threads) {
+    p.offsets[std::size_t(s) * p.blocks + blockIdx.x] = counts[s];
+  }
+}
+
+/// Block-wide: every key (and value) of block b's range to its slot's offset plus the keys of its
+/// slot before it in the range, tile by tile of 256 keys: the keys of earlier tiles (`cursor`),
+/// of earlier warps in the tile (`tile`, per warp and slot), and of earlier lanes in the warp.
+template <class SortKey, class ValueRaw>
+__global__ void __launch_bounds__(slot_block_threads)
+    slot_scatter_block_kernel(slot_partition_params<SortKey, ValueRaw> p) {
+  __shared__ unsigned cursor[slot_block_max_slots];
+  __shared__ unsigned short tile[slot_block_warps][slot_block_max_slots];
+  const unsigned slots = 2 * p.count + 1;
+  const unsigned warp = threadIdx.x / 32;
+  for (unsigned s = threadIdx.x; s < slots; s += slot_block_threads) {
+    cursor[s] = 0;
+    for (int w = 0; w < slot_block_warps; ++w) tile[w][s] = 0;
+  }
+  __syncthreads();
+  const std::size_t begin = std::size_t(blockIdx.x) * p.span;
+  const std::size_t end = begin + p.span < p.n ? begin + p.span : p.n;
+  for (std::size_t base = begin; base < end; base += slot_block_threads) {
+    const std::size_t i = base + threadIdx.x;
+    const bool live = i < end;
+    typename key_traits<SortKey>::bits_type raw{};
+    if (live) raw = load_global(p.keys_in + i);
+    const unsigned slot = live ? slot_of(p, raw) : slots;  // a slot of its own
+    const u32 peers = warp_match_any<slot_match_bits>(slot);
+    const u32 before = peers & lanemask_lt();
+    const bool leader = live && before == 0;
+    if (leader) tile[warp][slot] = static_cast<unsigned short>(__popc(peers));
+    __syncthreads();
+    std::size_t to = 0;
+    if (live) {
+      unsigned at = cursor[slot] + unsigned(__popc(before));
+      for (unsigned w = 0; w < warp; ++w) at += tile[w][slot];
+      to = std::size_t(p.offsets[std::size_t(slot) * p.blocks + blockIdx.x]) + at;
+    }
+    __syncthreads();
+    if (leader) {
+      atomicAdd(&cursor[slot], unsigned(__popc(peers)));
+      tile[warp][slot] = 0;
+    }
+    if (live) {
+      store_global(p.keys_out + to, raw);
+      if (p.values_in != nullptr) store_global(p.values_out + to, load_global(p.values_in + i));
+    }
+    __syncwarp();  // this tile's zeroing before the next tile's counts, lane to lane
   }
 }
 

@@ -35,6 +35,10 @@ void set_poison_shared(bool on);
 //   assert(ringsweep::sort_keys(d_keys, n) == cudaErrorMemoryAllocation);
 unsigned long long allocation_calls();            // allocation calls so far
 void fail_allocation(unsigned long long k);       // call allocation_calls() + k fails; 0 disarms
+// Page-locked host memory: cudaMallocHost and cudaHostAlloc calls so far (those that fail too), and
+// the bytes held now (each allocation rounded up to 256 bytes).
+unsigned long long host_allocation_calls();
+std::size_t pinned_host_bytes();
 
 // Copy failure (RINGSWEEP_SIMT_FAIL_COPY=k: the k-th copy call of the process fails). Copy calls are
 // cudaMemcpy and cudaMemcpyAsync (not cudaMemset*), counted from 1 over the whole process (every

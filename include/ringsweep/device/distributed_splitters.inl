@@ -1,0 +1,492 @@
+// The distributed sort's splitter search (included by distributed.inl, after <mpi.h>): the exact
+// key at every open rank boundary, this rank's keys below it and equal to it, and the keys equal
+// to it on the ranks before. docs/design.md, section 14, step 3.
+//
+// First by brackets, in two collectives after the sample (which rides on agreement 1): the global
+// sample brackets each boundary between two sampled keys; one read of the keys
+// (bracket_kernel.cuh) counts the keys below, equal to and between the brackets' ends and collects
+// the keys strictly inside a bracket (the candidates); one MPI_Allreduce sums the counts (and says
+// how many candidates each rank has); one MPI_Allgatherv gives every rank every candidate, by rank,
+// and the boundary's key is the right one of its bracket's candidates (or one of its ends). Then,
+// only for the boundaries whose bracket missed or whose candidates were too many to gather, the
+// digit rounds: per 8-bit digit from the top one read of the keys (boundary_histogram_kernel.cuh)
+// and one MPI_Allreduce. An MPI_Exscan of the equal counts only when a boundary's key is a
+// bracket's end or came from the digit rounds (from the candidates, by rank, every rank counts
+// the equal keys before it itself).
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "../kernels/boundary_histogram_kernel.cuh"
+#include "../kernels/bracket_kernel.cuh"
+#include "launch.cuh"
+
+RINGSWEEP_NAMESPACE_BEGIN
+namespace mpi {
+namespace detail_mpi {
+
+/// Settings of the search, for tests: `sample` keys per rank (0: the default, sample_keys(p)),
+/// the brackets' half-width in standard deviations of the sample's position estimate, and
+/// `margin` (>= 0: the half-width in keys instead). A test makes brackets miss with a tiny sample
+/// and no margin, so that the digit rounds run.
+struct splitter_settings {
+  unsigned sample = 0;
+  double sigmas = 5.0;
+  double margin = -1.0;
+};
+inline splitter_settings& splitter_tuning() {
+  static splitter_settings s;
+  return s;
+}
+
+/// Collective calls of the last distributed sort of this thread: from the start to the data's
+/// exchange (the communicator's duplicate and agreements 1 and 2 included), and those of the
+/// splitter search alone (after agreement 1, before the all-to-all of the run lengths).
+struct collective_counts {
+  unsigned before_exchange = 0;
+  unsigned splitters = 0;
+};
+inline collective_counts& last_collectives() {
+  static thread_local collective_counts c;
+  return c;
+}
+
+/// Sampled keys per rank: a few thousand (the sample every rank receives is p times that; past
+/// 32 ranks it shrinks, so that it stays about 2^17 keys in all).
+inline unsigned sample_keys(int p) {
+  if (splitter_tuning().sample != 0) return splitter_tuning().sample;
+  return unsigned(std::clamp(131072 / std::max(p, 1), 256, 4096));
+}
+
+constexpr std::size_t row_bytes = detail::probe_max_digits;
+/// Sampled keys (besides the two ends) that cut a bracket into slots: the keys between two of
+/// them, the only ones a rank may have to send to every other, are about 1/128 of the bracket's.
+constexpr std::size_t bracket_cuts = 128;
+
+/// The brackets of the open boundaries from the gathered sample: `marks` the distinct keys that
+/// end or cut a bracket (rows of row_bytes, sorted) and `inside[s]` whether the keys of slot s
+/// (2i: between marks i - 1 and i; 2i + 1: equal to mark i) are candidates: a bracket's, and for
+/// keys equal to a mark, a light one's (below).
+struct bracket_plan {
+  std::vector<unsigned char> marks;
+  std::vector<unsigned char> inside;
+  double margin = 0;
+  unsigned count() const { return unsigned(marks.size() / row_bytes); }
+};
+
+inline int row_compare(const unsigned char* a, const unsigned char* b, int depth) {
+  return std::memcmp(a, b, std::size_t(depth));
+}
+
+/// `samples`: rank r's `min(n_r, sample)` rows at `samples + r * sample * row_bytes`, of keys
+/// evenly spaced over its keys: each stands for n_r / s_r keys. A boundary's bracket runs from
+/// the key the sample puts `margin` before its position to the one `margin` after it (from below
+/// every key or to above every key where that passes the ends); `margin` covers the estimate's
+/// error: sigmas standard deviations of the sum of the ranks' sampling errors, plus one spacing
+/// per rank for the rounding of systematic samples (a sample of every key has none). Up to
+/// bracket_cuts sampled keys in between cut it into slots.
+inline void plan_brackets(const unsigned char* samples, unsigned sample, const std::vector<unsigned long long>& n_of,
+                          const std::vector<unsigned long long>& start, unsigned open, int depth,
+                          bracket_plan& plan) {
+  struct entry {
+    const unsigned char* row;
+    double weight;
+  };
+  std::vector<entry> entries;
+  double variance = 0;
+  double spacing = 0;
+  for (std::size_t r = 0; r < n_of.size(); ++r) {
+    const unsigned long long s = std::min<unsigned long long>(n_of[r], sample);
+    if (s == 0) continue;
+    const double w = double(n_of[r]) / double(s);
+    for (unsigned long long j = 0; j < s; ++j) entries.push_back({samples + (r * sample + j) * row_bytes, w});
+    if (s < n_of[r]) {
+      variance += double(s) * w * w * (1.0 - double(s) / double(n_of[r])) / 4.0;
+      spacing += w;
+    }
+  }
+  auto less = [&](const unsigned char* a, const unsigned char* b) { return row_compare(a, b, depth) < 0; };
+  std::stable_sort(entries.begin(), entries.end(), [&](const entry& a, const entry& b) { return less(a.row, b.row); });
+  std::vector<double> below(entries.size() + 1, 0.0);  // estimated keys below entry i
+  for (std::size_t i = 0; i < entries.size(); ++i) below[i + 1] = below[i] + entries[i].weight;
+  plan.margin = splitter_tuning().margin >= 0 ? splitter_tuning().margin
+                                             : splitter_tuning().sigmas * std::sqrt(variance) + spacing + 1.0;
+  // The entry at estimated position x: the last one whose keys below are at most x.
+  auto at = [&](double x) {
+    return std::size_t(std::upper_bound(below.begin(), below.begin() + std::ptrdiff_t(entries.size()), x) -
+                       below.begin()) - 1;
+  };
+  const double total = below[entries.size()];
+  std::vector<const unsigned char*> lo_row(open, nullptr), hi_row(open, nullptr), ends;
+  for (unsigned b = 0; b < open && !entries.empty(); ++b) {
+    const double target = double(start[b + 1]);
+    const bool has_lo = target - plan.margin > 0;
+    const bool has_hi = target + plan.margin < total;
+    const std::size_t first = has_lo ? at(target - plan.margin) : 0;
+    const std::size_t last = has_hi ? at(target + plan.margin) : entries.size() - 1;
+    if (has_lo) lo_row[b] = entries[first].row;
+    if (has_hi) hi_row[b] = entries[last].row;
+    const std::size_t cuts = std::min(bracket_cuts, last - first + 1);
+    for (std::size_t c = 0; c < cuts; ++c) ends.push_back(entries[first + (last - first) * c / cuts].row);
+    ends.push_back(entries[last].row);
+  }
+  std::sort(ends.begin(), ends.end(), less);
+  ends.erase(std::unique(ends.begin(), ends.end(),
+                         [&](const unsigned char* a, const unsigned char* b) { return row_compare(a, b, depth) == 0; }),
+             ends.end());
+  plan.marks.assign(ends.size() * row_bytes, 0);
+  for (std::size_t m = 0; m < ends.size(); ++m) std::memcpy(&plan.marks[m * row_bytes], ends[m], std::size_t(depth));
+  const int count = int(ends.size());
+  auto mark_of = [&](const unsigned char* row) {
+    return int(std::lower_bound(ends.begin(), ends.end(), row, less) - ends.begin());
+  };
+  // Slots [2 lo + 1, 2 hi + 1] are a bracket's: the keys between its ends and those equal to
+  // them. A key sampled once is light: its equal keys are candidates too (so that a boundary on
+  // it needs no count of the equal keys on the ranks before); one sampled more often is heavy,
+  // and a boundary on it takes the mark itself and that count (MPI_Exscan).
+  std::vector<int> delta(std::size_t(2 * count + 2), 0);
+  for (unsigned b = 0; b < open && !entries.empty(); ++b) {
+    const int first = lo_row[b] != nullptr ? 2 * mark_of(lo_row[b]) + 1 : 0;
+    const int last = hi_row[b] != nullptr ? 2 * mark_of(hi_row[b]) + 1 : 2 * count;
+    ++delta[std::size_t(first)];
+    --delta[std::size_t(last) + 1];
+  }
+  plan.inside.assign(std::size_t(2 * count + 1), 0);
+  int covering = 0;
+  for (int s = 0; s < 2 * count + 1; ++s) {
+    covering += delta[std::size_t(s)];
+    bool light = true;
+    if (s % 2 == 1) {
+      const unsigned char* mark = ends[std::size_t(s / 2)];
+      const auto first = std::lower_bound(entries.begin(), entries.end(), mark,
+                                          [&](const entry& e, const unsigned char* m) { return less(e.row, m); });
+      light = first + 1 == entries.end() || less(mark, (first + 1)->row);
+    }
+    plan.inside[std::size_t(s)] = covering > 0 && light ? 1 : 0;
+  }
+}
+
+/// What the search finds for each boundary b < open: its key's digits (`prefixes`, rows of
+/// row_bytes), the keys below it globally and on this rank, this rank's keys equal to it, and
+/// those equal to it on the ranks before (`equal_before`, when `have_equal_before`).
+struct splitter_result {
+  std::vector<unsigned char> prefixes;
+  std::vector<unsigned long long> global_less, local_less, local_equal, equal_before;
+  bool have_equal_before = false;
+  bool inconsistent = false;
+};
+
+/// The inputs of the search on this rank.
+template <class SortKey>
+struct search_args {
+  MPI_Comm comm;
+  int rank, p;
+  cudaStream_t stream;
+  const typename key_traits<SortKey>::bits_type* keys;
+  std::size_t n;
+  detail::key_digits<SortKey> digits;
+  int passes;                                   // digits of the window
+  std::vector<unsigned> buckets;                // 2^width of each digit, from the top
+  const std::vector<unsigned long long>* start; // every rank's first global position, and N
+  const std::vector<unsigned long long>* n_of;  // every rank's count
+  unsigned open;                                // the open boundaries: start[b + 1] < N
+  const unsigned char* samples;                 // the gathered sample (plan_brackets)
+  unsigned sample;
+  unsigned char* d_rows;                        // n rows of `passes` bytes (the second key array)
+  unsigned long long* d_table;                  // the tables (the sort's temporary storage)
+  unsigned char* d_marks;                       // the marks, then the inside flags
+};
+
+/// The distinct first `depth` digits of the boundaries `list` names (rows of row_bytes in
+/// `prefixes`, nondecreasing along the list as the splitters are): `table` gets one row per
+/// distinct prefix, in order, `group_of[k]` the row of list[k]. Returns the rows.
+inline unsigned distinct_prefixes(const std::vector<unsigned char>& prefixes, const std::vector<unsigned>& list,
+                                  int depth, std::vector<unsigned>& group_of, std::vector<unsigned char>& table) {
+  table.clear();
+  group_of.assign(list.size(), 0);
+  unsigned groups = 0;
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const unsigned char* mine = prefixes.data() + std::size_t(list[k]) * row_bytes;
+    if (k == 0 || std::memcmp(mine, prefixes.data() + std::size_t(list[k - 1]) * row_bytes, std::size_t(depth)) != 0) {
+      table.insert(table.end(), mine, mine + row_bytes);
+      ++groups;
+    }
+    group_of[k] = groups - 1;
+  }
+  return groups;
+}
+
+/// The digit rounds for the boundaries in `list` (increasing): per digit from the top, one read of
+/// the keys counts, per distinct prefix so far (a group), the next digit of the keys with that
+/// prefix, and one MPI_Allreduce sums the counts; boundary b's digit is the one whose keys hold
+/// its position.
+template <class SortKey>
+cudaError_t digit_rounds(const search_args<SortKey>& a, const std::vector<unsigned>& list, cudaError_t err,
+                         splitter_result& out) {
+  std::vector<unsigned> group_of;
+  std::vector<unsigned char> table;
+  std::vector<unsigned long long> local_counts, global_counts;
+  for (int t = 0; !list.empty() && t < a.passes; ++t) {
+    const unsigned groups = distinct_prefixes(out.prefixes, list, t, group_of, table);
+    const unsigned buckets = a.buckets[std::size_t(t)];
+    const std::size_t entries = std::size_t(groups) * buckets;
+    local_counts.assign(entries, 0);
+    global_counts.assign(entries, 0);
+    if (err == cudaSuccess) {
+      detail::boundary_histogram_params<SortKey> h{};
+      h.keys = a.keys;
+      h.n = a.n;
+      h.digits = a.digits;
+      h.prefixes = a.d_marks;
+      h.groups = groups;
+      h.depth = t;
+      h.buckets = buckets;
+      h.counts = a.d_table;
+      h.x_blocks = unsigned(std::min<std::size_t>(std::max<std::size_t>((a.n + 4095) / 4096, 1), 1024));
+      const unsigned slices = (groups + detail::boundary_histogram_groups - 1) / detail::boundary_histogram_groups;
+      err = cudaMemcpyAsync(a.d_marks, table.data(), table.size(), cudaMemcpyHostToDevice, a.stream);
+      if (err == cudaSuccess) err = cudaMemsetAsync(a.d_table, 0, entries * 8, a.stream);
+      if (err == cudaSuccess) {
+        err = detail::launch(detail::boundary_histogram_kernel<SortKey>, h.x_blocks * slices,
+                             detail::boundary_histogram_threads, a.stream, detail::launch_order::serial, h);
+      }
+      if (err == cudaSuccess) {
+        err = cudaMemcpyAsync(local_counts.data(), a.d_table, entries * 8, cudaMemcpyDeviceToHost, a.stream);
+      }
+      const cudaError_t synced = cudaStreamSynchronize(a.stream);
+      if (err == cudaSuccess) err = synced;
+      if (err != cudaSuccess) local_counts.assign(entries, 0);
+    }
+    MPI_Allreduce(local_counts.data(), global_counts.data(), int(entries), MPI_UNSIGNED_LONG_LONG, MPI_SUM, a.comm);
+    ++last_collectives().splitters;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const unsigned b = list[k];
+      const unsigned long long target = (*a.start)[b + 1];
+      const unsigned long long* g = global_counts.data() + std::size_t(group_of[k]) * buckets;
+      const unsigned long long* l = local_counts.data() + std::size_t(group_of[k]) * buckets;
+      unsigned long long below = out.global_less[b], mine_below = out.local_less[b];
+      unsigned d = 0;
+      while (d < buckets && below + g[d] <= target) {
+        below += g[d];
+        mine_below += l[d];
+        ++d;
+      }
+      if (d == buckets) {  // the counts do not add up: only after a failure somewhere
+        out.inconsistent = true;
+        continue;
+      }
+      out.prefixes[std::size_t(b) * row_bytes + std::size_t(t)] = static_cast<unsigned char>(d);
+      out.global_less[b] = below;
+      out.local_less[b] = mine_below;
+      out.local_equal[b] = l[d];
+    }
+  }
+  return err;
+}
+
+/// The bracket pass on this rank's keys: slot counts (then this rank's candidate count) in
+/// `counts`, its candidates' rows in `rows`. A failure leaves zeros (the error is carried on).
+template <class SortKey>
+cudaError_t bracket_pass(const search_args<SortKey>& a, const bracket_plan& plan, cudaError_t err,
+                         std::vector<unsigned long long>& counts, std::vector<unsigned char>& rows) {
+  const unsigned slots = 2 * plan.count() + 1;
+  counts.assign(std::size_t(slots) + 1, 0);
+  rows.assign(1, 0);
+  if (err != cudaSuccess || a.n == 0) return err;
+  std::vector<unsigned char> upload(plan.marks);
+  upload.insert(upload.end(), plan.inside.begin(), plan.inside.end());
+  detail::bracket_params<SortKey> k{};
+  k.keys = a.keys;
+  k.n = a.n;
+  k.digits = a.digits;
+  k.depth = a.passes;
+  k.marks = a.d_marks;
+  k.count = plan.count();
+  k.inside = a.d_marks + plan.marks.size();
+  k.counts = a.d_table;
+  k.candidates = a.d_rows;
+  const unsigned blocks = unsigned(std::min<std::size_t>(std::max<std::size_t>((a.n + 4095) / 4096, 1), 1024));
+  err = cudaMemcpyAsync(a.d_marks, upload.data(), upload.size(), cudaMemcpyHostToDevice, a.stream);
+  if (err == cudaSuccess) err = cudaMemsetAsync(a.d_table, 0, counts.size() * 8, a.stream);
+  if (err == cudaSuccess) {
+    err = detail::launch(detail::bracket_kernel<SortKey>, blocks, detail::bracket_threads, a.stream,
+                         detail::launch_order::serial, k);
+  }
+  if (err == cudaSuccess) {
+    err = cudaMemcpyAsync(counts.data(), a.d_table, counts.size() * 8, cudaMemcpyDeviceToHost, a.stream);
+  }
+  const cudaError_t synced = cudaStreamSynchronize(a.stream);
+  if (err == cudaSuccess) err = synced;
+  if (err == cudaSuccess) {
+    rows.assign(std::size_t(counts[slots]) * std::size_t(a.passes) + 1, 0);
+    err = cudaMemcpyAsync(rows.data(), a.d_rows, rows.size() - 1, cudaMemcpyDeviceToHost, a.stream);
+    const cudaError_t done = cudaStreamSynchronize(a.stream);
+    if (err == cudaSuccess) err = done;
+  }
+  if (err != cudaSuccess) {
+    counts.assign(counts.size(), 0);
+    rows.assign(1, 0);
+  }
+  return err;
+}
+
+/// The whole search (see the top of this file). `out` sized for the open boundaries.
+template <class SortKey>
+cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, splitter_result& out) {
+  const unsigned open = a.open;
+  const std::vector<unsigned long long>& start = *a.start;
+  out.prefixes.assign(std::size_t(open) * row_bytes, 0);
+  out.global_less.assign(open, 0);
+  out.local_less.assign(open, 0);
+  out.local_equal.assign(open, static_cast<unsigned long long>(a.n));
+  out.equal_before.assign(open, 0);
+  std::vector<unsigned> fallback;
+  bool need_exscan = false;
+  if (open > 0 && a.passes == 0) {  // an empty window: every key equal, the split by rank only
+    need_exscan = true;
+  } else if (open > 0) {
+    bracket_plan plan;
+    plan_brackets(a.samples, a.sample, *a.n_of, start, open, a.passes, plan);
+    const unsigned slots = 2 * plan.count() + 1;
+    std::vector<unsigned long long> local, global(slots, 0);
+    std::vector<unsigned char> rows;
+    err = bracket_pass(a, plan, err, local, rows);
+    const unsigned long long mine = local[slots];
+    local.resize(slots);
+    MPI_Allreduce(local.data(), global.data(), int(slots), MPI_UNSIGNED_LONG_LONG, MPI_SUM, a.comm);
+    ++last_collectives().splitters;
+    std::vector<unsigned long long> gsum(std::size_t(slots) + 1, 0), lsum(std::size_t(slots) + 1, 0);
+    for (unsigned s = 0; s < slots; ++s) {
+      gsum[s + 1] = gsum[s] + global[s];
+      lsum[s + 1] = lsum[s] + local[s];
+    }
+    // The slot of each boundary's key: equal to a mark (the mark is the key), inside a bracket
+    // (its candidates decide), or outside every bracket (the bracket missed: digit rounds).
+    std::vector<unsigned> slot_of(open, 0), by_candidates;
+    unsigned long long room = 0;  // candidate rows a rank may have to send: the chosen slots' keys
+    for (unsigned b = 0; b < open; ++b) {
+      const unsigned long long target = start[b + 1];
+      const unsigned s = unsigned(std::upper_bound(gsum.begin() + 1, gsum.end(), target) - gsum.begin()) - 1;
+      slot_of[b] = s;
+      if (s >= slots) {  // the counts do not add up: only after a failure somewhere
+        out.inconsistent = true;
+      } else if (s % 2 == 1 && plan.inside[s] == 0) {
+        std::memcpy(&out.prefixes[std::size_t(b) * row_bytes], &plan.marks[std::size_t(s / 2) * row_bytes], row_bytes);
+        out.global_less[b] = gsum[s];
+        out.local_less[b] = lsum[s];
+        out.local_equal[b] = local[s];
+        need_exscan = true;
+      } else if (plan.inside[s] != 0) {
+        if (by_candidates.empty() || slot_of[by_candidates.back()] != s) room += global[s];
+        by_candidates.push_back(b);
+      } else {
+        fallback.push_back(b);
+      }
+    }
+    // Every rank sends room rows (its chosen candidates first, then padding) and its count: one
+    // all-gather of fixed size, as no rank knows another's count. Too many: the digit rounds.
+    const std::size_t depth = std::size_t(a.passes);
+    const std::size_t block = 8 + std::size_t(room) * depth;
+    if (!by_candidates.empty() && (double(block) * a.p > double(INT_MAX) || block > (std::size_t(1) << 24))) {
+      fallback.insert(fallback.end(), by_candidates.begin(), by_candidates.end());
+      std::sort(fallback.begin(), fallback.end());
+      by_candidates.clear();
+    }
+    if (!by_candidates.empty()) {
+      std::vector<unsigned char> send(block, 0), all(block * std::size_t(a.p), 0);
+      auto slot_of_row = [&](const unsigned char* row) {
+        bool equal = false;
+        unsigned lo = 0, hi = plan.count();
+        while (lo < hi) {
+          const unsigned mid = (lo + hi) / 2;
+          if (row_compare(row, &plan.marks[std::size_t(mid) * row_bytes], a.passes) > 0) lo = mid + 1; else hi = mid;
+        }
+        equal = lo < plan.count() && row_compare(row, &plan.marks[std::size_t(lo) * row_bytes], a.passes) == 0;
+        return 2 * lo + (equal ? 1u : 0u);
+      };
+      std::vector<unsigned char> chosen(slots, 0);
+      for (unsigned b : by_candidates) chosen[slot_of[b]] = 1;
+      unsigned long long sent = 0;
+      for (unsigned long long i = 0; i < mine; ++i) {
+        const unsigned char* row = rows.data() + i * depth;
+        if (chosen[slot_of_row(row)] == 0) continue;
+        if (sent == room) {  // more than the slots hold: only after a failure somewhere
+          out.inconsistent = true;
+          break;
+        }
+        std::memcpy(&send[8 + sent * depth], row, depth);
+        ++sent;
+      }
+      std::memcpy(send.data(), &sent, 8);
+      MPI_Allgather(send.data(), int(block), MPI_BYTE, all.data(), int(block), MPI_BYTE, a.comm);
+      ++last_collectives().splitters;
+      struct candidate {
+        const unsigned char* row;
+        int rank;
+        unsigned slot;
+      };
+      std::vector<candidate> cands;
+      for (int r = 0; r < a.p; ++r) {
+        unsigned long long c = 0;
+        std::memcpy(&c, &all[std::size_t(r) * block], 8);
+        c = std::min(c, room);
+        for (unsigned long long i = 0; i < c; ++i) {
+          const unsigned char* row = &all[std::size_t(r) * block + 8 + i * depth];
+          cands.push_back({row, r, slot_of_row(row)});
+        }
+      }
+      std::sort(cands.begin(), cands.end(), [&](const candidate& x, const candidate& y) {
+        if (x.slot != y.slot) return x.slot < y.slot;
+        const int c = row_compare(x.row, y.row, a.passes);
+        return c != 0 ? c < 0 : x.rank < y.rank;
+      });
+      for (unsigned b : by_candidates) {
+        const unsigned s = slot_of[b];
+        const auto first = std::lower_bound(cands.begin(), cands.end(), s,
+                                            [](const candidate& c, unsigned v) { return c.slot < v; });
+        const auto last = std::upper_bound(first, cands.end(), s,
+                                           [](unsigned v, const candidate& c) { return v < c.slot; });
+        const unsigned long long k = start[b + 1] - gsum[s];
+        if (std::size_t(last - first) != global[s] || k >= global[s]) {  // only after a failure
+          out.inconsistent = true;
+          continue;
+        }
+        const unsigned char* key = first[std::ptrdiff_t(k)].row;
+        unsigned long long less = 0, mine_less = 0, mine_equal = 0, equal_before = 0;
+        for (auto c = first; c != last; ++c) {
+          const int cmp = row_compare(c->row, key, a.passes);
+          if (cmp < 0) {
+            ++less;
+            if (c->rank == a.rank) ++mine_less;
+          } else if (cmp == 0) {
+            if (c->rank == a.rank) ++mine_equal;
+            if (c->rank < a.rank) ++equal_before;
+          }
+        }
+        std::memcpy(&out.prefixes[std::size_t(b) * row_bytes], key, depth);
+        out.global_less[b] = gsum[s] + less;
+        out.local_less[b] = lsum[s] + mine_less;
+        out.local_equal[b] = mine_equal;
+        out.equal_before[b] = equal_before;
+      }
+    }
+  }
+  err = digit_rounds(a, fallback, err, out);
+  if (need_exscan || !fallback.empty()) {
+    std::vector<unsigned long long> before(open, 0);
+    MPI_Exscan(out.local_equal.data(), before.data(), int(open), MPI_UNSIGNED_LONG_LONG, MPI_SUM, a.comm);
+    ++last_collectives().splitters;
+    if (a.rank != 0) out.equal_before = before;
+    if (a.rank == 0) out.equal_before.assign(open, 0);
+  }
+  return err;
+}
+
+}  // namespace detail_mpi
+}  // namespace mpi
+RINGSWEEP_NAMESPACE_END
