@@ -18,7 +18,7 @@ namespace detail {
 /// `m = u - FREE_TILES` (`FREE_TILES = STATUS_SLOTS - LOOKBACK_DEPTH`) has retired
 /// (`wait_slot_free`): it waits for the `CHECKS = FREE_TILES / GROUP` groups up to m's, a = m / GROUP,
 /// to be complete, group y's counter having reached `(y / GROUPS + 1) * GROUP`. Why that suffices,
-/// by induction over the waits in the order they pass (docs/design.md, "The tail"):
+/// by induction over the waits in the order they pass (docs/design.md section 5):
 ///
 /// - the counter says what it seems to: every tile of group y + GROUPS passed a wait that found
 ///   every group up to y complete (`GROUPS = ceil(FREE_TILES / GROUP)`), so the counter cannot
@@ -62,7 +62,10 @@ struct tail_iterator {
   }
 
   /// Blocks until local tile `u` may write its status slot: groups a-CHECKS+1 .. a complete, a the
-  /// group of tile u - FREE_TILES, latest first (acquire loads: see retire).
+  /// group of tile u - FREE_TILES, latest first. Each counter is read with an acquire load: every
+  /// add is a release RMW, so the load synchronizes with every add before the value it reads, and
+  /// what those tiles read and wrote happens before this tile's publishes (ordered after this
+  /// thread by the ranking's block barriers) and before its own retire (same thread).
   __device__ __forceinline__ void wait_slot_free(u32 u) const {
     if (u < FREE_TILES) return;
     u32 g = (u - FREE_TILES) >> TAIL_BITS;
@@ -80,6 +83,8 @@ struct tail_iterator {
 
   /// Records that local tile `u` has finished every look-back read and status write (one thread,
   /// the one that called wait_slot_free, after a block barrier): a release reduction, no reply.
+  /// The barrier puts the block's status reads and writes before this thread's release, which is
+  /// cumulative: they happen before anything that acquires this add.
   __device__ __forceinline__ void retire(u32 u) const { red_add_release(counter(u >> TAIL_BITS), 1u); }
 
  private:
