@@ -7,7 +7,9 @@
 // lowent_u32 on keys AND-ing 5 random words (entropy 0.201); keys_u16 and keys_u8 (not run by
 // default) compare vector loads with striped loads; trace_u32, trace_pairs and trace_u64 (not run
 // by default) also run each of three shapes instrumented (per-tile phase times from %globaltimer,
-// look-back depth, polls; medians and 90th percentiles); latency_u32, latency_pairs and latency_u64
+// look-back depth, polls; medians and 90th percentiles); trace_retire (not run by default) times
+// and traces policy_sm90 with the retire before and after 2026-11-28 (u32 keys, u32 pairs, u64
+// keys); latency_u32, latency_pairs and latency_u64
 // (not run by default; for small n) time programmatic dependent launch on and off. Each case times CUB first, then the
 // variants, all on the same input (i32 and f32 keys are the u32 case's bits). Prints one row per
 // (case, variant): the median time of `reps` sorts (CUDA events around the sort call only,
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "common/keygen.cuh"
+#include "common/carry_tail.cuh"
 #include "common/early_values.cuh"
 #include "common/fused.cuh"
 #include "common/pipelined.cuh"
@@ -176,6 +179,12 @@ struct trace_hooks : ringsweep::detail::no_hooks {
 template <class Base>
 using traced = ringsweep::detail::with_hooks<Base, trace_hooks>;
 
+/// trace_hooks retiring through carry_tail (the retire until 2026-11-28).
+struct carry_trace_hooks : trace_hooks {
+  template <int S, int L, int TAIL_BITS>
+  using tail = carry_tail<S, L, TAIL_BITS>;
+};
+
 }  // namespace tune
 
 namespace {
@@ -304,14 +313,14 @@ std::string spread(std::vector<double>& v) {
   return buf;
 }
 
-/// One instrumented sort under `tune::traced<Policy>` (after run_variant's untimed warm-up of the
-/// same shape): per-tile phase times in ns (median / 90th percentile / maximum over every tile of
+/// One instrumented sort under `Policy` with `Hooks` (trace_hooks, or hooks derived from them;
+/// after run_variant's untimed warm-up of the same shape): per-tile phase times in ns (median / 90th percentile / maximum over every tile of
 /// every pass), look-back depth and polls that found nothing. Phases: rank = ticket to counts
 /// published; wait = counts to look-back start (the ranking's tail); look-back; retire = look-back
 /// end to retired; scatter = retired to exit; tile = ticket to exit.
-template <class Policy, class Key>
+template <class Policy, class Key, class Hooks = tune::trace_hooks>
 void trace_variant(const char* name, buffers<Key>& b, bool pairs) {
-  using P = tune::traced<Policy>;
+  using P = ringsweep::detail::with_hooks<Policy, Hooks>;
   using traits = ringsweep::key_traits<Key>;
   using trace_t = ringsweep::detail::tile_trace;
   constexpr bool float_key = !traits::image_is_xor;
@@ -572,6 +581,21 @@ struct trace_variants {
   }
 };
 
+/// The retire before and after 2026-11-28 (case trace_retire): policy_sm90 retiring through the
+/// carry tail (an `atom.acq_rel.gpu` whose reply thread 0 waits for, warp 0's scatter behind it)
+/// and through the library's (a `red.release.gpu`, no reply), each timed, then traced. The
+/// trace's `retire` (look-back end to retired, thread 0) is what the retire costs warp 0; `tile`
+/// and the times say whether that was on the tile's critical path.
+struct retire_variants {
+  template <class Key>
+  static void run(buffers<Key>& b, bool pairs, int reps, double cub_ms) {
+    run_variant<tune::carry_retire<ringsweep::policy_sm90>>("policy_sm90 carry retire", b, pairs, reps, cub_ms);
+    run_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs, reps, cub_ms);
+    trace_variant<ringsweep::policy_sm90, Key, tune::carry_trace_hooks>("policy_sm90 carry retire", b, pairs);
+    trace_variant<ringsweep::policy_sm90>("policy_sm90", b, pairs);
+  }
+};
+
 /// 1- and 2-byte keys: policy_sm90 loads them through vectors; the same shape loading striped.
 struct short_variants {
   template <class Key>
@@ -625,5 +649,10 @@ int main(int argc, char** argv) {
   if (want("trace_u32")) run_case<std::uint32_t, trace_variants>("trace keys_u32", n, false, reps, 1);
   if (want("trace_pairs")) run_case<std::uint32_t, trace_variants>("trace pairs_u32", n, true, reps, 1);
   if (want("trace_u64")) run_case<std::uint64_t, trace_variants>("trace keys_u64", n / 2, false, reps, 1);
+  if (want("trace_retire")) {
+    run_case<std::uint32_t, retire_variants>("retire keys_u32", n, false, reps, 1);
+    run_case<std::uint32_t, retire_variants>("retire pairs_u32", n, true, reps, 1);
+    run_case<std::uint64_t, retire_variants>("retire keys_u64", n / 2, false, reps, 1);
+  }
   return g_failures ? 1 : 0;
 }

@@ -509,6 +509,12 @@ run_tune() {
   local cases="keys_u32,keys_i32,keys_f32,pairs_u32,lowent_u32,keys_u64,pairs_u64,keys_u16,keys_u8${RS_TUNE_EXTRA_CASES:+,${RS_TUNE_EXTRA_CASES}}"
   local spec run lg w wleft=10 limit log line_buf=()
   command -v stdbuf >/dev/null 2>&1 && line_buf=(stdbuf -oL)  # rows reach the log before a kill
+  # The retire before and after 2026-11-28 at 2^28, timed and traced (its own command: as the
+  # last case of a run it would be the first one a budget cuts).
+  timed "tune trace_retire 2^28" "${work}/tune_trace_retire_2e28.txt" "$(($(part_left) < 15 ? $(part_left) : 15))" \
+    "${line_buf[@]}" .gpu/bin/ringsweep_tune 28 "${RS_TUNE_REPS:-5}" trace_retire
+  [[ -f "${work}/tune_trace_retire_2e28.txt" ]] &&
+    grep -E " trace " "${work}/tune_trace_retire_2e28.txt" | cut -c1-200 | while read -r l; do say "  ${l}"; done
   for spec in a:24:1 a:28:4 b:24:1 b:28:4; do
     IFS=: read -r run lg w <<<"${spec}"
     limit=$(($(part_left) * w / wleft))

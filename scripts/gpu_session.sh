@@ -47,7 +47,8 @@
 # 2^RS_TUNE_LOGS (default "24 26 28"), RS_TUNE_REPS repetitions (default 5), then the small-sort
 # latency cases (dependent launch on and off) at 2^RS_LATENCY_LOGS (default "12 14 16 18 20", 25
 # repetitions), then the instrumented
-# cases (trace_u32, trace_pairs, trace_u64: per-tile phase medians and 90th percentiles) at the
+# cases (trace_u32, trace_pairs, trace_u64, trace_retire: per-tile phase medians and 90th
+# percentiles; trace_retire the retire before and after 2026-11-28) at the
 # largest size, then, when ncu exists, profiles every onesweep launch of one sort per variant and
 # CUB's (keys_u32 at 2^24: SpeedOfLight, Occupancy, LaunchStats, WarpStateStats) within
 # RS_NCU_S s (default 150). All within RS_TOTAL_S.
@@ -316,7 +317,7 @@ run_tune() {
   left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) - ${RS_NCU_S:-150} ))
   if ((left >= 20)); then
     timed "tune trace 2^${last:-26}" "${out}/tune_trace.txt" "${left}" .gpu/bin/ringsweep_tune "${last:-26}" 3 \
-      trace_u32,trace_pairs,trace_u64
+      trace_u32,trace_pairs,trace_u64,trace_retire
   fi
   if command -v ncu >/dev/null 2>&1; then
     left=$(( ${RS_TOTAL_S:-570} - ($(date +%s) - t0) ))

@@ -48,8 +48,9 @@ void sweep(const char* name) {
 }
 
 /// Ring shapes whose free window (STATUS_SLOTS - LOOKBACK_DEPTH tiles) is wider than a tail group, so that later
-/// groups can complete before earlier ones and the tail's carry runs over several groups at
-/// once; 16-tile portions, so that launches exceed the free window and retire.
+/// groups can complete before earlier ones, several groups share no counter and a wait reads
+/// several groups (8/2/1: three counters, three groups; 6/1/0: five and five); 16-tile portions,
+/// so that launches exceed the free window and retire. Caught with one counter fewer (8/2/1 hangs).
 template <int STATUS_SLOTS_, int LOOKBACK_DEPTH_, int TAIL_BITS_>
 struct chain_tuning : ringsweep_test::ring_tuning<STATUS_SLOTS_, LOOKBACK_DEPTH_, TAIL_BITS_> {
   static constexpr int PORTION_TILES = 16;
@@ -103,10 +104,10 @@ TEST_CASE("fault sweep: STATUS_SLOTS = 4, LOOKBACK_DEPTH = 2, tail groups of 2",
 TEST_CASE("fault sweep: STATUS_SLOTS = 4, LOOKBACK_DEPTH = 1, tail groups of 2", "[faults]") {
   sweep<ringsweep_test::policy_ring<4, 1, 1>>("4/1/1");
 }
-TEST_CASE("fault sweep: STATUS_SLOTS = 8, LOOKBACK_DEPTH = 2, tail groups of 2 (carries over groups)", "[faults]") {
+TEST_CASE("fault sweep: STATUS_SLOTS = 8, LOOKBACK_DEPTH = 2, tail groups of 2 (three counters)", "[faults]") {
   sweep<chain_ring<8, 2, 1>>("8/2/1");
 }
-TEST_CASE("fault sweep: STATUS_SLOTS = 6, LOOKBACK_DEPTH = 1, tail groups of 1 (carries over groups)", "[faults]") {
+TEST_CASE("fault sweep: STATUS_SLOTS = 6, LOOKBACK_DEPTH = 1, tail groups of 1 (five counters)", "[faults]") {
   sweep<chain_ring<6, 1, 0>>("6/1/0");
 }
 TEST_CASE("fault sweep: STATUS_SLOTS = 8, LOOKBACK_DEPTH = 3, look-back window of 2", "[faults]") {

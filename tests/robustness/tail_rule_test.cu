@@ -1,10 +1,11 @@
 // The tail rule, through one harness: tiles publish random per-digit counts into a tiny circular
 // status buffer and look back for their exclusive prefixes, under the backend's fault injection.
 // With the library's tail_iterator every seed gives the right prefixes. With a deliberately broken
-// tail (a tile overwrites its slot without waiting for the tiles that may still read it) the same
-// harness must fail: a reader then finds a newer tile's word in the slot it waits on and never
-// sees its predecessor again, which the watchdog reports (or a prefix comes out wrong). That run
-// happens in a forked child. SIMT backend only.
+// tail the same harness must fail: a reader then finds a newer tile's word in the slot it waits
+// on and never sees its predecessor again, which the watchdog reports (or a prefix comes out
+// wrong). Two broken tails: one that never waits before reusing a slot, and one that waits for
+// the latest of the groups the rule reads only (the library reads CHECKS groups). Those runs
+// happen in a forked child. SIMT backend only.
 #include <catch2/catch.hpp>
 
 #include <ringsweep/lookback/decoupled_lookback.cuh>
@@ -25,7 +26,20 @@ namespace {
 using ringsweep::detail::u32;
 using ringsweep::detail::u64;
 
-constexpr int RADIX = 4, STATUS_SLOTS = 2, LOOKBACK_DEPTH = 1, TAIL_BITS = 0;
+constexpr int RADIX = 4;
+
+/// A ring: STATUS_SLOTS slots, LOOKBACK_DEPTH, tail groups of 2^TAIL_BITS.
+template <int S, int D, int TB>
+struct ring {
+  static constexpr int STATUS_SLOTS = S, LOOKBACK_DEPTH = D, TAIL_BITS = TB;
+  using library_tail = ringsweep::detail::tail_iterator<S, D, TB>;
+};
+/// One group per tile; the slot of tile u - 2 is read by its successor only.
+using ring_2_1_0 = ring<2, 1, 0>;
+/// Groups of two tiles, two counters, and a wait reads two groups: tile u reuses the slot of tile
+/// u - 6, which tiles u - 5 and u - 4 read, and the group of tile u - 4 may not hold u - 5.
+using ring_6_2_1 = ring<6, 2, 1>;
+static_assert(ring_6_2_1::library_tail::CHECKS == 2 && ring_6_2_1::library_tail::GROUPS == 2);
 
 /// The broken rule: no wait before reusing a slot; retiring is bookkeeping only.
 struct no_wait_tail {
@@ -34,11 +48,26 @@ struct no_wait_tail {
   __device__ void wait_slot_free(u32) const {}
   __device__ void retire(u32) const { atomicAdd(tail, 1u); }
 };
-using library_tail = ringsweep::detail::tail_iterator<STATUS_SLOTS, LOOKBACK_DEPTH, TAIL_BITS>;
 
-template <class Tail>
+/// The library's counters and retire, with a wait that reads the latest of the CHECKS groups only:
+/// a reader of the slot in the group below may still be reading it.
+template <class Ring>
+struct latest_group_only_tail : Ring::library_tail {
+  using base = typename Ring::library_tail;
+  using base::base;
+  __device__ void wait_slot_free(u32 u) const {
+    if (u < base::FREE_TILES) return;
+    const u32 g = (u - base::FREE_TILES) >> Ring::TAIL_BITS;
+    u32 pause = 0;
+    while (ringsweep::detail::load_acquire(this->words + g % base::GROUPS) < (g / base::GROUPS + 1u) * base::GROUP) {
+      ringsweep::detail::backoff(pause);
+    }
+  }
+};
+
+template <class Ring, class Tail>
 __global__ void harness_kernel(const u32* counts, u32* exclusive_out, u64* status, u32* ticket, u32* tail_counter) {
-  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, STATUS_SLOTS, LOOKBACK_DEPTH>;
+  using lookback_t = ringsweep::detail::decoupled_lookback<RADIX, Ring::STATUS_SLOTS, Ring::LOOKBACK_DEPTH>;
   __shared__ u32 s_tile;
   const Tail tail(tail_counter, 0u);
   const lookback_t lookback{{status}, 0u};
@@ -61,16 +90,16 @@ __global__ void harness_kernel(const u32* counts, u32* exclusive_out, u64* statu
 }
 
 /// Runs the harness for `tiles` tiles under schedule `seed`; true when every prefix is right.
-template <class Tail>
+template <class Ring, class Tail>
 bool run_harness(u32 tiles, unsigned long long seed) {
   simt::set_schedule_seed(seed);
   const std::vector<u32> counts = ringsweep_test::random_ints<u32>(std::size_t(tiles) * RADIX, seed, 0u, 100u);
   ringsweep_test::device_buffer<u32> d_counts(counts), d_exclusive(counts.size());
-  ringsweep_test::device_buffer<u32> counters(1 + std::size_t(library_tail::WORDS_PER_SORT));
-  ringsweep_test::device_buffer<u64> status(std::size_t(STATUS_SLOTS) * RADIX);
+  ringsweep_test::device_buffer<u32> counters(1 + std::size_t(Ring::library_tail::WORDS_PER_SORT));
+  ringsweep_test::device_buffer<u64> status(std::size_t(Ring::STATUS_SLOTS) * RADIX);
   counters.fill_bytes(0);
   status.fill_bytes(0);
-  if (ringsweep_test::launch(harness_kernel<Tail>, tiles, 32, 0, ringsweep_test::serial,
+  if (ringsweep_test::launch(harness_kernel<Ring, Tail>, tiles, 32, 0, ringsweep_test::serial,
                              d_counts.data(), d_exclusive.data(), status.data(), counters.data(), counters.data() + 1) !=
       cudaSuccess)
     return false;
@@ -90,34 +119,30 @@ constexpr u32 k_tiles = 48;
 constexpr unsigned k_workers = 4;  // more blocks in flight: more chances to overwrite a slot early
 constexpr unsigned k_delay = 250;
 
-}  // namespace
-
-TEST_CASE("the library's tail rule survives every seed of the fault-injection harness", "[faults][tail]") {
-  const unsigned long long saved = simt::schedule_seed();
-  const unsigned saved_workers = simt::workers();
-  simt::set_workers(k_workers);
-  simt::set_delay_permille(k_delay);
+/// Every seed of the harness under `Ring` with `Tail`: the seeds that gave a wrong prefix.
+template <class Ring, class Tail>
+unsigned wrong_seeds() {
   unsigned wrong = 0;
-  for (unsigned s = 1; s <= k_seeds; ++s) wrong += run_harness<library_tail>(k_tiles, s) ? 0 : 1;
-  simt::set_delay_permille(0);
-  simt::set_workers(saved_workers);
-  simt::set_schedule_seed(saved);
-  CHECK(wrong == 0u);
+  for (unsigned s = 1; s <= k_seeds; ++s) wrong += run_harness<Ring, Tail>(k_tiles, s) ? 0 : 1;
+  return wrong;
 }
 
-TEST_CASE("a broken tail rule is caught by the same harness", "[faults][tail]") {
+/// Runs `Ring` with `Tail` over every seed in a forked child (a broken rule may hang: the watchdog
+/// ends it); true when the child failed.
+template <class Ring, class Tail>
+bool caught_in_child(const char* name) {
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = fork();
-  REQUIRE(pid >= 0);
+  if (pid < 0) return false;
   if (pid == 0) {
     signal(SIGABRT, SIG_DFL);
     simt::set_watchdog_seconds(2.0);
     simt::set_workers(k_workers);
     simt::set_delay_permille(k_delay);
     for (unsigned s = 1; s <= k_seeds; ++s) {
-      if (!run_harness<no_wait_tail>(k_tiles, s)) {
-        std::fprintf(stderr, "broken tail rule: wrong prefix under seed %u\n", s);
+      if (!run_harness<Ring, Tail>(k_tiles, s)) {
+        std::fprintf(stderr, "%s: wrong prefix under seed %u\n", name, s);
         _exit(3);
       }
     }
@@ -125,7 +150,30 @@ TEST_CASE("a broken tail rule is caught by the same harness", "[faults][tail]") 
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  const bool caught = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
-  INFO("child status " << status);
-  CHECK(caught);
+  INFO(name << ": child status " << status);
+  return WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+}
+
+}  // namespace
+
+TEST_CASE("the library's tail rule survives every seed of the fault-injection harness", "[faults][tail]") {
+  const unsigned long long saved = simt::schedule_seed();
+  const unsigned saved_workers = simt::workers();
+  simt::set_workers(k_workers);
+  simt::set_delay_permille(k_delay);
+  const unsigned wrong_2_1_0 = wrong_seeds<ring_2_1_0, ring_2_1_0::library_tail>();
+  const unsigned wrong_6_2_1 = wrong_seeds<ring_6_2_1, ring_6_2_1::library_tail>();
+  simt::set_delay_permille(0);
+  simt::set_workers(saved_workers);
+  simt::set_schedule_seed(saved);
+  CHECK(wrong_2_1_0 == 0u);
+  CHECK(wrong_6_2_1 == 0u);
+}
+
+TEST_CASE("a broken tail rule is caught by the same harness", "[faults][tail]") {
+  CHECK(caught_in_child<ring_2_1_0, no_wait_tail>("no wait"));
+}
+
+TEST_CASE("a wait that reads fewer groups than the rule's CHECKS is caught by the same harness", "[faults][tail]") {
+  CHECK(caught_in_child<ring_6_2_1, latest_group_only_tail<ring_6_2_1>>("latest group only"));
 }

@@ -1,13 +1,15 @@
 // Build-time check of ringsweep_tune's pipelined and fused variants (bench/common/pipelined.cuh,
-// fused.cuh): ptxas with -warn-spills -warn-lmem-usage -Werror (ringsweep_add_spill_check,
-// tests/spill/CMakeLists.txt) fails if one spills, for the key and value types the tune cases sort:
-// with RINGSWEEP_SPILL_ARCH=90 the sm_90 variants (built for sm_90), with 80 policy_sm80's (built
-// for sm_80). Built by scripts/gpu_session.sh stage, not by CI: the variants are off in every
-// shipped policy.
+// fused.cuh) and of the retire as it was until 2026-11-28 (carry_tail.cuh): ptxas with
+// -warn-spills -warn-lmem-usage -Werror (ringsweep_add_spill_check, tests/spill/CMakeLists.txt)
+// fails if one spills, for the key and value types the tune cases sort: with
+// RINGSWEEP_SPILL_ARCH=90 the sm_90 variants (built for sm_90), with 80 policy_sm80's (built for
+// sm_80). Built by scripts/gpu_session.sh stage, not by CI: the variants are off in every shipped
+// policy.
 #include <ringsweep/ringsweep.cuh>
 
 #include <cstdint>
 
+#include "common/carry_tail.cuh"
 #include "common/early_values.cuh"
 #include "common/fused.cuh"
 #include "common/pipelined.cuh"
@@ -49,6 +51,7 @@ int ringsweep_tune_spill_check() {
          instantiate<tune::sm90_22_pipelined_bulk>() + instantiate<tune::min3_16_pipelined_bulk>() +
          instantiate<tune::min3_fused<22, 2>>() + instantiate<tune::min3_fused<22, 4>>() +
          instantiate<tune::min3_fused<20, 2>>() + instantiate<tune::min3_fused<24, 2>>() +
-         instantiate<tune::early_values<ringsweep::policy_sm90>>();
+         instantiate<tune::early_values<ringsweep::policy_sm90>>() +
+         instantiate<tune::carry_retire<ringsweep::policy_sm90>>();
 #endif
 }

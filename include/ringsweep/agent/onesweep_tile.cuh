@@ -423,7 +423,7 @@ RINGSWEEP_UNROLL
 
   /// Phase 3: each thread's digits find their exclusive prefix over the earlier tiles, publish
   /// their inclusive count and set the digit's global base; then the tile retires from the
-  /// status buffer (an atomic add, never a wait: see tail_iterator).
+  /// status buffer (a release reduction: no wait, no reply; see tail_iterator).
   __device__ __forceinline__ void look_back(u32 u, const u32 (&counts)[DPT], const u32 (&starts)[DPT],
                                             const u64 (&bins)[DPT]) {
     // sass: lookback

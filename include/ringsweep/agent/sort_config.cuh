@@ -37,6 +37,17 @@ struct sort_plan {
   key_context<Key> context;  // what the digit extractors need besides the window (custom keys)
 };
 
+/// The tail iterator of a sort run with `Hooks`: the library's, or `Hooks::tail<S, L, TAIL_BITS>`
+/// where the hooks name one (the tuning program's retire before/after measurement).
+template <class Hooks, int S, int L, int TAIL_BITS, class = void>
+struct hooks_tail {
+  using type = tail_iterator<S, L, TAIL_BITS>;
+};
+template <class Hooks, int S, int L, int TAIL_BITS>
+struct hooks_tail<Hooks, S, L, TAIL_BITS, std::void_t<typename Hooks::template tail<S, L, TAIL_BITS>>> {
+  using type = typename Hooks::template tail<S, L, TAIL_BITS>;
+};
+
 /// The configuration of a sort of `Key` (and `Value`; `null_value` for keys only) with `Policy`
 /// and the test or measurement hooks `Hooks` (no_hooks in every shipped sort). Made once, where
 /// the policy is chosen (radix_sort), it is the only template argument of the dispatch and of
@@ -97,7 +108,7 @@ struct sort_config {
   using lookback_hinted_t =
       decoupled_lookback<RADIX, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, shape::LOOKBACK_WINDOW, HINTS>;
   using lookback_t = lookback_hinted_t<false>;
-  using tail_t = tail_iterator<Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>;
+  using tail_t = typename hooks_tail<Hooks, Policy::STATUS_SLOTS, Policy::LOOKBACK_DEPTH, Policy::TAIL_BITS>::type;
 
   // The counters piece of the temporary storage, in 32-bit words: the tile ticket, the bins
   // scan's count of finished blocks, the histogram's sorted-input flag (nonzero: a key is out of

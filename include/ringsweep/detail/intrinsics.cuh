@@ -270,6 +270,17 @@ __device__ __forceinline__ u32 atomic_add_acq_rel(u32* p, u32 v) {
 #endif
 }
 
+/// Release reduction (GPU scope): adds `v` to `*p` and asks for no reply (`red`, not `atom`), so
+/// the thread goes on at once. Everything the thread did before it (and, through a block barrier,
+/// what its block did) happens before whatever an acquire load that reads the sum does next.
+__device__ __forceinline__ void red_add_release(u32* p, u32 v) {
+#ifdef __CUDA_ARCH__
+  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+#else
+  __atomic_fetch_add(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
 /// One step of match_any by ballots: keeps in `peers` the lanes of the full warp whose `value`
 /// agrees with this lane's in the bit `bit` (a power of two). The PTX form tests the bit straight
 /// into a predicate and votes on it (three instructions where the compiler made five).

@@ -30,6 +30,9 @@ namespace detail {
 ///   ticket, before it clears the next launch's tail words, with this launch's `count` tail words
 ///   (tail_iterator), which the launch before it (run or skipped) must have cleared: no tile of
 ///   the launch can have retired yet, since every look-back waits on the first tile's counts.
+/// - `tail<S, L, TAIL_BITS>` (a member alias template, none in no_hooks): the tail iterator the
+///   onesweep tiles wait and retire through instead of `tail_iterator` (sort_config's
+///   `hooks_tail`), with the same interface.
 struct no_hooks {
   static constexpr bool TRACE = false;
   __device__ __forceinline__ static void pause(u32, u32) {}

@@ -8,23 +8,28 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// Tiles retire in groups of `GROUP = 2^TAIL_BITS` local tile indices. The tail, the number of
-/// groups every tile of which has retired, advances in order; retiring never waits:
+/// Tiles retire in groups of `GROUP = 2^TAIL_BITS` local tile indices, into `GROUPS` counters:
+/// group g's tiles add to counter `g % GROUPS`, which is never cleared within a launch, so it
+/// counts groups g % GROUPS, g % GROUPS + GROUPS, ... A retire is one release reduction (`red`,
+/// no reply awaited, never a wait); nothing carries a tail from group to group.
 ///
-/// - a tile adds 1 to its group's counter (one of `GROUPS`, reused round-robin) and leaves;
-/// - a group's counter also receives one *token* when the tail reaches the group (group 0 needs
-///   none), so it completes at `GROUP + 1` (`GROUP`) adds, made by whichever arrives last: the
-///   group's last tile or the carry of the previous group;
-/// - whoever completes group g clears its counter, stores tail = g + 1 (release) and hands the
-///   token to group g + 1, whose completion it may be again, and so on. The carry role passes by
-///   acquire-release atomics, so exactly one block carries at a time and the tail only grows.
+/// Local tile `u` reads slots of tiles `u-1 .. u-LOOKBACK_DEPTH` only, and shares its slot with
+/// tile `u + STATUS_SLOTS`. Before writing, tile `u` waits until every tile up to
+/// `m = u - FREE_TILES` (`FREE_TILES = STATUS_SLOTS - LOOKBACK_DEPTH`) has retired
+/// (`wait_slot_free`): it waits for the `CHECKS = FREE_TILES / GROUP` groups up to m's, a = m / GROUP,
+/// to be complete, group y's counter having reached `(y / GROUPS + 1) * GROUP`. Why that suffices,
+/// by induction over the waits in the order they pass (docs/design.md section 5):
 ///
-/// Local tile `u` reads slots of tiles `u-1 .. u-LOOKBACK_DEPTH` only, and shares its slot with tile
-/// `u + STATUS_SLOTS`. Before writing, tile `u` waits until every tile below `u - STATUS_SLOTS + LOOKBACK_DEPTH + 1`
-/// has retired (`wait_slot_free`): on smaller tickets only when `STATUS_SLOTS >= LOOKBACK_DEPTH + GROUP`, and a group's
-/// counter is clear before any tile of the group that reuses it can pass that wait, because
-/// `GROUPS * GROUP >= STATUS_SLOTS - LOOKBACK_DEPTH`. Tiles below `STATUS_SLOTS - LOOKBACK_DEPTH` never wait, so a
-/// launch of at most `STATUS_SLOTS - LOOKBACK_DEPTH` tiles need not retire at all.
+/// - the counter says what it seems to: every tile of group y + GROUPS passed a wait that found
+///   every group up to y complete (`GROUPS = ceil(FREE_TILES / GROUP)`), so the counter cannot
+///   reach group y's mark through adds of later groups while a group of y's class is incomplete;
+/// - groups a-CHECKS+1 .. a complete means every group up to a is: the last tile of group a waited
+///   for every group up to a-CHECKS (`FREE_TILES < (CHECKS + 1) * GROUP`), or is one of the first
+///   FREE_TILES, and then a < CHECKS.
+///
+/// Every wait is on smaller tickets only (`FREE_TILES >= GROUP`), so no tile waits on one that
+/// waits on it. Tiles below `FREE_TILES` never wait, so a launch of at most `FREE_TILES` tiles need
+/// not retire at all.
 ///
 /// Two sets of words, used by alternate launches of a sort; the first tile of a launch clears the
 /// other set for the next launch (the previous one, which used it, has finished).
@@ -33,18 +38,19 @@ namespace detail {
 ///     if (u == 0) tail.clear_next();
 ///     tail.wait_slot_free(u);   // before the first publish
 ///     ...look-back, then a block barrier...
-///     tail.retire(u);           // one thread; never waits
+///     tail.retire(u);           // one thread, the one that waited; never waits
 template <int STATUS_SLOTS, int LOOKBACK_DEPTH, int TAIL_BITS>
 struct tail_iterator {
   static_assert(STATUS_SLOTS >= LOOKBACK_DEPTH + (1 << TAIL_BITS),
                 "tail_iterator needs STATUS_SLOTS >= LOOKBACK_DEPTH + 2^TAIL_BITS");
   static constexpr u32 GROUP = 1u << TAIL_BITS;
   static constexpr u32 FREE_TILES = u32(STATUS_SLOTS - LOOKBACK_DEPTH);  // tiles that never wait for a slot
-  static constexpr u32 GROUPS = max_of(1u, ceil_div(FREE_TILES, GROUP));
-  static constexpr int WORDS = 1 + int(GROUPS);  // the tail, then the group counters
+  static constexpr u32 GROUPS = ceil_div(FREE_TILES, GROUP);             // counters, >= 1
+  static constexpr u32 CHECKS = FREE_TILES / GROUP;                      // groups a wait reads, 1 .. GROUPS
+  static constexpr int WORDS = int(GROUPS);                              // the group counters
   static constexpr int WORDS_PER_SORT = 2 * WORDS;
 
-  u32* words;   // this launch's set: [0] tail, [1 + g % GROUPS] group g's counter
+  u32* words;   // this launch's set: [g % GROUPS] counts the retired tiles of groups g, g + GROUPS, ...
   u32* next;    // the other set
 
   __device__ __forceinline__ tail_iterator(u32* sort_words, u32 launch)
@@ -55,34 +61,36 @@ struct tail_iterator {
     for (int i = 0; i < WORDS; ++i) next[i] = 0;
   }
 
-  /// Blocks until local tile `u` may write its status slot.
+  /// Blocks until local tile `u` may write its status slot: groups a-CHECKS+1 .. a complete, a the
+  /// group of tile u - FREE_TILES, latest first. Each counter is read with an acquire load: every
+  /// add is a release RMW, so the load synchronizes with every add before the value it reads, and
+  /// what those tiles read and wrote happens before this tile's publishes (ordered after this
+  /// thread by the ranking's block barriers) and before its own retire (same thread).
   __device__ __forceinline__ void wait_slot_free(u32 u) const {
     if (u < FREE_TILES) return;
+    u32 g = (u - FREE_TILES) >> TAIL_BITS;
+    u32 left = min_of(g + 1u, CHECKS);  // groups still to find complete (none below group 0)
     u32 pause = 0;
     for (;;) {
-      const u32 done = load_acquire(words) * GROUP;
-      if (done + FREE_TILES > u) return;
-      backoff(pause);
+      if (load_acquire(counter(g)) >= mark(g)) {
+        if (--left == 0) return;
+        --g;
+      } else {
+        backoff(pause);
+      }
     }
   }
 
-  /// Records that local tile `u` has finished every look-back read (one thread, after a block
-  /// barrier); carries the tail over every group this completes. Never waits.
-  __device__ __forceinline__ void retire(u32 u) const {
-    u32 g = u >> TAIL_BITS;
-    if (atomic_add_acq_rel(counter(g), 1u) + 1u != GROUP + (g != 0 ? 1u : 0u)) return;
-    for (;;) {
-      // Group g is complete and the tail stands at g: clear its counter for the group that
-      // reuses it, move the tail past it, and hand the token to group g + 1.
-      store_relaxed(counter(g), 0u);
-      store_release(words, g + 1u);
-      ++g;
-      if (atomic_add_acq_rel(counter(g), 1u) + 1u != GROUP + 1u) return;
-    }
-  }
+  /// Records that local tile `u` has finished every look-back read and status write (one thread,
+  /// the one that called wait_slot_free, after a block barrier): a release reduction, no reply.
+  /// The barrier puts the block's status reads and writes before this thread's release, which is
+  /// cumulative: they happen before anything that acquires this add.
+  __device__ __forceinline__ void retire(u32 u) const { red_add_release(counter(u >> TAIL_BITS), 1u); }
 
  private:
-  __device__ __forceinline__ u32* counter(u32 g) const { return words + 1 + g % GROUPS; }
+  __device__ __forceinline__ u32* counter(u32 g) const { return words + g % GROUPS; }
+  /// Group g's counter once g and every earlier group of its class are complete.
+  __device__ __forceinline__ static u32 mark(u32 g) { return (g / GROUPS + 1u) * GROUP; }
 };
 
 }  // namespace detail
