@@ -1,8 +1,12 @@
-// The kernels of top-k (top_k.cuh): the select's count, pick and step (agent/top_k_select.cuh),
+// The kernels of top-k (top_k.cuh): the select's count, pick and step (agent/top_k_count.cuh,
+// top_k_pick.cuh, top_k_moves.cuh), the per-row select of batched top-k (top_k_row_select.cuh),
 // and the gathers after the sort of the k candidates.
 #pragma once
 
-#include "../agent/top_k_select.cuh"
+#include "../agent/top_k_count.cuh"
+#include "../agent/top_k_moves.cuh"
+#include "../agent/top_k_pick.cuh"
+#include "../agent/top_k_row_select.cuh"
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/policy_for_arch.cuh"
@@ -13,17 +17,25 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-// The count and step kernels name 4 blocks per SM in their launch bounds (at most 128 registers for
+// The step kernel names 4 blocks per SM in their launch bounds (at most 128 registers for
 // 128 threads): without a minimum, CUDA 13's ptxas trades spills for occupancy on its own.
 
-/// One block per range: every pass's digit counts of the range (top_k_select::count_input).
+/// Blocks per SM the first read's launch bounds name: at most 64 registers a thread.
+template <int THREADS>
+constexpr int top_k_count_min_blocks() {
+  return 65536 / (THREADS * 64) < 16 ? 65536 / (THREADS * 64) : 16;
+}
+
+/// One block per range: the top digit's counts of the range and its speculative candidates
+/// (top_k_count::count_input), at most 64 registers: with TOP_K_MAX_RANGES = 1024 every range's
+/// block is resident at once on an SM count of 128 or more (8 blocks of 128 threads an SM).
 /// `Config`: the keys-only sort_config of the sort's policy and key (no hooks), as for every
 /// kernel below.
 template <class Config>
-__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, top_k_count_min_blocks<Config::policy::HIST_THREADS>())
     top_k_count_kernel(top_k_params<typename Config::key_type> params) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
-    using agent_t = top_k_select<Config>;
+    using agent_t = top_k_count<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t::count_input(temp, params);
   } else {
@@ -32,24 +44,24 @@ __global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
 }
 
 /// One block of HIST_THREADS threads per range: round `round`'s level and bucket, and
-/// each range's counts below and in it (top_k_select::pick).
+/// each range's counts below and in it (top_k_pick::pick).
 template <class Config>
 __global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
     top_k_pick_kernel(top_k_params<typename Config::key_type> params, int round) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
-    top_k_select<Config>::pick(params, round);
+    top_k_pick<Config>::pick(params, round);
   } else {
     (void)params;
     (void)round;
   }
 }
 
-/// One block per range: the level's moves (top_k_select::step).
+/// One block per range: the level's moves (top_k_moves::step).
 template <class Config>
 __global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
     top_k_step_kernel(top_k_params<typename Config::key_type> params, int round) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
-    using agent_t = top_k_select<Config>;
+    using agent_t = top_k_moves<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t::step(temp, params, round);
   } else {
