@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -197,6 +198,11 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   else
     join(*run);
   return cudaSuccess;
+}
+
+std::function<void()> make_thread_body(run_args_fn run, erased_fn kernel, void* args, destroy_args_fn destroy) {
+  std::shared_ptr<void> owned(args, destroy);  // owns `args` from here, also if what follows throws
+  return [run, kernel, owned = std::move(owned)]() { run(kernel, owned.get()); };
 }
 
 cudaError_t launch_on_stream(const cudaLaunchConfig_t& c, const void* kernel, std::function<void()> body) {

@@ -7,4 +7,10 @@
 ///     return ringsweep_test::run_catch(argc, argv);
 namespace ringsweep_test {
 int run_catch(int argc, char* argv[]);
+
+/// The assertion of REQUIRE_CUDA (`fatal`) and CHECK_CUDA (test_util.cuh): `status` 0 passes;
+/// anything else fails the test case (or records a failure and goes on) with the call's text,
+/// the status and its name, and where the call is.
+void assert_cuda_success(int status, const char* status_name, const char* call, const char* file, int line,
+                         bool fatal);
 }  // namespace ringsweep_test

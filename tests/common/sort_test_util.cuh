@@ -10,6 +10,7 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -163,22 +164,59 @@ inline const char* order_name(const ringsweep::sort_options& o) {
   return o.order == ringsweep::sort_order::ascending ? "ascending" : "descending";
 }
 
+/// What a check sorted, for its failure messages: "<what>, n <n>, <order>, bits [<b>, <e>)".
+inline std::string sort_case(const std::string& what, std::size_t n, const ringsweep::sort_options& opts) {
+  return what + ", n " + std::to_string(n) + ", " + order_name(opts) + ", bits [" + std::to_string(opts.begin_bit) +
+         ", " + std::to_string(opts.end_bit) + ")";
+}
+
+/// The values the pair checks sort beside their keys: value_of_index of each position.
+template <class Value>
+std::vector<Value> index_values(std::size_t n) {
+  std::vector<Value> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = value_of_index<Value>(i);
+  return values;
+}
+
+/// The first position where `got` is not values[order[i]] (bytewise), or got.size() when none.
+template <class Value>
+std::size_t first_value_mismatch(const std::vector<Value>& got, const std::vector<Value>& values,
+                                 const std::vector<std::size_t>& order) {
+  if (got.size() != order.size()) return 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (!same_bytes(got[i], values[order[i]])) return i;
+  }
+  return got.size();
+}
+
+/// Requires `got_keys` to be `keys` in their stable order under `opts`, and `got_values` (when not
+/// null) `*values` in that order. Per key and value type, whatever the policy that sorted them.
+template <class Key, class Value = char>
+void require_sorted(const std::vector<Key>& keys, const std::vector<Key>& got_keys, const ringsweep::sort_options& opts,
+                    const std::vector<Value>* values = nullptr, const std::vector<Value>* got_values = nullptr) {
+  const auto order = reference_order(keys, opts);
+  const long long key_mismatch = first_key_mismatch(got_keys, keys, order);
+  INFO("first key mismatch at " << key_mismatch);
+  REQUIRE(key_mismatch == -1);
+  if (values != nullptr) {
+    const std::size_t value_mismatch = first_value_mismatch(*got_values, *values, order);
+    INFO("first value mismatch at " << value_mismatch);
+    REQUIRE(value_mismatch == got_values->size());
+  }
+}
+
 /// In/out keys-only sort with `Policy`, checked against the host reference; the input must stay.
 template <class Policy, class Key>
 void check_sort_keys(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
   const std::size_t n = keys.size();
-  INFO("keys only, n " << n << ", " << order_name(opts) << ", bits [" << opts.begin_bit << ", " << opts.end_bit
-                       << ")");
+  INFO(sort_case("keys only", n, opts));
   ringsweep_test::device_buffer<Key> in(keys), out(n);
   std::size_t bytes = 0;
   REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, in.data(), out.data(), n, opts));
   ringsweep_test::device_bytes temp(bytes);
   REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, opts));
   REQUIRE_CUDA(cudaDeviceSynchronize());
-  const auto order = reference_order(keys, opts);
-  const auto got = out.download();
-  INFO("first mismatch at " << first_key_mismatch(got, keys, order));
-  REQUIRE(first_key_mismatch(got, keys, order) == -1);
+  require_sorted(keys, out.download(), opts);
   REQUIRE(same_keys(in.download(), keys));
 }
 
@@ -186,10 +224,8 @@ void check_sort_keys(const std::vector<Key>& keys, const ringsweep::sort_options
 template <class Policy, class Key, class Value>
 void check_sort_pairs(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
   const std::size_t n = keys.size();
-  INFO("pairs (value " << sizeof(Value) << " bytes), n " << n << ", " << order_name(opts) << ", bits ["
-                       << opts.begin_bit << ", " << opts.end_bit << ")");
-  std::vector<Value> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = value_of_index<Value>(i);
+  INFO(sort_case("pairs (value " + std::to_string(sizeof(Value)) + " bytes)", n, opts));
+  const auto values = index_values<Value>(n);
   ringsweep_test::device_buffer<Key> kin(keys), kout(n);
   ringsweep_test::device_buffer<Value> vin(values), vout(n);
   std::size_t bytes = 0;
@@ -199,20 +235,11 @@ void check_sort_pairs(const std::vector<Key>& keys, const ringsweep::sort_option
   REQUIRE_CUDA(ringsweep::tuning::sort_pairs<Policy>(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
                                                      vout.data(), n, opts));
   REQUIRE_CUDA(cudaDeviceSynchronize());
-  const auto order = reference_order(keys, opts);
-  const auto got_keys = kout.download();
   const auto got_values = vout.download();
-  INFO("first key mismatch at " << first_key_mismatch(got_keys, keys, order));
-  REQUIRE(first_key_mismatch(got_keys, keys, order) == -1);
-  std::size_t bad = n;
-  for (std::size_t i = 0; i < n && bad == n; ++i) {
-    if (!same_bytes(got_values[i], values[order[i]])) bad = i;
-  }
-  INFO("first value mismatch at " << bad);
-  REQUIRE(bad == n);
+  require_sorted(keys, kout.download(), opts, &values, &got_values);
   REQUIRE(same_keys(kin.download(), keys));
   const auto vin_after = vin.download();
-  for (std::size_t i = 0; i < n; ++i) REQUIRE(same_bytes(vin_after[i], values[i]));
+  REQUIRE((n == 0 || std::memcmp(vin_after.data(), values.data(), n * sizeof(Value)) == 0));
 }
 
 /// Double-buffer pair (or keys-only, `WITH_VALUES` false) sort with `Policy`.
@@ -220,10 +247,8 @@ template <class Policy, class Key, class Value, bool WITH_VALUES>
 void check_sort_double_buffer(const std::vector<Key>& keys, const ringsweep::sort_options& opts,
                               int expected_selector = -1) {
   const std::size_t n = keys.size();
-  INFO("double buffer " << (WITH_VALUES ? "pairs" : "keys") << ", n " << n << ", " << order_name(opts) << ", bits ["
-                        << opts.begin_bit << ", " << opts.end_bit << ")");
-  std::vector<Value> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = value_of_index<Value>(i);
+  INFO(sort_case(WITH_VALUES ? "double buffer pairs" : "double buffer keys", n, opts));
+  const auto values = index_values<Value>(n);
   ringsweep_test::device_buffer<Key> k0(keys), k1(n);
   ringsweep_test::device_buffer<Value> v0(values), v1(n);
   ringsweep::double_buffer<Key> kb(k0.data(), k1.data());
@@ -244,16 +269,13 @@ void check_sort_double_buffer(const std::vector<Key>& keys, const ringsweep::sor
   REQUIRE_CUDA(cudaDeviceSynchronize());
   if (expected_selector >= 0) REQUIRE(kb.selector == expected_selector);
   if (WITH_VALUES) REQUIRE(vb.selector == kb.selector);
-  const auto order = reference_order(keys, opts);
+  INFO("selector " << kb.selector);
   const auto got_keys = (kb.selector == 0 ? k0 : k1).download();
-  INFO("selector " << kb.selector << ", first key mismatch at " << first_key_mismatch(got_keys, keys, order));
-  REQUIRE(first_key_mismatch(got_keys, keys, order) == -1);
   if (WITH_VALUES) {
     const auto got_values = (vb.selector == 0 ? v0 : v1).download();
-    for (std::size_t i = 0; i < n; ++i) {
-      INFO("value at " << i);
-      REQUIRE(same_bytes(got_values[i], values[order[i]]));
-    }
+    require_sorted(keys, got_keys, opts, &values, &got_values);
+  } else {
+    require_sorted(keys, got_keys, opts);
   }
 }
 
@@ -261,10 +283,8 @@ void check_sort_double_buffer(const std::vector<Key>& keys, const ringsweep::sor
 template <class Policy, class Key, class Value, bool WITH_VALUES>
 void check_sort_in_place(const std::vector<Key>& keys, const ringsweep::sort_options& opts) {
   const std::size_t n = keys.size();
-  INFO("in place " << (WITH_VALUES ? "pairs" : "keys") << ", n " << n << ", " << order_name(opts) << ", bits ["
-                   << opts.begin_bit << ", " << opts.end_bit << ")");
-  std::vector<Value> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = value_of_index<Value>(i);
+  INFO(sort_case(WITH_VALUES ? "in place pairs" : "in place keys", n, opts));
+  const auto values = index_values<Value>(n);
   ringsweep_test::device_buffer<Key> k(keys);
   ringsweep_test::device_buffer<Value> v(values);
   if (WITH_VALUES) {
@@ -273,18 +293,11 @@ void check_sort_in_place(const std::vector<Key>& keys, const ringsweep::sort_opt
     REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(k.data(), n, opts));
   }
   REQUIRE_CUDA(cudaDeviceSynchronize());
-  const auto order = reference_order(keys, opts);
-  const auto got_keys = k.download();
-  INFO("first key mismatch at " << first_key_mismatch(got_keys, keys, order));
-  REQUIRE(first_key_mismatch(got_keys, keys, order) == -1);
   if (WITH_VALUES) {
     const auto got_values = v.download();
-    std::size_t bad = n;
-    for (std::size_t i = 0; i < n && bad == n; ++i) {
-      if (!same_bytes(got_values[i], values[order[i]])) bad = i;
-    }
-    INFO("first value mismatch at " << bad);
-    REQUIRE(bad == n);
+    require_sorted(keys, k.download(), opts, &values, &got_values);
+  } else {
+    require_sorted(keys, k.download(), opts);
   }
 }
 

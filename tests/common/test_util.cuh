@@ -25,18 +25,22 @@
 #include <utility>
 #include <vector>
 
-#define RINGSWEEP_TEST_CUDA_ASSERT_(macro, ...)                                                   \
-  do {                                                                                           \
-    const cudaError_t ringsweep_test_status_ = (__VA_ARGS__);                                    \
-    INFO(#__VA_ARGS__ << " returned " << static_cast<int>(ringsweep_test_status_) << ": "        \
-                      << cudaGetErrorString(ringsweep_test_status_));                            \
-    macro(ringsweep_test_status_ == cudaSuccess);                                                \
+#include "catch_session.hpp"
+
+// One call per use: the Catch2 assertion behind it is compiled once (catch_session.cpp), not
+// expanded at each of the tests' hundreds of runtime calls in every instantiation around them.
+#define RINGSWEEP_TEST_CUDA_ASSERT_(fatal, ...)                                                           \
+  do {                                                                                                    \
+    const cudaError_t ringsweep_test_status_ = (__VA_ARGS__);                                             \
+    ::ringsweep_test::assert_cuda_success(static_cast<int>(ringsweep_test_status_),                       \
+                                          cudaGetErrorString(ringsweep_test_status_), #__VA_ARGS__, __FILE__, \
+                                          __LINE__, fatal);                                               \
   } while (false)
 
 /// Fails the test case (REQUIRE) unless the CUDA runtime call returns cudaSuccess.
-#define REQUIRE_CUDA(...) RINGSWEEP_TEST_CUDA_ASSERT_(REQUIRE, __VA_ARGS__)
+#define REQUIRE_CUDA(...) RINGSWEEP_TEST_CUDA_ASSERT_(true, __VA_ARGS__)
 /// Records a failure (CHECK) unless the CUDA runtime call returns cudaSuccess, and goes on.
-#define CHECK_CUDA(...) RINGSWEEP_TEST_CUDA_ASSERT_(CHECK, __VA_ARGS__)
+#define CHECK_CUDA(...) RINGSWEEP_TEST_CUDA_ASSERT_(false, __VA_ARGS__)
 /// After a kernel launch: no launch error, and the device finished without one.
 #define REQUIRE_CUDA_LAUNCH()                  \
   do {                                         \

@@ -13,12 +13,12 @@
 
 #include <cstddef>
 #include <functional>
-#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "kernel_registry.hpp"
+#include "thread_body.hpp"
 #include "types.hpp"
 
 namespace simt {
@@ -76,13 +76,13 @@ class chevron_call {
 
   template <class... Params, class... Args>
   static std::function<void()> bind(void (*kernel)(Params...), Args&&... args) {
-    auto params = std::make_shared<std::tuple<typename std::decay<Params>::type...>>(std::forward<Args>(args)...);
-    return [kernel, params]() { std::apply(kernel, *params); };
+    return bind_kernel(kernel, std::forward<Args>(args)...);
   }
   template <class... Args>
   std::function<void()> bind_call(Args&&... args) {
-    auto values = std::make_shared<std::tuple<typename std::decay<Args>::type...>>(std::forward<Args>(args)...);
-    return [call_as = call_as_, values]() { std::apply(call_as, *values); };
+    using values_t = std::tuple<CallAs, typename std::decay<Args>::type...>;
+    return make_thread_body(&run_callable_args<values_t>, nullptr, new values_t(call_as_, std::forward<Args>(args)...),
+                            &destroy_args<values_t>);
   }
 
   AddressOf address_of_;

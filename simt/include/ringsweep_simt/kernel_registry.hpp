@@ -12,17 +12,16 @@
 
 #include <cstddef>
 #include <functional>
-#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "thread_body.hpp"
 #include "types.hpp"
 
 namespace simt {
 namespace detail {
 cudaError_t launch_on_stream(const cudaLaunchConfig_t& config, const void* kernel, std::function<void()> thread_body);
-
 /// Launches `kernel` (really a void(*)(Params...)) with the arguments `args[i]` point to.
 using erased_launcher = cudaError_t (*)(const cudaLaunchConfig_t& config, const void* kernel, void** args);
 void register_kernel(const void* kernel, erased_launcher launcher);
@@ -33,8 +32,9 @@ template <class... Params, std::size_t... I>
 std::function<void()> bind_kernel_args(void (*kernel)(Params...), void** args, std::index_sequence<I...>) {
   using params_t = std::tuple<typename std::decay<Params>::type...>;
   // Copied now: the argument array may be gone by the time the grid runs.
-  auto params = std::make_shared<params_t>(*static_cast<typename std::decay<Params>::type*>(args[I])...);
-  return [kernel, params]() { std::apply(kernel, *params); };
+  return make_thread_body(&run_kernel_args<void (*)(Params...), params_t>, reinterpret_cast<erased_fn>(kernel),
+                          new params_t(*static_cast<typename std::decay<Params>::type*>(args[I])...),
+                          &destroy_args<params_t>);
 }
 
 template <class... Params>

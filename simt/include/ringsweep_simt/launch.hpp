@@ -25,13 +25,13 @@
 #pragma once
 
 #include <functional>
-#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "runtime_api.hpp"
+#include "thread_body.hpp"
 #include "types.hpp"
 
 namespace simt {
@@ -47,13 +47,13 @@ cudaError_t set_function_attribute(const void* kernel, cudaFuncAttribute attr, i
 cudaError_t get_function_attributes(cudaFuncAttributes* attr, const void* kernel);
 cudaError_t occupancy_blocks_per_sm(int* blocks, const void* kernel, int block_size, size_t dynamic_smem);
 
-// The thread body of `kernel` over `args` converted to its parameter types now, as a real launch
-// copies them: the grid may still run after the launch returns.
+/// The thread body of `kernel` over `args` converted to its parameter types now, as a real launch
+/// copies them: the grid may still run after the launch returns.
 template <class... Params, class... Args>
 std::function<void()> bind_kernel(void (*kernel)(Params...), Args&&... args) {
   using params_t = std::tuple<typename std::decay<Params>::type...>;
-  auto params = std::make_shared<params_t>(std::forward<Args>(args)...);
-  return [kernel, params]() { std::apply(kernel, *params); };
+  return make_thread_body(&run_kernel_args<void (*)(Params...), params_t>, reinterpret_cast<erased_fn>(kernel),
+                          new params_t(std::forward<Args>(args)...), &destroy_args<params_t>);
 }
 }  // namespace detail
 }  // namespace simt
