@@ -18,7 +18,10 @@ keys per lane for images of at most 32 bits, 8 above): a warp takes 32 segments 
 then sorts them in L rounds of 32 / L sub-warps, every lane of the warp issuing each instruction
 once per round. `per key` is warp-instructions (one issue slot of one warp) per key.
 
-    segment_sass.py --cubin sm_90=X.cubin [--markdown] [--budget bench/results/segment_budget.csv --check]
+    segment_sass.py --cubin sm_90=X.cubin [--markdown] [--shapes ringsweep_tile_shapes]
+                    [--budget bench/results/segment_budget.csv --check]
+
+With --shapes, --check and --write-budget also take the compact segments' block rows.
 """
 import argparse
 import csv
@@ -38,7 +41,7 @@ KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail
 
 SMALL_KERNEL = re.compile(r"small_segment_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
                           r"ringsweep::[a-z0-9_]+::detail::segment_in_place, (true|false|\(bool\)[01]), (\d+)>\(")
-BLOCK_SIZES = [1024, 4096, 9216]  # segment sizes of the block classes' rows
+BLOCK_SIZES = [512, 600, 1024, 4096, 9216]  # segment sizes of the block classes' rows
 PASSES = {8: 1, 16: 2, 32: 4, 64: 8}  # digit passes of the whole key
 
 
@@ -61,7 +64,8 @@ def config_case(args):
 
 def block_case(demangled):
     """(policy, case, key bits, block class) of a small_segment_kernel, else None. The class is
-    `medium` (segment_block_policy's shape) or `small` (the onesweep shape's block)."""
+    `compact` (segment_compact_policy's shape), `medium` (segment_block_policy's) or `small` (the
+    onesweep shape's block)."""
     m = SMALL_KERNEL.search(demangled)
     if not m:
         return None
@@ -69,13 +73,14 @@ def block_case(demangled):
     if len(args) != 4:
         return None
     policy = args[0]
-    medium = "segment_block_policy<" in policy
-    policy = re.sub(r".*segment_block_policy<(.*)>$", r"\1", policy).split("::")[-1]
+    cls = "compact" if "segment_compact_policy<" in policy else \
+        "medium" if "segment_block_policy<" in policy else "small"
+    policy = re.sub(r".*segment_(block|compact)_policy<(.*)>$", r"\2", policy).split("::")[-1]
     kc = config_case(args)
     if kc is None:
         return None
     case, bits = kc
-    return policy, case, bits, "medium" if medium else "small"
+    return policy, case, bits, cls
 
 
 def kernel_case(demangled):
@@ -180,7 +185,7 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
             continue
         threads, tile = shape
         for size in BLOCK_SIZES:
-            if size > tile:
+            if size > tile or size <= (512 if bits <= 32 else 256):  # tiny ones: the network's
                 continue
             warp_insns = threads // 32 * (c["other"] + PASSES[bits] * c["small_pass"])
             rows.append({"arch": arch, "policy": policy, "case": case, "class": cls, "threads": threads, "tile": tile,
@@ -237,6 +242,8 @@ def write_budget(rows, path):
            "# warp-instructions per key for segments of `segment_keys` keys (every lane full) and registers.",
            "# A kernel above its row fails the test. Lower a row when a change removes instructions; raise",
            "# one only with the reason in the commit (segment_sass.py --write-budget writes every row anew).",
+           "# Rows of policy segment_compact:<policy>: the compact segments' block (small_segment_kernel of",
+           "# segment_compact_policy), warps x (other + passes x small_pass) / segment_keys (--shapes).",
            "arch,policy,case,segment_keys,max_per_key,max_regs"]
     for r in rows:
         if r["case"] == "pairs_u32_u64":  # the positions of gathered values, not a shape of its own
@@ -245,6 +252,12 @@ def write_budget(rows, path):
                                            math.ceil(r["per_key"] * 100 - 1e-9) / 100, r["regs"]))
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
+
+
+def budget_block_rows(rows):
+    """The block rows the budget holds: the compact class's (its policy named
+    `segment_compact:<policy>`, as tile_shapes names its shape)."""
+    return [dict(r, policy="segment_compact:" + r["policy"]) for r in rows if r["class"] == "compact"]
 
 
 def block_rows(args):
@@ -259,7 +272,7 @@ def block_rows(args):
     table = [dict(zip(head, l)) for l in lines[1:]]
 
     def threads_of(policy, case, cls):
-        name = ("segment_block:" if cls == "medium" else "") + policy
+        name = {"medium": "segment_block:", "compact": "segment_compact:"}.get(cls, "") + policy
         for r in table:
             if r.get("policy") == name and r.get("case") == case:
                 return int(r["threads"]), int(r["threads"]) * int(r["items"])
@@ -290,16 +303,19 @@ def main():
     for spec in args.cubin:
         arch, path = spec.split("=", 1)
         rows += analyse(path, nvdisasm, arch)
+    budgeted = rows
+    if args.shapes and (args.check or args.write_budget):
+        budgeted = rows + budget_block_rows(block_rows(args))
     if args.markdown:
         print(markdown(rows))
         if args.shapes:
             print()
             print(markdown_blocks(block_rows(args)))
     if args.write_budget:
-        write_budget(rows, args.budget)
+        write_budget(budgeted, args.budget)
         return 0
     if args.check:
-        failures = check_budget(rows, args.budget)
+        failures = check_budget(budgeted, args.budget)
         for m in failures:
             print("FAIL " + m)
         return 1 if failures else 0

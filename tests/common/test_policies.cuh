@@ -19,7 +19,11 @@ namespace ringsweep_test {
 /// 192-key tiles (64 threads x 3 keys; fewer for wide keys or values), a 4-slot status buffer and
 /// 8-tile portions.
 struct policy_tiny : ringsweep::policy_defaults {
-  static constexpr int SEGMENT_TINY_KEYS = 128;  // tiny segments by 1 to 8 lanes (16 keys each), medium ones above
+  static constexpr int SEGMENT_TINY_KEYS = 96;  // tiny segments by 1 to 8 lanes (16 keys each), compact ones above
+  // Compact segments (97 to 128 keys): blocks of 32 threads x 4 keys.
+  __host__ __device__ static constexpr ringsweep::onesweep_shape segment_compact_block(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 32, 4, 4, 32 * 4 * 16).blocks_per_sm(4);
+  }
   // Medium segments (129 to 160 keys): blocks of 32 threads x 5 keys; small ones up to the tile.
   __host__ __device__ static constexpr ringsweep::onesweep_shape segment_block(ringsweep::sort_types t) {
     return ringsweep::onesweep_shape::fit(t, 32, 5, 5, 32 * 5 * 16).blocks_per_sm(2);

@@ -37,8 +37,10 @@ constexpr std::size_t lane_keys() {
 }
 
 /// Sizes at the network's edges for `Key`: 0, 1, 2, 3, each class's size -1, +0, +1 (lanes x
-/// keys per lane), a lane's keys +-1, past the tiny limit (the medium class: policy_defaults'
-/// segment_block tile of 256 x 16 4-byte or 256 x 8 8-byte keys, and one past it: the small class).
+/// keys per lane), a lane's keys +-1, past the tiny limit (the compact class: policy_defaults'
+/// segment_compact_block tile of 64 x 16 4-byte or 64 x 8 8-byte keys +-1, and 600 keys; the
+/// medium class: its segment_block tile of 256 x 16 4-byte or 256 x 8 8-byte keys, and one past
+/// it: the small class).
 template <class Key>
 std::vector<std::size_t> network_edges() {
   const std::size_t items = lane_keys<Key>();
@@ -48,8 +50,10 @@ std::vector<std::size_t> network_edges() {
     sizes.push_back(lanes * items);
     sizes.push_back(lanes * items + 1);
   }
+  const std::size_t compact = 64 * (sizeof(Key) <= 4 ? 16 : 8);
   const std::size_t medium = 256 * (sizeof(Key) <= 4 ? 16 : 8);
-  for (std::size_t s : {std::size_t(1000), medium - 1, medium, medium + 1}) sizes.push_back(s);
+  for (std::size_t s : {std::size_t(600), compact - 1, compact, compact + 1, medium - 1, medium, medium + 1})
+    sizes.push_back(s);
   return sizes;
 }
 

@@ -1,6 +1,7 @@
 // Segmented sorts: each segment sorted on its own, against std::stable_sort per segment. The tiny
-// policies put the class edges at small sizes (tiny: at most SEGMENT_TINY_KEYS = 128 keys, by the
-// sub-warp network; medium: at most one 160-key segment_block tile, one block; small: at most one
+// policies put the class edges at small sizes (tiny: at most SEGMENT_TINY_KEYS = 96 keys, by the
+// sub-warp network; compact: at most one 128-key segment_compact_block tile, one block; medium: at
+// most one 160-key segment_block tile, one block, the two sharing one list; small: at most one
 // 192-key tile, one block; large: onesweep passes over a 4-slot ring and portions of 8 tiles), so
 // segments of a few thousand keys cross every one of them. Keys outside every segment must stay
 // unwritten, the inputs untouched.
@@ -197,11 +198,11 @@ void check_segmented_buffers(const std::vector<Key>& keys, const segments<Offset
   }
 }
 
-/// Sizes at every class edge of the tiny policy: empty, one key, tiny (2 .. 128), medium (129 ..
-/// 160), small (161 .. 192), large (193 on: one tile and a key, a ring of 4 slots wrapped, 8-tile
-/// portions crossed).
-const std::vector<std::size_t> edge_sizes = {0,   1,   2,   3,   31,  33,  127, 128, 129, 159,
-                                             160, 161, 191, 192, 193, 384, 385, 977, 2000};
+/// Sizes at every class edge of the tiny policy: empty, one key, tiny (2 .. 96), compact (97 ..
+/// 128), medium (129 .. 160), small (161 .. 192), large (193 on: one tile and a key, a ring of 4
+/// slots wrapped, 8-tile portions crossed).
+const std::vector<std::size_t> edge_sizes = {0,   1,   2,   3,   31,  33,  95,  96,  97,  127, 128, 129,
+                                             159, 160, 161, 191, 192, 193, 384, 385, 977, 2000};
 
 }  // namespace
 

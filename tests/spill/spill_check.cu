@@ -80,8 +80,8 @@ cudaError_t argsort() {
                             static_cast<Index*>(nullptr), 1);
 }
 
-/// Segmented sorts: the classification, the tiny (warp) and small (block) segment kernels, and
-/// the large segments' histogram, scan, onesweep and copy.
+/// Segmented sorts: the classification, the tiny (warp), compact, medium and small (block) segment
+/// kernels, and the large segments' histogram, scan, onesweep and copy.
 template <class Key, class Value>
 cudaError_t segmented() {
   std::size_t bytes = 0;

@@ -20,6 +20,10 @@ struct segment_sort_params : sort_arrays<Key, ValueRaw> {
   u64 capacity;
   const u32* tiny_count;
   const u32* small_count;
+  // A front list's kernel (small_segment_kernel, FRONT) sorts its items of `front_min` to
+  // `front_max` keys and passes over the others (the compact and medium classes share the front).
+  u32 front_min = 0;
+  u32 front_max = 0xffffffffu;
 };
 
 /// Each digit pass ranks the warp's keys stably by counting, for each key, the keys with a

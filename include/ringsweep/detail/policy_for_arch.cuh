@@ -30,6 +30,14 @@ struct segment_block_policy : Policy {
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) { return Policy::segment_block(t); }
 };
 
+/// A policy whose onesweep shape is `Policy::segment_compact_block`'s: the kernel that sorts a
+/// segmented sort's segments above the tiny ones and up to that smaller tile (one block each).
+template <class Policy>
+struct segment_compact_policy : Policy {
+  using arch_base = Policy;
+  __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) { return Policy::segment_compact_block(t); }
+};
+
 /// Architecture range `[min, max)` of `Policy` in `List`; `found` is false (and the range every
 /// architecture) for a policy the list does not name, such as a test or tuning policy.
 template <class Policy, class List>

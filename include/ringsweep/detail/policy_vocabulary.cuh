@@ -179,6 +179,12 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   smaller than the onesweep tile; segments between it and one onesweep tile take the onesweep
 ///   shape's block. 256 threads x 16 keys (4,096 4-byte keys; 2,048 8-byte ones), two blocks
 ///   per SM.
+/// - `segment_compact_block(sort_types)`: a smaller block shape for the segments above the tiny
+///   ones and up to its own tile, where that tile lies between the tiny limit and
+///   `segment_block`'s tile (a medium block would rank mostly padding for them): one block each,
+///   more per SM. 64 threads x 16 keys (1,024 4-byte keys; 512 8-byte ones), eight blocks per SM:
+///   on sm_90 a 1,024-key u32 segment takes 7.6 warp-instructions per key (128 x 8 took 9.1, the
+///   medium block 30.7; bench/results/segment_instructions.md).
 /// - `SEGMENT_WARP_ITEMS`: keys whose image is wider than 64 bits (custom keys) sort a tiny segment
 ///   of at most `32 * SEGMENT_WARP_ITEMS` keys in one warp instead (keys per lane; the ranking
 ///   costs each lane `32 * SEGMENT_WARP_ITEMS^2` comparisons per pass).
@@ -230,6 +236,9 @@ struct policy_defaults {
   static constexpr int SEGMENT_WARP_ITEMS = 4;
   __host__ __device__ static constexpr onesweep_shape segment_block(sort_types t) {
     return onesweep_shape::fit(t, 256, 16, 16, 256 * 16 * 4).blocks_per_sm(2);
+  }
+  __host__ __device__ static constexpr onesweep_shape segment_compact_block(sort_types t) {
+    return onesweep_shape::fit(t, 64, 16, 16, 64 * 16 * 4).blocks_per_sm(8);
   }
   static constexpr int PIPELINE_STAGES = 1;
   static constexpr bool PIPELINE_BULK_COPY = false;

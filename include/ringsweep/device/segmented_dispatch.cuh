@@ -1,6 +1,7 @@
 // The launches of a segmented sort. The host knows n and the number of segments, never their
-// sizes: the device sorts the segments into classes (tiny: a warp each; small: a block each;
-// large: onesweep passes over all their tiles), and every later launch reads the classes.
+// sizes: the device sorts the segments into classes (tiny: a warp each; compact, medium and small:
+// a block each, of three shapes; large: onesweep passes over all their tiles), and every later
+// launch reads the classes.
 #pragma once
 
 #include <cstddef>
@@ -63,6 +64,13 @@ struct segmented_dispatch {
   using medium_config = sort_config<segment_block_policy<Policy>, Key, typename Config::value_type>;
   static constexpr int MEDIUM =
       NETWORK && medium_config::TILE > TINY && medium_config::TILE < TILE ? medium_config::TILE : 0;
+  /// Medium segments of at most COMPACT keys go to a smaller block instead, the policy's
+  /// segment_compact_block shape (more blocks per SM), where that tile lies between TINY and
+  /// MEDIUM: the classification lists both classes together at the front, and each kernel sorts
+  /// its own sizes there and passes over the others. COMPACT 0: no such class.
+  using compact_config = sort_config<segment_compact_policy<Policy>, Key, typename Config::value_type>;
+  static constexpr int COMPACT =
+      MEDIUM != 0 && compact_config::TILE > TINY && compact_config::TILE < MEDIUM ? compact_config::TILE : 0;
 
   // Counter words (before the tail iterator's, from Config::COUNTER_TAILS, and the routes).
   static constexpr int COUNTER_TINY = 3;
@@ -162,11 +170,23 @@ struct segmented_dispatch {
                  stream, launch_order::serial, sp, out);
       if (e != cudaSuccess) return e;
     }
+    if constexpr (COMPACT != 0) {
+      if (p.sort.n > std::size_t(TINY)) {  // else no segment is compact
+        constexpr int blocks = compact_config::shape::MIN_BLOCKS;
+        segment_sort_params<Key, value_raw_t> cs = sp;
+        cs.front_max = u32(COMPACT);
+        e = launch(small_segment_kernel<compact_config, Output, true, blocks>, grid_of(p.segments, wide * blocks),
+                   unsigned(compact_config::THREADS), stream, launch_order::serial, cs, out);
+        if (e != cudaSuccess) return e;
+      }
+    }
     if constexpr (MEDIUM != 0) {
-      if (p.sort.n > std::size_t(TINY)) {  // else no segment is medium
+      if (p.sort.n > std::size_t(COMPACT != 0 ? COMPACT : TINY)) {  // else no segment is medium
         constexpr int blocks = medium_config::shape::MIN_BLOCKS;
+        segment_sort_params<Key, value_raw_t> ms = sp;
+        ms.front_min = u32(COMPACT + 1);  // above the compact class (TINY + 1 where there is none)
         e = launch(small_segment_kernel<medium_config, Output, true, blocks>, grid_of(p.segments, wide * blocks),
-                   unsigned(medium_config::THREADS), stream, launch_order::serial, sp, out);
+                   unsigned(medium_config::THREADS), stream, launch_order::serial, ms, out);
         if (e != cudaSuccess) return e;
       }
     }

@@ -40,7 +40,8 @@ __global__ void __launch_bounds__(tiny_segment_threads)
 }
 
 /// Persistent grid: block `b` sorts small segments `b, b + gridDim.x, ...` (from the back of the
-/// items; `FRONT`: the medium ones, from the front), each as a single-tile sort of Config's shape;
+/// items; `FRONT`: those of `p.front_min` to `p.front_max` keys from the front, the compact or
+/// the medium ones, passing over the other class's), each as a single-tile sort of Config's shape;
 /// `Output` as for tiny_segment_kernel. `MIN_BLOCKS`: blocks per SM the registers must allow.
 template <class Config, class Output = segment_in_place, bool FRONT = false, int MIN_BLOCKS = 1>
 __global__ void __launch_bounds__(Config::THREADS, MIN_BLOCKS)
@@ -52,6 +53,10 @@ __global__ void __launch_bounds__(Config::THREADS, MIN_BLOCKS)
     for (u32 i = blockIdx.x; i < count; i += gridDim.x) {
       const u64 at = FRONT ? i : p.capacity - 1 - i;
       const u64 item = load_global(p.items + at);
+      if constexpr (FRONT) {  // the same item in every thread: the whole block passes over it
+        const u32 size = segment_item::size(item);
+        if (size < p.front_min || size > p.front_max) continue;
+      }
       const u64 begin = segment_item::begin(item);
       small_sort_params<typename Config::key_type, typename Config::value_raw_t> sp;
       static_cast<key_context<typename Config::key_type>&>(sp) = p;
