@@ -12,7 +12,9 @@
 // +0.0; NaNs by their bits, see key_traits). Among keys that compare equal the earliest input
 // positions are taken and keep their input order, so the result is exactly the first k keys of a
 // stable sort, the same on every run. Pairs carry each key's value; indices give each key's input
-// position (no index array is read).
+// position (no index array is read). Values: any trivially copyable type (a 12-byte float3, a
+// 24-byte struct): the candidates carry their 8-byte input positions, and one gather moves the k
+// winners' values, each once (batched: the indices form, then one gather; see below).
 //
 // **How** (design.md 15): a radix select. One read of the keys counts every pass's digits; then
 // per level (a digit pass from the most significant down, passes in which all keys agree skipped)
@@ -31,7 +33,9 @@
 //         + [pairs, indices: a(8 k)] + [indices without keys_out: a(k K)] + the in/out sort of k keys
 //         (pairs and indices: with 8-byte values), see sort.cuh.
 // k = n: the stable sort of the whole input runs instead, with its own storage (sort.cuh, argsort
-// for indices). The size query returns it exactly.
+// for indices; pairs whose values are not 1, 2, 4, 8 or 16 bytes: the gathered sort's, see
+// docs/temp_storage.md). The size query returns it exactly. The formula above holds for values of
+// any size (they are gathered by position, never stored in it).
 //
 // **Errors.** cudaErrorInvalidValue with nothing written and nothing launched for k > n, a bad bit
 // window or order, null input or output pointers (k > 0), misaligned custom keys, an output
@@ -109,6 +113,11 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
 /// in/out sort's of n keys (and values: pairs the caller's, indices the Index positions; see
 /// segmented_sort.cuh) + 3 a(n sizeof(Key)) + a(8 n) + [pairs, indices: 2 a(n V)]
 /// + a(4 num_segments) + a(24 L) + a(4) + 256.
+/// Pairs whose values are not 1, 2, 4, 8 or 16 bytes (a float3, a 24-byte struct): the batched
+/// indices form runs with I-byte positions (I = 4 for n < 2^32, else 8) into an order of
+/// num_segments x k slots (filled with all ones first), and one gather moves each winner's value
+/// to its slot (slots past a short segment's size stay untouched). Temporary storage: the
+/// indices form's above (V = I) + a(num_segments k I).
 /// Errors as for top_k_keys (k may exceed a segment's size), and as segmented_sort_keys for the
 /// offsets; segments x k must fit in half of std::size_t.
 ///

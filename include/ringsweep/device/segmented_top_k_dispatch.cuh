@@ -34,6 +34,70 @@ struct segmented_top_k_dispatch {
                                   std::size_t& temp_bytes, std::size_t n, std::size_t segments,
                                   BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
                                   const sort_options& opts, cudaStream_t stream) {
+    if constexpr (What == top_k_output::pairs && !value_moves_whole<Value>::value) {
+      return with_index_type(n, [&](auto index) {
+        return run_gathered<decltype(index)>(kind, f, d_temp, temp_bytes, n, segments, begin_offsets, end_offsets, k,
+                                             opts, stream);
+      });
+    } else {
+      return run_moved(kind, f, d_temp, temp_bytes, n, segments, begin_offsets, end_offsets, k, opts, stream);
+    }
+  }
+
+  /// Pairs whose values the sorts do not move whole (value_gather.cuh): the indices form with
+  /// `Index` positions into an order array of segments x k slots (all ones first: a slot past a
+  /// short segment's size stays unset), then one gather of the winners' values into their slots
+  /// (unset slots keep theirs). Temporary storage: the indices form's, then a(segments k
+  /// sizeof(Index)) of order. Every check of the values is made before the first launch.
+  template <class Index, class Key, class Value, class BeginOffsets, class EndOffsets>
+  __host__ static cudaError_t run_gathered(const Kind& kind, const top_k_form<Key, Value, top_k_output::pairs>& f,
+                                           void* d_temp, std::size_t& temp_bytes, std::size_t n, std::size_t segments,
+                                           BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
+                                           const sort_options& opts, cudaStream_t stream) {
+    static_assert(std::is_trivially_copyable<Value>::value, "ringsweep: values must be trivially copyable");
+    using indices_form = top_k_form<Key, Index, top_k_output::indices>;
+    std::size_t inner_bytes = 0;
+    cudaError_t e = run_moved(kind, indices_form{nullptr, nullptr, nullptr, nullptr}, nullptr, inner_bytes, n,
+                              segments, begin_offsets, end_offsets, k, opts, stream);
+    if (e != cudaSuccess) return e;  // the window, the counts, segments x k against half of size_t
+    const std::size_t slots = segments * k;
+    if (slots > (~std::size_t(0) >> 2) / (sizeof(Index) + sizeof(Value))) return cudaErrorInvalidValue;
+    const std::size_t order_at = align_up(inner_bytes);
+    const std::size_t bytes = order_at + align_up(slots * sizeof(Index));
+    if (d_temp == nullptr) {
+      temp_bytes = bytes;
+      return cudaSuccess;
+    }
+    if (k == 0 || n == 0 || segments == 0) return cudaSuccess;
+    if (temp_bytes < bytes) return cudaErrorInvalidValue;
+    // The indices form's checks (made again there), then the values', before the order's fill.
+    const segment_offsets_of<BeginOffsets, EndOffsets> bounds{begin_offsets, end_offsets};
+    if (!bounds.given(segments) || f.keys_in == nullptr || f.keys_out == nullptr || f.values_in == nullptr ||
+        f.values_out == nullptr || !kind.aligned(f.keys_in, f.keys_out)) {
+      return cudaErrorInvalidValue;
+    }
+    const std::size_t in_bytes = n * sizeof(Key), v_out = slots * sizeof(Value);
+    if (ranges_overlap(f.keys_in, in_bytes, f.keys_out, slots * sizeof(Key)) ||
+        ranges_overlap(f.values_out, v_out, f.keys_in, in_bytes) ||
+        ranges_overlap(f.values_out, v_out, f.keys_out, slots * sizeof(Key)) ||
+        ranges_overlap(f.values_out, v_out, f.values_in, n * sizeof(Value))) {
+      return cudaErrorInvalidValue;
+    }
+    Index* const order = temp_piece<Index>(d_temp, order_at - temp_alignment);
+    e = cudaMemsetAsync(order, 0xff, slots * sizeof(Index), stream);
+    if (e != cudaSuccess) return e;
+    std::size_t left = inner_bytes;
+    e = run_moved(kind, indices_form{f.keys_in, f.keys_out, nullptr, order}, d_temp, left, n, segments, begin_offsets,
+                  end_offsets, k, opts, stream);
+    if (e != cudaSuccess) return e;
+    return launch_value_gather<true>(f.values_in, f.values_out, order, slots, count_source{}, stream);
+  }
+
+  template <class Key, class Value, top_k_output What, class BeginOffsets, class EndOffsets>
+  __host__ static cudaError_t run_moved(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
+                                        std::size_t& temp_bytes, std::size_t n, std::size_t segments,
+                                        BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
+                                        const sort_options& opts, cudaStream_t stream) {
     using V = sort_value<Value, What>;
     using cfg = config<Value, What>;
     using runner = segmented_runner<cfg>;

@@ -133,6 +133,13 @@ struct top_k_dispatch {
     if constexpr (What == top_k_output::keys) {
       return form_runner<keys_config>::run(in_out_form<Key, null_value>{f.keys_in, f.keys_out, nullptr, nullptr},
                                                   d_temp, temp_bytes, n, opts, stream, kind.context());
+    } else if constexpr (What == top_k_output::pairs && !value_moves_whole<Value>::value) {
+      // Values of another size: the gathered in/out sort (value_gather.cuh).
+      return with_index_type(n, [&](auto index) {
+        return gather_runner<Policy, Hooks, sort_key>::template run<decltype(index)>(
+            in_out_form<Key, Value>{f.keys_in, f.keys_out, f.values_in, f.values_out}, d_temp, temp_bytes, n, opts,
+            stream, kind.context(), host_count{});
+      });
     } else if constexpr (What == top_k_output::pairs) {
       using config = sort_config<Policy, sort_key, typename kernel_value<Value>::type, Hooks>;
       return form_runner<config>::run(in_out_form<Key, Value>{f.keys_in, f.keys_out, f.values_in, f.values_out},
