@@ -7,7 +7,9 @@
 // the stable sorted order of all keys (equal keys keep their order: by rank, then by position),
 // and every rank holds exactly its n_local keys again (exact balance, whatever the data: one
 // dominant key or all keys equal included). Every key type, custom key (decomposer) and option of
-// the device sort (sort.cuh: descending, bit windows), values of 1, 2, 4, 8 or 16 bytes.
+// the device sort (sort.cuh: descending, bit windows), values of any trivially copyable type (a
+// float3, a 24-byte struct): every value crosses the network once as its bytes, and those of
+// other sizes than 1, 2, 4, 8 or 16 bytes are gathered by the final local sort (sort.cuh).
 //
 // How (docs/design.md, section 14): the exact splitter at every rank boundary is found on the keys
 // as they are. A sample (the digits of a few thousand evenly spaced keys per rank) rides on the
@@ -29,7 +31,8 @@
 // the network once; besides, the sample and the candidates (a few thousand keys per rank at a
 // few ranks; docs/design.md, section 14, for how they grow with the ranks).
 // Device memory: one more array of n_local keys and values, and the device sort's constant
-// temporary storage (the splitter search's and the partition's tables, O(p) words, share it),
+// temporary storage (values of other sizes: the gathered double-buffer sort's, which grows with
+// n_local, docs/temp_storage.md) (the splitter search's and the partition's tables, O(p) words, share it),
 // plus about 2.3 KiB per rank of the communicator (the brackets' marks): one cudaMalloc block
 // (memory an IPC-capable transport can map, unlike a stream-ordered pool's), kept per
 // communicator (see release_buffers).

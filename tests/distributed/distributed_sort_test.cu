@@ -425,6 +425,75 @@ TEST_CASE("distributed pairs: values of 1, 2, 4, 8 and 16 bytes", "[distributed]
   CHECK(pairs_right<u32, v16>(k));
 }
 
+/// Values the device sort gathers (device/value_gather.cuh): 3, 12, 24 and 64 bytes, over-aligned.
+template <int N>
+struct bytes_of {
+  unsigned char b[N];
+};
+struct float3_like {
+  float x, y, z;
+};
+struct position_index {
+  double x, y;
+  u64 index;
+};
+struct words8x8 {
+  u64 w[8];
+};
+struct alignas(32) aligned32 {
+  u32 w[8];
+};
+
+// Values of other sizes move as words through the partition and as bytes through the exchange;
+// the final local sort gathers them. One dominant key (most boundaries fall inside its run: the
+// (rank, position) split), both orders, both exchange paths for the 24-byte value; the device
+// memory of a 24-byte value: the second array and the gathered sort's storage.
+TEST_CASE("distributed pairs: values of any size", "[distributed][any_size]") {
+  const std::vector<u32> k = make_u32(shape::dominant, seed() + 21);
+  for (auto order : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    INFO("order " << int(order));
+    const ringsweep::sort_options opts{order};
+    CHECK(pairs_right<u32, bytes_of<3>>(k, opts));
+    CHECK(pairs_right<u32, float3_like>(k, opts));
+    CHECK(pairs_right<u32, position_index>(k, opts));
+    CHECK(pairs_right<u32, words8x8>(k, opts));
+    CHECK(pairs_right<u32, aligned32>(k, opts));
+  }
+  const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
+  for (auto path : {rmpi::exchange_path::direct, rmpi::exchange_path::staged}) {
+    rmpi::exchange_settings s = saved;
+    s.path = path;
+    s.chunk_bytes = 1000;  // messages that cut values
+    rmpi::set_exchange_settings(s);
+    INFO("path " << int(path));
+    CHECK(pairs_right<u32, position_index>(k));
+  }
+  rmpi::set_exchange_settings(saved);
+#if defined(RINGSWEEP_VARIANT_SIMT)
+  const std::size_t n = k.size();
+  ringsweep_test::device_buffer<u32> d_keys(k);
+  const std::vector<position_index> zeros(n, position_index{});
+  ringsweep_test::device_buffer<position_index> d_values(zeros);
+  ringsweep::double_buffer<u32> kb(d_keys.data(), d_keys.data());
+  ringsweep::double_buffer<position_index> vb(d_values.data(), d_values.data());
+  std::size_t temp = 0;
+  REQUIRE(ringsweep::sort_pairs(nullptr, temp, kb, vb, n) == cudaSuccess);
+  int device = 0;
+  cudaGetDevice(&device);
+  CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);
+  simt::reset_peak_device_bytes();
+  const std::size_t held = simt::peak_device_bytes(device);
+  const cudaError_t e = rmpi::sort_pairs(test_comm, d_keys.data(), d_values.data(), n);
+  const std::size_t used = simt::peak_device_bytes(device) - held;
+  CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);
+  const std::size_t allowed = n * (4 + 24) + temp + 16 * 1024;
+  INFO("n_local " << n << ", sort held " << used << " bytes, allowed " << allowed << " (temp " << temp << ")");
+  CHECK(all_ranks_returned(e, cudaSuccess));
+  CHECK(on_all_ranks(used <= allowed));
+  CHECK(on_all_ranks(used >= n * (4 + 24)));
+#endif
+}
+
 TEST_CASE("distributed exchange: direct and staged paths, messages in chunks", "[distributed]") {
   const rmpi::exchange_settings saved = rmpi::get_exchange_settings();
   CHECK(rmpi::get_exchange_settings().chunk_bytes == std::size_t(1) << 30);  // the default: below 2^31

@@ -195,9 +195,10 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   using traits = key_traits<SortKey>;
   using bits_type = typename traits::bits_type;
   static_assert(sizeof(bits_type) == sizeof(Key), "ringsweep: a key moves as its bits");
-  static_assert(!HAS_VALUES || sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 ||
-                    sizeof(Value) == 8 || sizeof(Value) == 16,
-                "ringsweep: values of the distributed sort have 1, 2, 4, 8 or 16 bytes");
+  // Values of any size: the partition moves them in words of their alignment, the exchange as
+  // bytes, and the local sort (radix_sort) gathers those that are not 1, 2, 4, 8 or 16 bytes.
+  static_assert(!HAS_VALUES || std::is_trivially_copyable<Value>::value,
+                "ringsweep: values must be trivially copyable");
 
   phase_times& times = last_times();
   times = phase_times{};
