@@ -30,6 +30,19 @@
 // and freed by the call: n keys, then n values from the next multiple of alignof(Value), i.e.
 // `round_up(n * sizeof(Key), alignof(Value)) + n * sizeof(Value)` bytes.
 //
+// Values of any trivially copyable type: those of 1, 2, 4, 8 or 16 bytes travel with their keys as
+// above. Any other size (a 12-byte float3, a 24-byte struct) is never sent to a GPU: the keys are
+// sorted as above with their input positions as values (I = 4 bytes below 2^32 keys, else 8), and
+// the values are then gathered once on the host through a buffer and copied back (host threads as
+// for the final copies). Over the bus that is K + I bytes per key and crossing instead of
+// K + sizeof(Value): fewer for every such value but a 3-byte one (one byte more). Host memory
+// besides: the order, n * I bytes (std::malloc), and the gather's buffer, n * sizeof(Value), which
+// is the values part of the caller's scratch when one is given (else std::malloc); the argsort
+// uses the caller's scratch too when it holds `round_up(n * sizeof(Key), I) + n * I` bytes, else
+// allocates its own as above. Both allocations are made before anything is sorted (failing:
+// cudaErrorMemoryAllocation, your data untouched); the values are written only after the keys'
+// sort succeeded, by host copies that cannot fail.
+//
 // Errors: cudaErrorInvalidValue for a bad window or order, null arrays with n > 0, an n whose bytes
 // overflow, a negative `num_devices` or null `devices` with devices, a `device_bytes` too small for
 // a chunk of 256 keys; cudaErrorInvalidDevice for a device that does not exist;
@@ -60,7 +73,8 @@ RINGSWEEP_NAMESPACE_BEGIN
 template <class Key>
 cudaError_t host_sort_keys(Key* h_keys, std::size_t n, sort_options opts = {}, host_sort_config cfg = {});
 
-/// Sorts `n` host (key, value) pairs in place by key, stably.
+/// Sorts `n` host (key, value) pairs in place by key, stably. Values of any trivially copyable
+/// type (other sizes than 1, 2, 4, 8 and 16 bytes: sorted as positions, gathered on the host).
 ///
 ///     ringsweep::host_sort_pairs(h_keys, h_values, n);
 template <class Key, class Value>

@@ -67,9 +67,10 @@ class host_sort {
   static constexpr int BUCKETS = 1 << DIGIT_BITS;
   static constexpr std::size_t ITEM = sizeof(Key) + (HAS_VALUES ? sizeof(Value) : 0);
   // Its chunks' budget assumes the double-buffer sort's constant storage, which a gathered value
-  // (any other size: value_gather.cuh) does not have.
+  // (any other size: value_gather.cuh) does not have; those go through host_sort_gathered
+  // (host_sort_gather.cuh), which runs this sort with positions as values.
   static_assert(!HAS_VALUES || value_moves_whole<Value>::value,
-                "ringsweep: values of the host-resident sort have 1, 2, 4, 8 or 16 bytes");
+                "ringsweep: host_sort moves values of 1, 2, 4, 8 or 16 bytes (host_sort_pairs_of takes any)");
 
   __host__ host_sort(const Kind& kind, Key* keys, Value* values, std::size_t n, const sort_options& opts,
                      const host_sort_config& cfg)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "host_sort_dispatch.cuh"
+#include "host_sort_gather.cuh"
 #include "radix_sort.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -307,9 +308,7 @@ cudaError_t tuning::host_sort_keys(Key* h_keys, std::size_t n, sort_options opts
 template <class Policy, class Key, class Value>
 cudaError_t tuning::host_sort_pairs(Key* h_keys, Value* h_values, std::size_t n, sort_options opts,
                                     host_sort_config cfg) {
-  return detail::host_sort<Policy, detail::builtin_keys<Key>, Value>(detail::builtin_keys<Key>{}, h_keys, h_values, n,
-                                                                     opts, cfg)
-      .run();
+  return detail::host_sort_pairs_of<Policy>(detail::builtin_keys<Key>{}, h_keys, h_values, n, opts, cfg);
 }
 
 template <class Policy, class Key, class Decomposer, detail::if_decomposer<Decomposer>>
@@ -323,7 +322,7 @@ template <class Policy, class Key, class Value, class Decomposer, detail::if_dec
 cudaError_t tuning::host_sort_pairs(Key* h_keys, Value* h_values, std::size_t n, Decomposer decomposer,
                                     sort_options opts, host_sort_config cfg) {
   using kind = detail::decomposed_keys<Key, Decomposer>;
-  return detail::host_sort<Policy, kind, Value>(kind{decomposer}, h_keys, h_values, n, opts, cfg).run();
+  return detail::host_sort_pairs_of<Policy>(kind{decomposer}, h_keys, h_values, n, opts, cfg);
 }
 
 template <class Policy, class Key>
