@@ -9,6 +9,12 @@
 #       sources with ASan + UBSan. Executables link the runtime themselves; a static library
 #       passes the link flag on to whatever links it (also after install), so the runtime is
 #       always there. CUDA sources are left alone. Calling it twice on one target is harmless.
+#       The SIMT backend (ringsweep_simt) is the exception: it is compiled uninstrumented, only
+#       announcing its fiber switches and stacks to AddressSanitizer (RINGSWEEP_SIMT_ASAN), as in
+#       the race-detection build below. The kernels and tests compiled into an executable are
+#       checked as before; the backend's scheduler and warp collectives, about half of a sanitized
+#       sort test's CPU time when instrumented, run at full speed. The backend's own tests link an
+#       instrumented copy of it instead (ringsweep_simt_checked, simt/CMakeLists.txt).
 #       When RINGSWEEP_SANITIZE is thread (race detection): executables are compiled and linked
 #       with -fsanitize=thread, so kernels compiled into them are instrumented; the SIMT backend
 #       itself stays uninstrumented and only announces its fibers, barriers and warp rendezvous to
@@ -57,7 +63,11 @@ function(ringsweep_apply_sanitizers target)
   endif()
   set_property(TARGET ${target} PROPERTY RINGSWEEP_SANITIZE_APPLIED ON)
 
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${RINGSWEEP_SANITIZE_FLAGS}>)
+  if(target STREQUAL "ringsweep_simt")
+    target_compile_definitions(${target} PRIVATE RINGSWEEP_SIMT_ASAN=1)
+  else()
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${RINGSWEEP_SANITIZE_FLAGS}>)
+  endif()
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "EXECUTABLE" OR type STREQUAL "SHARED_LIBRARY" OR type STREQUAL "MODULE_LIBRARY")
     target_link_options(${target} PRIVATE ${RINGSWEEP_SANITIZE_FLAGS})

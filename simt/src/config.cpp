@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include "address_sanitizer.hpp"
 #include "grid_run.hpp"
 
 #include "ringsweep_simt/control.hpp"
@@ -64,7 +65,7 @@ backend_config read_config() {
   c.workers = static_cast<unsigned>(std::clamp<long long>(env_int("RINGSWEEP_SIMT_WORKERS", hw), 1, 256));
   c.seed = static_cast<std::uint64_t>(env_int("RINGSWEEP_SIMT_SEED", 0));
   c.watchdog_seconds = static_cast<double>(std::max<long long>(1, env_int("RINGSWEEP_SIMT_WATCHDOG_S", 120)));
-#if defined(__SANITIZE_ADDRESS__) || defined(RINGSWEEP_SIMT_TSAN)
+#if defined(RINGSWEEP_SIMT_ASAN) || defined(RINGSWEEP_SIMT_TSAN)
   const long long default_stack_kb = 512;  // sanitizers make stack frames larger
 #else
   const long long default_stack_kb = 128;
