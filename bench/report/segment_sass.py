@@ -14,7 +14,8 @@ code, each loop body once, as ptxas laid it out) times its trip count:
 for segments of s keys taking L lanes each (their lanes full: a partial lane's guarded loads and stores
 are `cold`, as are the collectives' out-of-line paths) (L = the power of two with L x ITEMS >= s; ITEMS = 16
 keys per lane for images of at most 32 bits, 8 above): a warp takes 32 segments (the kernel's
-`other`: their bounds, classification and queue, counted once though its class loop runs six times),
+`other`: their bounds, classification and queue, counted once; the call that classifies a segment
+that is not tiny is marked cold: a warp whose 32 segments are all tiny never makes it),
 then sorts them in L rounds of 32 / L sub-warps, every lane of the warp issuing each instruction
 once per round. `per key` is warp-instructions (one issue slot of one warp) per key.
 

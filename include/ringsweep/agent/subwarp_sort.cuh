@@ -116,17 +116,17 @@ struct queued_segment {
 
 /// Sorts tiny segments, one per sub-warp of `lanes` lanes (a power of two, 1 to 32), each lane
 /// holding ITEMS keys: segments of up to `lanes * ITEMS` keys, `32 / lanes` of them per warp at
-/// once. A sub-warp loads its segment striped (coalesced) into the warp's shared buffer, lane j
-/// reads back positions `j * ITEMS ...` as items and sorts them by an odd-even merge network in
-/// its registers, then the bitonic stages across lanes run as shuffles; lane j then holds ranks
-/// `j * ITEMS ...`, whose input positions go to the buffer's order array, and the sub-warp writes
-/// each rank's key and value from the buffer, striped (a sort in place reads nothing it has
-/// written).
+/// once. A sub-warp loads its segment striped (coalesced) straight into items (lane j: positions
+/// j, j + lanes, ...; the raw keys and values also to the warp's shared buffer), each lane sorts
+/// its items by an odd-even merge network in its registers, then the bitonic stages across lanes
+/// run as shuffles; lane j then holds ranks `j * ITEMS ...`, whose keys' buffer offsets go to the
+/// buffer's order array, and the sub-warp writes each rank's key and value from the buffer,
+/// striped (a sort in place reads nothing it has written).
 ///
 /// `SUPPORTED`: images of at most 64 bits (wider custom keys take warp_segment_sort).
 ///
 ///     __shared__ typename subwarp_sort<Config>::TempStorage temp[WARPS];
-///     subwarp_sort<Config> net(temp[warp], params);
+///     subwarp_sort<Config> net(temp, warp, params);
 ///     net.sort(&queue[k], lanes, segment_in_place{});   // every lane; queue[k].item == 0: idle
 template <class Config>
 class subwarp_sort {
@@ -145,16 +145,10 @@ class subwarp_sort {
   static constexpr int MAX_KEYS = warp_threads * ITEMS;
   using item_t = network_item<PACKED>;
 
-  /// Buffer slot of position `a` of a sub-warp's segment (from the sub-warp's first slot): one
-  /// word of padding after every ITEMS, so that lane l's positions `l * ITEMS + r` are slots
-  /// `l * (ITEMS + 1) + r`, which fall in distinct banks across a warp.
-  __host__ __device__ static constexpr int buffered(u32 a) { return int(a + a / ITEMS); }
-  static constexpr int SLOTS = buffered(MAX_KEYS);
-
   struct TempStorage {
-    bits_type keys[SLOTS];                     // the raw keys, in input order
-    u32 order[SLOTS];                          // the input positions in rank order
-    ValueRaw values[HAS_VALUES ? SLOTS : 1];  // the values, in input order
+    bits_type keys[MAX_KEYS];                     // the raw keys, in input order
+    alignas(16) u32 order[MAX_KEYS];              // their byte offsets (key_at), in rank order
+    ValueRaw values[HAS_VALUES ? MAX_KEYS : 1];  // the values, in input order
   };
 
   /// The lanes a segment of `size` keys (at most MAX_KEYS) takes: a power of two.
@@ -164,7 +158,11 @@ class subwarp_sort {
     return lanes;
   }
 
-  __device__ __forceinline__ subwarp_sort(TempStorage& temp, const sort_arrays<Key, ValueRaw>& p) : temp_(temp), p_(p) {}
+  /// `temps`: the block's buffers, one a warp; this warp's is `temps[warp]`. Slots are named by
+  /// their byte offsets from `temps[0]` (an item carries its key's: the tie-break and the address
+  /// at once).
+  __device__ __forceinline__ subwarp_sort(TempStorage* temps, int warp, const sort_arrays<Key, ValueRaw>& p)
+      : temps_(temps), temp_(temps[warp]), warp_offset_(u32(warp) * u32(sizeof(TempStorage))), p_(p) {}
 
   /// Every lane of the warp calls it with the same `lanes`; each sub-warp passes its own segment
   /// in shared memory (`q->item` 0: the sub-warp has none and writes nothing), read again for the
@@ -178,40 +176,38 @@ class subwarp_sort {
     u64 begin = 0;
     u32 size = 0;
     read_item(q, begin, size);
-    const int shift = __ffs(lanes) - 1;            // log2(lanes)
-    const int sub = (lane - j) * (ITEMS + 1);      // the sub-warp's buffer
-    const u32 first = u32(j * ITEMS);              // this lane's first position (blocked)
-    __syncwarp();                                  // the buffer's previous use is over
-    // The segment's keys (and values) to the warp's buffer in input order, loaded striped (lane j
-    // reads positions j, j + lanes, ...: coalesced), then each lane's blocked positions j * ITEMS ...
-    // read back as items: bits [begin_bit, end_bit) of the key's ordered image in the sort's
-    // direction, with the position as the tie-break.
-    {
-      const int striped = striped_count(size, j, shift);
-      const bits_type* keys_in = p_.keys_in + (begin + u32(j));
-      each_item(striped, [&](int r) {
-        const u32 t = u32(r << shift) + u32(j);
-        temp_.keys[sub + buffered(t)] = load_global(keys_in + (r << shift));
-      });
-      if constexpr (HAS_VALUES && !Output::POSITIONS) {
-        // sass: net_values
-        const ValueRaw* values_in = p_.values_in + (begin + u32(j));
-        each_item(striped, [&](int r) {
-          const u32 t = u32(r << shift) + u32(j);
-          temp_.values[sub + buffered(t)] = load_global(values_in + (r << shift));
-        });
-        // sass: net_load
-      }
-    }
-    __syncwarp();
+    const int shift = __ffs(lanes) - 1;  // log2(lanes)
+    const int sub = (lane - j) * ITEMS;  // the sub-warp's first slot of `keys` and `values`
+    __syncwarp();                        // the buffer's previous use is over
+    // Loaded striped (lane j reads positions j, j + lanes, ...: coalesced) straight into the
+    // network's registers: item r of lane j is position r * lanes + j, whose place (bits
+    // [begin_bit, end_bit) of the key's ordered image in the sort's direction) comes with its
+    // buffer slot's offset (rising with the position) as the tie-break. A network sorts whatever
+    // its lanes hold, so no transpose comes first. The raw keys (and values) go to the warp's
+    // buffer in input order, unpadded (a striped row falls in distinct banks), for the stores to
+    // fetch by offset.
     item_t x[ITEMS];
     {
       const word_maker make_word(p_);
-      const bits_type* mine = temp_.keys + lane * (ITEMS + 1);
-      const int valid = int(size) - int(first);  // this lane's keys: its registers below `valid`
+      const int striped = striped_count(size, j, shift);
+      const bits_type* keys_in = p_.keys_in + (begin + u32(j));
+      // Item r's key: slot sub + j + r * lanes, at byte offset `first + r * stride`, its tie-break.
+      const u32 first = warp_offset_ + u32(sub + j) * u32(sizeof(bits_type));
+      const u32 stride = opaque(u32(lanes) * u32(sizeof(bits_type)));  // one multiply-add an item
+      if constexpr (HAS_VALUES && !Output::POSITIONS) {
+        // sass: net_values
+        // The values first: to the buffer before the keys take their registers.
+        const ValueRaw* values_in = p_.values_in + (begin + u32(j));
+        each_item(striped, [&](int r) { value_at(first + u32(r) * stride) = load_global(values_in + r * lanes); });
+        // sass: net_load
+      }
 RINGSWEEP_UNROLL
-      for (int r = 0; r < ITEMS; ++r) x[r] = item_t::make(~u64(0), first + u32(r));  // missing: above every key
-      each_item(valid, [&](int r) { x[r] = item_t::make(make_word(mine[r]), first + u32(r)); });
+      for (int r = 0; r < ITEMS; ++r) x[r] = item_t::make(~u64(0), first + u32(r) * stride);  // missing: last
+      each_item(striped, [&](int r) {
+        const bits_type k = load_global(keys_in + r * lanes);
+        key_at(first + u32(r) * stride) = k;
+        x[r] = item_t::make(make_word(k), first + u32(r) * stride);
+      });
     }
 
     // sass: net_within
@@ -244,15 +240,15 @@ RINGSWEEP_UNROLL
     }
 
     // sass: net_keys
-    // Lane j holds ranks j * ITEMS ...: their keys (and values) are fetched from the buffer by
-    // input position, put back in rank order once every lane has read, and written striped
-    // (coalesced), like the loads.
+    // Lane j holds ranks j * ITEMS ...: their keys' offsets go to the buffer's order array, and
+    // once every lane has written, each lane reads ranks j, j + lanes, ... back from it, fetches
+    // their keys (and values) by offset and stores them striped (coalesced), like the loads.
     read_item(q, begin, size);
     // Made again here, not held through the network (opaque: the compiler cannot reuse them).
     const int lanes_after = opaque(lanes);
     const int shift_after = __ffs(lanes_after) - 1;
     const int j_after = lane & (lanes_after - 1);
-    const int sub_after = (lane - j_after) * (ITEMS + 1);
+    const int sub_after = (lane - j_after) * ITEMS;  // the sub-warp's first rank and first slot
     u32 count = size;
     u64 at = begin;
     bits_type* keys_out = p_.keys_out;
@@ -263,28 +259,40 @@ RINGSWEEP_UNROLL
       keys_out = out.keys_out;  // null: indices only
       values_out = out.values_out;
     }
-    // Each rank's input position in rank order, then each key (and value) read by it and written
-    // striped.
+    // Lane j's ranks to the order array, four to a 16-byte store: 4 instructions where 16 were,
+    // and the reads below need no padding, but within a quarter-warp lanes l and l + 2 share
+    // banks (a 4-way conflict: four times the shared wavefronts of 4-byte stores to a padded
+    // array; no GPU has timed the difference).
 RINGSWEEP_UNROLL
-    for (int r = 0; r < ITEMS; ++r) temp_.order[lane * (ITEMS + 1) + r] = x[r].pos();
+    for (int r = 0; r < ITEMS; r += 4) {
+      struct alignas(16) four {
+        u32 w[4];
+      };
+      const four w{{x[r].pos(), x[r + 1].pos(), x[r + 2].pos(), x[r + 3].pos()}};
+      *reinterpret_cast<four*>(&temp_.order[lane * ITEMS + r]) = w;
+    }
     __syncwarp();
     const int striped = striped_count(count, j_after, shift_after);
+    // Rank r * lanes + j of the sub-warp is the warp's rank a0 + r * lanes (a striped read of the
+    // order array: distinct banks); its key and value are at the offset its item carried.
+    const u32 a0 = u32(sub_after + j_after);
     if (!Output::TOP_K || keys_out != nullptr) {
       bits_type* dst = keys_out + (at + u32(j_after));
       each_item(striped, [&](int r) {
-        const u32 from = temp_.order[sub_after + buffered(u32(r << shift_after) + u32(j_after))];
-        store_global(dst + (r << shift_after), temp_.keys[sub_after + buffered(from)]);
+        const u32 from = temp_.order[a0 + u32(r) * u32(lanes_after)];
+        store_global(dst + r * lanes_after, key_at(from));
       });
     }
     // sass: net_values
     if constexpr (HAS_VALUES) {
       ValueRaw* dst = values_out + (at + u32(j_after));
       each_item(striped, [&](int r) {
-        const u32 from = temp_.order[sub_after + buffered(u32(r << shift_after) + u32(j_after))];
+        const u32 from = temp_.order[a0 + u32(r) * u32(lanes_after)];
         if constexpr (Output::POSITIONS) {
-          store_global(dst + (r << shift_after), index_value<ValueRaw>(begin + from));
+          const u32 position = (from - warp_offset_) / u32(sizeof(bits_type)) - u32(sub_after);
+          store_global(dst + r * lanes_after, index_value<ValueRaw>(begin + position));
         } else {
-          store_global(dst + (r << shift_after), temp_.values[sub_after + buffered(from)]);
+          store_global(dst + r * lanes_after, value_at(from));
         }
       });
     }
@@ -322,22 +330,24 @@ RINGSWEEP_UNROLL
     size = w != 0 ? segment_item::size(w) : 0u;
   }
 
-  /// A key's window bits as an unsigned integer, ascending in the sort's order: one shift and
-  /// mask of the ordered image for built-in keys; custom keys concatenate their passes' digits.
+  /// A key's window bits as an unsigned integer, ascending in the sort's order: the ordered image
+  /// masked to the window, in place, for built-in keys (one three-input logic operation for
+  /// integers); custom keys concatenate their passes' digits.
   struct word_maker {
     const sort_arrays<Key, ValueRaw>& p;
-    u64 mask;
+    u64 mask;  // built-in keys: the window's bits in place (no shift: the order is the same)
     __device__ __forceinline__ explicit word_maker(const sort_arrays<Key, ValueRaw>& p_) : p(p_) {
       const int width = p.window.end_bit - p.window.begin_bit;
       mask = width >= 64 ? ~u64(0) : (u64(1) << width) - 1u;
+      if constexpr (!key_context<Key>::custom_key) mask = p.window.begin_bit < 64 ? mask << p.window.begin_bit : 0;
     }
     __device__ __forceinline__ u64 operator()(const bits_type& raw) const {
       if constexpr (!key_context<Key>::custom_key && PACKED) {
-        const digit_extractor<Key> e = p.window.image(p);  // 32-bit arithmetic: begin_bit < 32
-        return u64((u32(e.image(raw)) >> p.window.begin_bit) & u32(mask));
+        const digit_extractor<Key> e = p.window.image(p);  // one three-input logic operation
+        return u64(u32(e.image(raw)) & u32(mask));
       } else if constexpr (!key_context<Key>::custom_key) {
         const digit_extractor<Key> e = p.window.image(p);
-        return (u64(e.image(raw)) >> p.window.begin_bit) & mask;
+        return u64(e.image(raw)) & mask;
       } else {
         u64 w = 0;
         for (int pass = 0; pass < p.window.passes; ++pass) {
@@ -377,7 +387,20 @@ RINGSWEEP_UNROLL
       }
     }
   }
+  /// The key, and the value, of the slot whose key is at byte offset `off` from temps_[0].keys.
+  __device__ __forceinline__ bits_type& key_at(u32 off) const {
+    return *reinterpret_cast<bits_type*>(reinterpret_cast<char*>(temps_[0].keys) + off);
+  }
+  __device__ __forceinline__ ValueRaw& value_at(u32 off) const {
+    if constexpr (sizeof(ValueRaw) == sizeof(bits_type)) {
+      return *reinterpret_cast<ValueRaw*>(reinterpret_cast<char*>(temps_[0].values) + off);
+    } else {
+      return temp_.values[(off - warp_offset_) / u32(sizeof(bits_type))];
+    }
+  }
+  TempStorage* temps_;
   TempStorage& temp_;
+  u32 warp_offset_;  // temp_'s byte offset from temps_[0]
   const sort_arrays<Key, ValueRaw>& p_;
 };
 

@@ -25,6 +25,20 @@ struct segment_classify_sort_params {
   sort_arrays<Key, ValueRaw> sort;
 };
 
+/// The lanes whose 3-bit class code (ballots `bits`, bit k of each lane's code in bits[k]) is
+/// below `code`, and in `same` those whose code equals it.
+__device__ __forceinline__ u32 class_below(const u32 (&bits)[3], u32 code, u32& same) {
+  u32 below = 0, equal = 0xffffffffu;
+RINGSWEEP_UNROLL
+  for (int k = 2; k >= 0; --k) {
+    const u32 want = 0u - ((code >> k) & 1u);  // all ones where this code's bit k is set
+    below |= equal & ~bits[k] & want;
+    equal &= ~(bits[k] ^ want);
+  }
+  same = equal;
+  return below;
+}
+
 /// Persistent grid; each warp takes 32 consecutive segments at a time, one per lane. A segment of
 /// 2 to `tiny_keys` keys (at most subwarp_sort's MAX_KEYS) is tiny: the warp queues its tiny segments by the lanes each
 /// needs (1, 2, 4, ... 32, a power of two) and sorts them class by class, `32 / lanes` segments at
@@ -64,19 +78,25 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
           const int lanes = net_t::lanes_for(u32(size));
           cls = 31 - __clz(lanes);
         } else {
+          // sass: cold
+          // (the instruction report's model: 32 tiny segments a warp, which never come here)
           classify_segment(p.classify, out, s, begin, size);
+          // sass: end
         }
       }
       // The tiny segments to the warp's queue, class after class; class c's are at
       // [class_first[c], class_first[c + 1]).
-      u32 at = 0, queued = 0;
-      for (int c = 0; c < CLASSES; ++c) {
-        const u32 members = __ballot_sync(0xffffffffu, cls == c);
-        if (cls == c) at = queued + u32(__popc(members & lanemask_lt()));
-        if (lane == u32(c)) class_first[warp][c] = queued;
-        queued += u32(__popc(members));
-      }
-      if (lane == 0) class_first[warp][CLASSES] = queued;
+      // The class's three bits by three ballots (none: 7, after every class): the lanes of a
+      // class below `c` and those of class `c` follow by logic alone (class_below), instead of a
+      // ballot and two counts for each of the six classes.
+      const u32 code = cls >= 0 ? u32(cls) : 7u;
+      const u32 bits[3] = {__ballot_sync(0xffffffffu, (code & 1u) != 0), __ballot_sync(0xffffffffu, (code & 2u) != 0),
+                           __ballot_sync(0xffffffffu, (code & 4u) != 0)};
+      u32 mine = 0;
+      const u32 below = class_below(bits, code, mine);
+      u32 lane_class = 0;
+      if (lane <= u32(CLASSES)) class_first[warp][lane] = u32(__popc(class_below(bits, lane, lane_class)));
+      const u32 at = u32(__popc(below)) + u32(__popc(mine & lanemask_lt()));
       if (cls >= 0) {
         queue[warp][at].item = segment_item::make(begin, end - begin);
         queue[warp][at].segment = s;
@@ -100,7 +120,7 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
         }
         const u32 k = next + (lane >> c);  // this sub-warp's segment
         const u32 at_k = k < class_first[warp][c + 1] ? k : u32(warp_threads);  // none: the empty entry
-        net_t(temp[warp], p.sort).sort(&queue[warp][at_k], 1 << c, out);
+        net_t(temp, warp, p.sort).sort(&queue[warp][at_k], 1 << c, out);
         __syncwarp();
         if (lane == 0) cursor[warp] = state + u32(warp_threads >> c);
         __syncwarp();
