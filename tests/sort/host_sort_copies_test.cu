@@ -249,4 +249,37 @@ TEST_CASE("host sort: a failed copy at any point loses nothing", "[sort][host][c
     for (std::size_t i = 0; i < n; ++i) REQUIRE(got_values[i] == std::uint32_t(i));
   }
 }
+
+TEST_CASE("host sort: data that fits the device, a failed copy out loses nothing", "[sort][host][copies]") {
+  // One copy in and one out per array; the copies out go to the scratch, not to the caller's
+  // arrays: a failed one (garbage over its destination), keys' or values', leaves both untouched.
+  // 3000 pairs cross the test policy's 512-key tiles (a onesweep sort, not the one-tile one).
+  const std::size_t n = 3000;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, 11);
+  const auto order = ringsweep_test::reference_order(keys, {});
+  const ringsweep::host_sort_config cfg = budget(8 << 20);
+  std::vector<std::uint32_t> probe = keys, values(n);
+  const unsigned long long before = simt::copy_calls();
+  REQUIRE_CUDA(ringsweep::tuning::host_sort_pairs<policy>(probe.data(), values.data(), n, {}, cfg));
+  const unsigned long long calls = simt::copy_calls() - before;
+  REQUIRE(calls == 4);  // keys and values in, keys and values out: the path of data that fits
+  for (unsigned long long k = 1; k <= calls; ++k) {
+    INFO("copy call " << k << " of " << calls << " fails");
+    std::vector<std::uint32_t> got = keys, got_values(n);
+    for (std::size_t i = 0; i < n; ++i) got_values[i] = std::uint32_t(i);
+    simt::fail_copy(k);
+    const cudaError_t e = ringsweep::tuning::host_sort_pairs<policy>(got.data(), got_values.data(), n, {}, cfg);
+    simt::fail_copy(0);
+    cudaGetLastError();
+    CHECK(e == cudaErrorLaunchFailure);
+    CHECK(got == keys);
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(got_values[i] == std::uint32_t(i));
+  }
+  // And without a failure: sorted, stably.
+  std::vector<std::uint32_t> got = keys, got_values(n);
+  for (std::size_t i = 0; i < n; ++i) got_values[i] = std::uint32_t(i);
+  REQUIRE_CUDA(ringsweep::tuning::host_sort_pairs<policy>(got.data(), got_values.data(), n, {}, cfg));
+  REQUIRE(ringsweep_test::first_key_mismatch(got, keys, order) == -1);
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(got_values[i] == std::uint32_t(order[i]));
+}
 #endif

@@ -9,7 +9,8 @@
 // buckets larger than a slot are partitioned again on the next digit, round after round (a
 // bucket with no digit left holds equal keys: already in order); then consecutive buckets are
 // packed into groups of at most a slot (pack_groups: one copy each way per group and chunk) and
-// sorted. The slots (host_slots.cuh) are allocated once per call. The caller's arrays are written
+// sorted. The slots (host_slots.cuh) are allocated once per call. Data that fits one device is one
+// op of the whole input into the scratch (sort_whole). Either way the caller's arrays are written
 // only at the end, by host copies from the scratch: any error before leaves them untouched.
 #pragma once
 
@@ -177,27 +178,26 @@ class host_sort {
     return e;
   }
 
-  /// Data that fits one device's budget: one copy in, one sort, one copy out.
+  /// Data that fits one device's budget: one copy in, one sort, one copy out into the scratch, then
+  /// host copies into the caller's arrays. A device copy may fail part-way and leave garbage in its
+  /// destination, so none goes to the caller's arrays: a failure of either copy out (keys or
+  /// values) leaves them untouched, and the host copies that write them cannot fail.
   __host__ cudaError_t sort_whole() {
     cudaError_t e = pool_.allocate({devices_[0]}, 1, n_, temp_bytes_, 0, HAS_VALUES, devices_[0]);
+    if (e == cudaSuccess) e = scratch();
     if (e == cudaSuccess) {
       slot& s = pool_.slots(0)[0];
       host_chunk_op op;
       op.extents.append(0, n_);
       op.from_input = true;
-      bool second = false;
-      e = enqueue(s, op, second);
+      order_.assign(1, op.extents);
+      e = enqueue(s, op);
       if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
-      if (e == cudaSuccess) {  // the only write to the caller's arrays
-        e = cudaMemcpy(keys_, s.keys + (second ? n_ : 0), n_ * sizeof(Key), cudaMemcpyDeviceToHost);
-        if (e == cudaSuccess && HAS_VALUES) {
-          e = cudaMemcpy(values_, s.values + (second ? n_ : 0), n_ * sizeof(Value), cudaMemcpyDeviceToHost);
-        }
-      }
     }
     const cudaError_t freed = pool_.release(caller_device_);
     if (e != cudaSuccess) return e;
     if (freed != cudaSuccess) return freed;
+    gather();
     return finish_progress();
   }
 
@@ -213,9 +213,8 @@ class host_sort {
     return o;
   }
 
-  /// Enqueues `op` on `s`: gather (H2D), sort, scatter to the scratch (D2H; not before the scratch
-  /// exists: sort_whole copies the result itself, from the half `second` names).
-  __host__ cudaError_t enqueue(slot& s, const host_chunk_op& op, bool& second) const {
+  /// Enqueues `op` on `s`: gather (H2D), sort, scatter to the scratch (D2H).
+  __host__ cudaError_t enqueue(slot& s, const host_chunk_op& op) const {
     const std::size_t count = op.extents.size();
     const bool input = op.from_input && !stage_input_;
     if (op.from_input && stage_input_) {
@@ -250,8 +249,9 @@ class host_sort {
       at += x.count;
     }
     std::size_t bytes = s.temp_bytes;
+    bool second = false;
     e = device_sort(s.temp, bytes, s.keys, s.values, count, op_options(op.level), s.stream, second);
-    if (e != cudaSuccess || scratch_keys_ == nullptr) return e;
+    if (e != cudaSuccess) return e;
     const std::size_t half = second ? count : 0;
     if (op.level >= 0) {
       // The partition's digit counts, on the device (in the sort's temp, free once it is done),
@@ -320,8 +320,7 @@ class host_sort {
         if (i >= ops.size()) break;
         slot& s = slots[j % count];
         retire(s);
-        bool second = false;
-        if (e == cudaSuccess) e = enqueue(s, ops[i], second);
+        if (e == cudaSuccess) e = enqueue(s, ops[i]);
         s.op = int(i);
         if (caller) report_progress();
       }
