@@ -252,7 +252,8 @@ TEST_CASE("host sort: a failed copy at any point loses nothing", "[sort][host][c
 
 TEST_CASE("host sort: data that fits the device, a failed copy out loses nothing", "[sort][host][copies]") {
   // One copy in and one out per array; the copies out go to the scratch, not to the caller's
-  // arrays: a failed one (garbage over its destination), keys' or values', leaves both untouched.
+  // arrays: a failed one (garbage over its destination), keys' or values', leaves both untouched;
+  // so does a failed allocation.
   // 3000 pairs cross the test policy's 512-key tiles (a onesweep sort, not the one-tile one).
   const std::size_t n = 3000;
   const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, 11);
@@ -274,6 +275,29 @@ TEST_CASE("host sort: data that fits the device, a failed copy out loses nothing
     CHECK(e == cudaErrorLaunchFailure);
     CHECK(got == keys);
     for (std::size_t i = 0; i < n; ++i) REQUIRE(got_values[i] == std::uint32_t(i));
+  }
+  // Its allocations: the slot and the scratch (page-locked; failing, pageable memory instead).
+  const unsigned long long allocations = simt::allocation_calls();
+  probe = keys;
+  REQUIRE_CUDA(ringsweep::tuning::host_sort_pairs<policy>(probe.data(), values.data(), n, {}, cfg));
+  const unsigned long long allocation_calls = simt::allocation_calls() - allocations;
+  CHECK(allocation_calls == 2);
+  for (unsigned long long k = 1; k <= allocation_calls; ++k) {
+    INFO("allocation call " << k << " of " << allocation_calls << " fails");
+    std::vector<std::uint32_t> got = keys, got_values(n);
+    for (std::size_t i = 0; i < n; ++i) got_values[i] = std::uint32_t(i);
+    simt::fail_allocation(k);
+    const cudaError_t e = ringsweep::tuning::host_sort_pairs<policy>(got.data(), got_values.data(), n, {}, cfg);
+    simt::fail_allocation(0);
+    cudaGetLastError();
+    if (e == cudaSuccess) {  // the scratch fell back to pageable memory
+      REQUIRE(ringsweep_test::first_key_mismatch(got, keys, order) == -1);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(got_values[i] == std::uint32_t(order[i]));
+    } else {
+      CHECK(e == cudaErrorMemoryAllocation);
+      CHECK(got == keys);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(got_values[i] == std::uint32_t(i));
+    }
   }
   // And without a failure: sorted, stably.
   std::vector<std::uint32_t> got = keys, got_values(n);
