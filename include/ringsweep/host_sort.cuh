@@ -13,7 +13,9 @@
 // anyway), so every transfer overlaps.
 //
 // How: data whose double buffer fits the budget (`host_sort_config::device_bytes` per GPU, or 80%
-// of the free device memory) is copied in, sorted and copied out: 2 bus crossings per key. Larger
+// of the free device memory) is copied in, sorted and copied out to the scratch: 2 bus crossings
+// per key, then host copies into your arrays (never a device copy: one failing part-way would
+// leave garbage there). Larger
 // data is split by the window's top 8-bit digit: each chunk (a third of a GPU's budget, a double
 // buffer) is copied in, sorted stably by that digit alone (one onesweep pass) and copied to the
 // scratch (2 crossings); then consecutive buckets are packed into groups, sorted by the whole
@@ -26,8 +28,8 @@
 // streams each: one copying in, one sorting, one copying out); the result is the same bytes. The
 // device memory and page-locked words are allocated once per call.
 //
-// Scratch: `host_sort_config::h_scratch`, or allocated (page-locked, or pageable when that fails)
-// and freed by the call: n keys, then n values from the next multiple of alignof(Value), i.e.
+// Scratch (every size above one key, data that fits included): `host_sort_config::h_scratch`, or
+// allocated (page-locked, or pageable when that fails) and freed by the call: n keys, then n values from the next multiple of alignof(Value), i.e.
 // `round_up(n * sizeof(Key), alignof(Value)) + n * sizeof(Value)` bytes.
 //
 // Values of any trivially copyable type: those of 1, 2, 4, 8 or 16 bytes travel with their keys as

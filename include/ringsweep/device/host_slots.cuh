@@ -1,7 +1,7 @@
 // host_slots: the device working set of a host-resident sort (host_sort_dispatch.cuh) on each of
 // its GPUs, allocated once per call: slots, each a double buffer of keys (and values), the sort's
 // constant temporary storage and a stream of its own, carved from one device allocation per GPU;
-// and one page-locked block for every slot's partition digit counts.
+// and one page-locked block for every slot's partition digit runs.
 #pragma once
 
 #include <cstddef>
@@ -34,8 +34,12 @@ struct host_slot {
   std::size_t temp_bytes = 0;
   std::size_t capacity = 0;
   cudaStream_t stream = nullptr;
-  unsigned* counts = nullptr;  // page-locked: a partition op's digit counts, copied from the device
-  int op = -1;                 // the op in flight, or -1
+  // Page-locked: a partition op's digit runs, copied from the device: `offsets` 8-byte words of
+  // the sort's own digit offsets (digits from `offsets` on hold no key), or (`offsets` 0)
+  // digit_count_kernel's counts, 4-byte words.
+  unsigned long long* counts = nullptr;
+  int offsets = 0;
+  int op = -1;  // the op in flight, or -1
 };
 
 /// Every slot of one call, on every GPU: `allocate` once, `release` once (it waits for the
@@ -53,7 +57,7 @@ class host_slot_pool {
   host_slot_pool& operator=(const host_slot_pool&) = delete;
   ~host_slot_pool() { release(-1); }
 
-  /// `slots` slots on each of `devices`; `counts_words` page-locked words per slot (0: none).
+  /// `slots` slots on each of `devices`; `counts_words` page-locked 8-byte words per slot (0: none).
   /// Leaves `caller_device` current (when >= 0).
   __host__ cudaError_t allocate(const std::vector<int>& devices, int slots, std::size_t capacity,
                                 std::size_t temp_bytes, std::size_t counts_words, bool values, int caller_device) {
@@ -66,7 +70,7 @@ class host_slot_pool {
     const std::size_t slot_bytes = key_bytes + value_bytes + round_up(temp_bytes);
     cudaError_t e = cudaSuccess;
     if (counts_words != 0) {
-      e = cudaMallocHost(reinterpret_cast<void**>(&counts_), slot_.size() * counts_words * sizeof(unsigned));
+      e = cudaMallocHost(reinterpret_cast<void**>(&counts_), slot_.size() * counts_words * sizeof(unsigned long long));
     }
     for (std::size_t d = 0; e == cudaSuccess && d < devices.size(); ++d) {
       e = cudaSetDevice(devices[d]);
@@ -130,7 +134,7 @@ class host_slot_pool {
   std::vector<int> devices_;
   std::vector<void*> blocks_;
   std::vector<host_slot<Key, Value>> slot_;
-  unsigned* counts_ = nullptr;
+  unsigned long long* counts_ = nullptr;
 };
 
 }  // namespace detail

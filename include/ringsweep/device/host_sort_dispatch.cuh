@@ -4,12 +4,14 @@
 // Every unit of work is a *chunk op*: gather a list of host extents into a device slot (H2D),
 // sort it there with the double-buffer sort (constant temporary storage: the slot is all data),
 // scatter the result back to the same extents of the scratch (D2H). A *partition* op sorts by one
-// 8-bit digit of the window (stable) and counts its digit runs on the device; a *group* op sorts
+// 8-bit digit of the window (stable) and reads its digit runs from the sort's own histogram (a
+// kernel counts them where the sort has none of one 8-bit pass); a *group* op sorts
 // by the whole window. The first round partitions the input by its top digit into the scratch;
 // buckets larger than a slot are partitioned again on the next digit, round after round (a
 // bucket with no digit left holds equal keys: already in order); then consecutive buckets are
 // packed into groups of at most a slot (pack_groups: one copy each way per group and chunk) and
-// sorted. The slots (host_slots.cuh) are allocated once per call. The caller's arrays are written
+// sorted. The slots (host_slots.cuh) are allocated once per call. Data that fits one device is one
+// op of the whole input into the scratch (sort_whole). Either way the caller's arrays are written
 // only at the end, by host copies from the scratch: any error before leaves them untouched.
 #pragma once
 
@@ -177,27 +179,26 @@ class host_sort {
     return e;
   }
 
-  /// Data that fits one device's budget: one copy in, one sort, one copy out.
+  /// Data that fits one device's budget: one copy in, one sort, one copy out into the scratch, then
+  /// host copies into the caller's arrays. A device copy may fail part-way and leave garbage in its
+  /// destination, so none goes to the caller's arrays: a failure of either copy out (keys or
+  /// values) leaves them untouched, and the host copies that write them cannot fail.
   __host__ cudaError_t sort_whole() {
     cudaError_t e = pool_.allocate({devices_[0]}, 1, n_, temp_bytes_, 0, HAS_VALUES, devices_[0]);
+    if (e == cudaSuccess) e = scratch();
     if (e == cudaSuccess) {
       slot& s = pool_.slots(0)[0];
       host_chunk_op op;
       op.extents.append(0, n_);
       op.from_input = true;
-      bool second = false;
-      e = enqueue(s, op, second);
+      order_.assign(1, op.extents);
+      e = enqueue(s, op);
       if (e == cudaSuccess) e = cudaStreamSynchronize(s.stream);
-      if (e == cudaSuccess) {  // the only write to the caller's arrays
-        e = cudaMemcpy(keys_, s.keys + (second ? n_ : 0), n_ * sizeof(Key), cudaMemcpyDeviceToHost);
-        if (e == cudaSuccess && HAS_VALUES) {
-          e = cudaMemcpy(values_, s.values + (second ? n_ : 0), n_ * sizeof(Value), cudaMemcpyDeviceToHost);
-        }
-      }
     }
     const cudaError_t freed = pool_.release(caller_device_);
     if (e != cudaSuccess) return e;
     if (freed != cudaSuccess) return freed;
+    gather();
     return finish_progress();
   }
 
@@ -213,9 +214,8 @@ class host_sort {
     return o;
   }
 
-  /// Enqueues `op` on `s`: gather (H2D), sort, scatter to the scratch (D2H; not before the scratch
-  /// exists: sort_whole copies the result itself, from the half `second` names).
-  __host__ cudaError_t enqueue(slot& s, const host_chunk_op& op, bool& second) const {
+  /// Enqueues `op` on `s`: gather (H2D), sort, scatter to the scratch (D2H).
+  __host__ cudaError_t enqueue(slot& s, const host_chunk_op& op) const {
     const std::size_t count = op.extents.size();
     const bool input = op.from_input && !stage_input_;
     if (op.from_input && stage_input_) {
@@ -250,23 +250,39 @@ class host_sort {
       at += x.count;
     }
     std::size_t bytes = s.temp_bytes;
+    bool second = false;
     e = device_sort(s.temp, bytes, s.keys, s.values, count, op_options(op.level), s.stream, second);
-    if (e != cudaSuccess || scratch_keys_ == nullptr) return e;
+    if (e != cudaSuccess) return e;
     const std::size_t half = second ? count : 0;
     if (op.level >= 0) {
-      // The partition's digit counts, on the device (in the sort's temp, free once it is done),
-      // then to the slot's page-locked words: read when the op retires.
-      static_assert(BUCKETS <= digit_count_radix, "digit_count_kernel counts 8-bit digits");
-      unsigned* const d_counts = static_cast<unsigned*>(s.temp);
-      e = cudaMemsetAsync(d_counts, 0, BUCKETS * sizeof(unsigned), s.stream);
-      const unsigned grid = unsigned(min_of<std::size_t>(ceil_div<std::size_t>(count, 8 * digit_count_threads), 1024));
-      if (e == cudaSuccess) {
-        e = launch(digit_count_kernel<bits_type, decltype(partition_extractor(op.level))>, max_of(grid, 1u),
-                   unsigned(digit_count_threads), s.stream, launch_order::serial,
-                   reinterpret_cast<const bits_type*>(s.keys + half), count, partition_extractor(op.level), d_counts);
-      }
-      if (e == cudaSuccess) {
-        e = cudaMemcpyAsync(s.counts, d_counts, BUCKETS * sizeof(unsigned), cudaMemcpyDeviceToHost, s.stream);
+      // The partition's digit runs, to the slot's page-locked words, read when the op retires: the
+      // digit offsets the sort's histogram left in its temp (one 8-bit pass: a policy of 8-bit
+      // digits or more, a chunk of more than one tile), else counted by digit_count_kernel (in the
+      // sort's temp, free once it is done).
+      // A digit narrower than 8 bits (the window's last) has fewer offsets than BUCKETS when the
+      // policy's digits are narrower too: the digits past them hold no key.
+      pass_offsets at;
+      e = one_pass_offsets<Choice, Kind, Value>(count, op_options(op.level), at);
+      s.offsets = e == cudaSuccess && at.found ? min_of(at.radix, BUCKETS) : 0;
+      if (s.offsets != 0) {
+        const char* base = reinterpret_cast<const char*>(align_up(reinterpret_cast<std::uintptr_t>(s.temp)));
+        e = cudaMemcpyAsync(s.counts, base + at.offset, std::size_t(s.offsets) * sizeof(unsigned long long),
+                            cudaMemcpyDeviceToHost, s.stream);
+      } else if (e == cudaSuccess) {
+        static_assert(BUCKETS <= digit_count_radix, "digit_count_kernel counts 8-bit digits");
+        unsigned* const d_counts = static_cast<unsigned*>(s.temp);
+        e = cudaMemsetAsync(d_counts, 0, BUCKETS * sizeof(unsigned), s.stream);
+        const unsigned grid =
+            unsigned(min_of<std::size_t>(ceil_div<std::size_t>(count, 8 * digit_count_threads), 1024));
+        if (e == cudaSuccess) {
+          e = launch(digit_count_kernel<bits_type, decltype(partition_extractor(op.level))>, max_of(grid, 1u),
+                     unsigned(digit_count_threads), s.stream, launch_order::serial,
+                     reinterpret_cast<const bits_type*>(s.keys + half), count, partition_extractor(op.level),
+                     d_counts);
+        }
+        if (e == cudaSuccess) {
+          e = cudaMemcpyAsync(s.counts, d_counts, BUCKETS * sizeof(unsigned), cudaMemcpyDeviceToHost, s.stream);
+        }
       }
       if (e != cudaSuccess) return e;
     }
@@ -289,9 +305,21 @@ class host_sort {
     return window_.extractor<DIGIT_BITS>(kind_.context(), window_.passes - 1 - level);
   }
 
-  /// A partition op's digit runs: the counts its slot copied from the device (enqueue).
+  /// A partition op's digit runs: from the offsets or counts its slot copied from the device
+  /// (enqueue). Offsets ascend; digit d's run ends where d + 1's begins, the last at the chunk's
+  /// end; digits past the offsets hold no key.
   __host__ static void take_counts(host_chunk_op& op, const slot& s) {
-    op.counts.assign(s.counts, s.counts + BUCKETS);
+    op.counts.assign(BUCKETS, 0);
+    if (s.offsets != 0) {
+      const std::size_t count = op.extents.size();
+      for (int d = 0; d < s.offsets; ++d) {
+        const std::size_t end = d + 1 < s.offsets ? std::size_t(s.counts[d + 1]) : count;
+        op.counts[std::size_t(d)] = end - std::size_t(s.counts[d]);
+      }
+    } else {
+      const unsigned* counted = reinterpret_cast<const unsigned*>(s.counts);
+      op.counts.assign(counted, counted + BUCKETS);
+    }
   }
 
   /// Runs `ops` on every device, through the slots of pool_ (slots_ each, taken in turn); the
@@ -320,8 +348,7 @@ class host_sort {
         if (i >= ops.size()) break;
         slot& s = slots[j % count];
         retire(s);
-        bool second = false;
-        if (e == cudaSuccess) e = enqueue(s, ops[i], second);
+        if (e == cudaSuccess) e = enqueue(s, ops[i]);
         s.op = int(i);
         if (caller) report_progress();
       }

@@ -110,6 +110,39 @@ __host__ cudaError_t radix_sort(const Kind& kind, const Form& form, void* d_temp
   });
 }
 
+/// Where a double-buffer sort leaves the digit offsets of its one pass (one_pass_offsets).
+struct pass_offsets {
+  bool found = false;      // false: no such offsets (a path but onesweep, or more than one pass)
+  std::size_t offset = 0;  // bytes from the temporary storage aligned up to temp_alignment
+  int radix = 0;           // 8-byte words: digit d's first position in the pass's output
+};
+
+/// Where a double-buffer sort of `n` keys of `Kind` (and `Value`s) with `opts` and `Choice` leaves
+/// the upfront histogram's counts of its pass, scanned in place (bins_scan: digit d's first output
+/// position; no pass writes them): found only when the plan is onesweep in one pass, i.e. a window
+/// no wider than the policy's digits and more keys than one tile. The host-resident sort reads a
+/// partition's digit runs there (host_sort_dispatch.cuh).
+///
+///     pass_offsets at;
+///     e = one_pass_offsets<for_device, builtin_keys<std::uint32_t>, null_value>(n, opts, at);
+template <class Choice, class Kind, class Value>
+__host__ cudaError_t one_pass_offsets(std::size_t n, const sort_options& opts, pass_offsets& at) {
+  at = pass_offsets{};
+  return with_policy<Choice>([&](auto policy, auto hooks) {
+    using config =
+        sort_config<decltype(policy), typename Kind::sort_key, typename kernel_value<Value>::type, decltype(hooks)>;
+    sort_plan<typename config::key_type> p;
+    const cudaError_t e = sort_dispatch<config>::make_plan(n, opts, false, p);
+    if (e != cudaSuccess) return e;
+    if (p.path == sort_path::onesweep && p.window.passes == 1) {
+      at.found = true;
+      at.offset = p.layout.counts;
+      at.radix = config::RADIX;
+    }
+    return cudaSuccess;
+  });
+}
+
 /// The count of a device_count: where it is and its bound (max_n).
 template <class Count>
 __host__ count_source count_source_of(const device_count<Count>& n) {
