@@ -92,12 +92,28 @@ if [[ "${mode}" == stage ]]; then
   # or H200 runs the machine code (the compute_80 PTX builds below test the JIT path). The CUDA
   # runtime as a shared library, carried once: linked statically it is 680 KB in each of some 55
   # programs.
-  # Google Benchmark built here in Release from RS_BENCHMARK_SOURCE (a source tree of it), linked
-  # statically: the installed Debian library is built without NDEBUG and heads every benchmark log
-  # with its DEBUG warning.
+  # Google Benchmark built here in Release, linked statically: the installed Debian library is
+  # built without NDEBUG and heads every benchmark log with its DEBUG warning. The source is
+  # RS_BENCHMARK_SOURCE (a source tree of it) or else Debian's own source of the installed version
+  # (1.7.1, checksum pinned), downloaded once into build-gpu/; without either, the installed library.
   benchmark_source=()
+  benchmark_tree=build-gpu/google-benchmark-1.7.1
+  benchmark_sha256=6430e4092653380d9dc4ccb45a1e2dc9259d581f4866dc0759713126056bc1d7
+  if [[ -z "${RS_BENCHMARK_SOURCE:-}" && ! -f "${benchmark_tree}/CMakeLists.txt" ]] &&
+     grep -q "built as DEBUG" /usr/lib/x86_64-linux-gnu/libbenchmark.so* 2>/dev/null; then
+    mkdir -p build-gpu
+    if curl -sSfL --max-time 60 -o build-gpu/benchmark.orig.tar.gz \
+         http://deb.debian.org/debian/pool/main/b/benchmark/benchmark_1.7.1.orig.tar.gz &&
+       echo "${benchmark_sha256}  build-gpu/benchmark.orig.tar.gz" | sha256sum -c --quiet -; then
+      mkdir -p "${benchmark_tree}"
+      tar xzf build-gpu/benchmark.orig.tar.gz -C "${benchmark_tree}" --strip-components=1
+    fi
+    rm -f build-gpu/benchmark.orig.tar.gz
+  fi
   if [[ -n "${RS_BENCHMARK_SOURCE:-}" ]]; then
     benchmark_source=("-DRINGSWEEP_BENCHMARK_SOURCE_DIR=$(cd "${RS_BENCHMARK_SOURCE}" && pwd)")
+  elif [[ -f "${benchmark_tree}/CMakeLists.txt" ]]; then
+    benchmark_source=("-DRINGSWEEP_BENCHMARK_SOURCE_DIR=$(cd "${benchmark_tree}" && pwd)")
   elif grep -q "built as DEBUG" /usr/lib/x86_64-linux-gnu/libbenchmark.so* 2>/dev/null; then
     echo "stage: the installed Google Benchmark is a DEBUG build (its warning will head every benchmark log);" \
       "RS_BENCHMARK_SOURCE=<a Google Benchmark source tree> builds it in Release" >&2
