@@ -5,9 +5,12 @@
 //       the k largest of n random keys: ringsweep::top_k_keys; a full ringsweep::sort_keys
 //       (descending) plus a copy of the first k (`sort_copy`); cub::DeviceTopK::MaxKeys (unsorted,
 //       non-deterministic; only where CCCL_VERSION >= 3002000, i.e. CCCL 3.2 or newer)
-//   segmented_top_k/u32/row:<4096|65536>/k:<8|64>/n:<n>/<ringsweep|segsort_copy>
-//       rows of one length: ringsweep::segmented_top_k_keys; ringsweep::segmented_sort_keys plus a
-//       kernel copying each row's first k (`segsort_copy`)
+//   segmented_top_k/u32/row:<4096|65536|131072>/k:<8|64>/n:<n>/<ringsweep|segsort_copy|cub_batched>
+//       rows of one length (131072: a language model's vocabulary, n / row of them a sampling
+//       batch): ringsweep::segmented_top_k_keys; ringsweep::segmented_sort_keys plus a kernel
+//       copying each row's first k (`segsort_copy`); cub::DeviceBatchedTopK::MaxKeys (unsorted,
+//       non-deterministic; only where CCCL_VERSION >= 3005000, e.g. built against the cuda-cccl
+//       wheel's headers: RINGSWEEP_BENCH_CCCL_INCLUDE_DIR, which scripts/gpu_session.sh stage sets)
 // n runs over 2^20 .. 2^28 (--rs_min_log2 / --rs_max_log2). Every row checks its own output once,
 // before timing, against a full sort of the same keys (the k keys bit for bit; CUB's unsorted
 // ones after sorting them), and stops the program on a mismatch.
@@ -22,6 +25,11 @@
 #include <cub/device/device_topk.cuh>
 #define RS_BENCH_CUB_TOPK 1
 #endif
+#if defined(CCCL_VERSION) && CCCL_VERSION >= 3005000
+#include <cub/device/device_batched_topk.cuh>
+#include <cuda/iterator>
+#define RS_BENCH_CUB_BATCHED_TOPK 1
+#endif
 
 #include <cuda_runtime.h>
 
@@ -30,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -162,9 +171,16 @@ u64 image(T k) {
   return u64(traits::to_ordered(traits::to_bits(k)));
 }
 
-enum class method { ringsweep, sort_copy, cub };
+enum class method { ringsweep, sort_copy, cub, segsort_copy, cub_batched };
 const char* name_of(method m) {
-  return m == method::ringsweep ? "ringsweep" : m == method::sort_copy ? "sort_copy" : "cub";
+  switch (m) {
+    case method::ringsweep: return "ringsweep";
+    case method::sort_copy: return "sort_copy";
+    case method::cub: return "cub";
+    case method::segsort_copy: return "segsort_copy";
+    case method::cub_batched: return "cub_batched";
+  }
+  return "?";
 }
 
 template <class Key>
@@ -193,6 +209,9 @@ void bm_top_k(benchmark::State& state, std::size_t n, std::size_t k, method m) {
 #else
         return cudaErrorNotSupported;
 #endif
+      case method::segsort_copy:
+      case method::cub_batched:
+        break;  // the segmented rows' methods
     }
     return cudaErrorInvalidValue;
   };
@@ -231,6 +250,33 @@ void bm_top_k(benchmark::State& state, std::size_t n, std::size_t k, method m) {
   BENCH_CHECK(cudaStreamDestroy(s));
 }
 
+#ifdef RS_BENCH_CUB_BATCHED_TOPK
+/// Row `i`'s first key (`in`) or first output slot (`out`): DeviceBatchedTopK takes an iterator
+/// whose `i`-th element is segment `i`'s own iterator.
+template <class T>
+struct row_start {
+  T* base;
+  std::size_t stride;
+  __host__ __device__ T* operator()(std::int64_t i) const { return base + i * stride; }
+};
+
+/// cub::DeviceBatchedTopK::MaxKeys over `rows` rows of `Row` keys, the k largest of each (k <= 64),
+/// unsorted and not deterministic (its fastest requirements; ringsweep's rows are sorted and stable).
+template <int Row>
+cudaError_t cub_batched_top_k(void* temp, std::size_t& bytes, const u32* in, u32* out, std::size_t rows,
+                              std::size_t k, cudaStream_t s) {
+  const auto keys_in = cuda::make_transform_iterator(cuda::counting_iterator<std::int64_t>(0),
+                                                     row_start<const u32>{in, std::size_t(Row)});
+  const auto keys_out = cuda::make_transform_iterator(cuda::counting_iterator<std::int64_t>(0), row_start<u32>{out, k});
+  const auto env = cuda::std::execution::env{
+      cuda::execution::require(cuda::execution::determinism::not_guaranteed, cuda::execution::tie_break::unspecified,
+                               cuda::execution::output_ordering::unsorted),
+      cuda::stream_ref{s}};
+  return cub::DeviceBatchedTopK::MaxKeys(temp, bytes, keys_in, keys_out, cuda::args::constant<Row>{},
+                                         cuda::args::immediate{int(k), cuda::args::bounds<1, 64>()}, int(rows), env);
+}
+#endif
+
 void bm_segmented_top_k(benchmark::State& state, std::size_t n, std::size_t row, std::size_t k, method m) {
   cudaStream_t s;
   BENCH_CHECK(cudaStreamCreate(&s));
@@ -246,6 +292,18 @@ void bm_segmented_top_k(benchmark::State& state, std::size_t n, std::size_t row,
       return ringsweep::segmented_top_k_keys(temp, bytes, in.as<const u32>(), out.as<u32>(), n, rows, begin,
                                              begin + 1, k, desc, s);
     }
+    if (m == method::cub_batched) {
+#ifdef RS_BENCH_CUB_BATCHED_TOPK
+      switch (row) {
+        case 4096: return cub_batched_top_k<4096>(temp, bytes, in.as<const u32>(), out.as<u32>(), rows, k, s);
+        case 65536: return cub_batched_top_k<65536>(temp, bytes, in.as<const u32>(), out.as<u32>(), rows, k, s);
+        case 131072: return cub_batched_top_k<131072>(temp, bytes, in.as<const u32>(), out.as<u32>(), rows, k, s);
+        default: return cudaErrorNotSupported;
+      }
+#else
+      return cudaErrorNotSupported;
+#endif
+    }
     const cudaError_t e = ringsweep::segmented_sort_keys(temp, bytes, in.as<const u32>(), sorted.as<u32>(), n, rows,
                                                          begin, begin + 1, desc, s);
     if (e != cudaSuccess || temp == nullptr) return e;
@@ -256,7 +314,8 @@ void bm_segmented_top_k(benchmark::State& state, std::size_t n, std::size_t row,
   device_buffer temp(bytes);
   BENCH_CHECK(call(temp.p, bytes));
   {
-    // The check, once: each row's first k of a segmented sort, bit for bit.
+    // The check, once: each row's first k of a segmented sort, bit for bit (CUB's unsorted rows
+    // after sorting each).
     device_buffer want_rows(rows * k * sizeof(u32));
     std::size_t sort_bytes = 0;
     BENCH_CHECK(ringsweep::segmented_sort_keys(nullptr, sort_bytes, in.as<const u32>(), sorted.as<u32>(), n, rows,
@@ -267,7 +326,11 @@ void bm_segmented_top_k(benchmark::State& state, std::size_t n, std::size_t row,
     BENCH_CHECK(launch(row_copy_kernel<u32>, 1024, 256, s, serial, sorted.as<const u32>(), want_rows.as<u32>(), rows,
                        row, k));
     BENCH_CHECK(cudaStreamSynchronize(s));
-    if (download(out.as<u32>(), rows * k) != download(want_rows.as<u32>(), rows * k)) {
+    std::vector<u32> got = download(out.as<u32>(), rows * k);
+    if (m == method::cub_batched) {
+      for (std::size_t r = 0; r < rows; ++r) std::sort(got.begin() + r * k, got.begin() + (r + 1) * k, std::greater<u32>());
+    }
+    if (got != download(want_rows.as<u32>(), rows * k)) {
       std::fprintf(stderr, "ringsweep_top_k_bench: %s segmented top-k, rows of %zu, k %zu: wrong result\n",
                    name_of(m), row, k);
       std::exit(1);
@@ -276,7 +339,7 @@ void bm_segmented_top_k(benchmark::State& state, std::size_t n, std::size_t row,
   time_loop(state, s, [&] { return call(temp.p, bytes); });
   state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(u32)));
   state.counters["temp_MiB"] = double(bytes) / 1048576.0;
-  state.SetLabel(m == method::ringsweep ? "ringsweep" : "segsort_copy");
+  state.SetLabel(name_of(m));
   BENCH_CHECK(cudaStreamDestroy(s));
 }
 
@@ -315,13 +378,16 @@ void register_segmented_top_k() {
     // Input and output, the sorts' storage (their scratch of n keys), and the per-row select's
     // bucket (keys and 8-byte positions) and candidates: about 12 u32-sized words per key.
     if (!fits(n * 4 * 12, "segmented_top_k", lg)) continue;
-    for (std::size_t row : {std::size_t(4096), std::size_t(65536)}) {
+    for (std::size_t row : {std::size_t(4096), std::size_t(65536), std::size_t(131072)}) {
       if (row > n) continue;
       for (std::size_t k : {std::size_t(8), std::size_t(64)}) {
-        for (method m : {method::ringsweep, method::sort_copy}) {
+        std::vector<method> methods = {method::ringsweep, method::segsort_copy};
+#ifdef RS_BENCH_CUB_BATCHED_TOPK
+        methods.push_back(method::cub_batched);
+#endif
+        for (method m : methods) {
           char name[160];
-          std::snprintf(name, sizeof(name), "segmented_top_k/u32/row:%zu/k:%zu/n:%zu/%s", row, k, n,
-                        m == method::ringsweep ? "ringsweep" : "segsort_copy");
+          std::snprintf(name, sizeof(name), "segmented_top_k/u32/row:%zu/k:%zu/n:%zu/%s", row, k, n, name_of(m));
           benchmark::RegisterBenchmark(name, [n, row, k, m](benchmark::State& st) {
             bm_segmented_top_k(st, n, row, k, m);
           })->UseManualTime()->Unit(benchmark::kMicrosecond);

@@ -30,7 +30,9 @@
 #   tune      RS_P2_TUNE_S=104     every ringsweep_tune case at 2^24 and 2^28, runs a and b
 #                                  (RS_TUNE_REPS=5), then bench/tune_summary.py's verdicts
 #   new       RS_P2_NEW_S=25       rows matching RS_NEW_FILTERS (default: top_k and device_count
-#                                  rows) in any benchmark binary of the pack; skipped when none exist
+#                                  rows, and batched top-k of 8 and 256 rows of 131072 keys, k 64,
+#                                  beside CUB's DeviceBatchedTopK) in any benchmark binary of the
+#                                  pack; skipped when none exist
 #   mpi       RS_P2_MPI_S=15       the distributed benchmark (any *distributed*bench* in the pack),
 #                                  two ranks on the one GPU, when mpirun is there or carried
 # Every part is also capped by what is left of RS_PLAN_S (305 s, counted from this script's
@@ -540,7 +542,7 @@ run_tune() {
 
 run_new() {
   part "rows of later features (top-k, device counts)" "${RS_P2_NEW_S:-25}"
-  local filters="${RS_NEW_FILTERS:-^top_k/ ^device_count/}" f bin nbins budget
+  local filters="${RS_NEW_FILTERS:-^top_k/ ^device_count/ ^segmented_top_k/u32/row:131072/k:64/n:(1048576|33554432)/}" f bin nbins budget
   mapfile -t bins < <(bench_binaries)
   nbins=${#bins[@]}
   if ((nbins == 0)); then

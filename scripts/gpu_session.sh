@@ -118,9 +118,28 @@ if [[ "${mode}" == stage ]]; then
     echo "stage: the installed Google Benchmark is a DEBUG build (its warning will head every benchmark log);" \
       "RS_BENCHMARK_SOURCE=<a Google Benchmark source tree> builds it in Release" >&2
   fi
+  # CUB's DeviceTopK and DeviceBatchedTopK for the top-k benchmark's baselines: the toolkit's CCCL
+  # (3.0) has neither; the cuda-cccl wheel (PyPI, 1.2.1: CCCL 3.6) carries the headers. Downloaded
+  # once into build-gpu/; without the network the top-k benchmark has no CUB rows, as before.
+  cccl_wheel_dir=build-gpu/cuda-cccl-1.2.1
+  if [[ ! -d "${cccl_wheel_dir}/cuda/cccl/headers/include/cub" ]]; then
+    mkdir -p build-gpu
+    if python3 -m pip download --quiet --no-deps --only-binary=:all: --dest build-gpu/wheel cuda-cccl==1.2.1 \
+         >/dev/null 2>&1; then
+      mkdir -p "${cccl_wheel_dir}"
+      python3 -m zipfile -e build-gpu/wheel/cuda_cccl-1.2.1-*.whl "${cccl_wheel_dir}" >/dev/null
+    fi
+    rm -rf build-gpu/wheel
+  fi
+  cccl_include=()
+  if [[ -d "${cccl_wheel_dir}/cuda/cccl/headers/include/cub" ]]; then
+    cccl_include=("-DRINGSWEEP_BENCH_CCCL_INCLUDE_DIR=$(cd "${cccl_wheel_dir}/cuda/cccl/headers/include" && pwd)")
+  else
+    echo "stage: no cuda-cccl wheel (pip download cuda-cccl==1.2.1 failed): no CUB rows in the top-k benchmark" >&2
+  fi
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
     -DCMAKE_CUDA_RUNTIME_LIBRARY=Shared -DRINGSWEEP_GPU_PROGRAMS=ON \
-    "${benchmark_source[@]}" "${launcher[@]}" >/dev/null
+    "${benchmark_source[@]}" "${cccl_include[@]}" "${launcher[@]}" >/dev/null
   # name <TAB> executable <TAB> arguments, for every nvcc-built test but the stress test: from the
   # list CMake writes as it registers the tests (name, target, labels, arguments; RingsweepTesting.cmake).
   awk -F'\t' -v OFS='\t' '$3 !~ /(^|,)stress(,|$)/ {print $1, $2, $4}' build-gpu/gpu_tests.tsv >build-gpu/gpu_run.tsv
