@@ -381,6 +381,20 @@ TEST_CASE("top_k: the first read's vector loads, unaligned inputs and range head
       check_top_k<vec>(keys, k, sort_options_of(sort_order::descending), false, offset);
     }
   }
+  SECTION("keys that differ only between threads, or only between ranges") {
+    // 64 ranges of 768 keys, aligned: a thread's vector is 4 keys of a tile. Each thread of the
+    // first read ORs its keys XOR its own first key; here that is 0 everywhere, so the passes that
+    // hold more than one digit are seen only in the threads' first keys (a pass taken as holding
+    // one digit leaves its keys in input order).
+    const std::size_t m = 64 * 768;
+    std::vector<std::uint32_t> by_thread(m), by_range(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      by_thread[i] = std::uint32_t((i / 4) % 64);
+      by_range[i] = std::uint32_t(63 - i / 768) << 16;
+    }
+    check_top_k<vec>(by_thread, 100, sort_options_of(sort_order::ascending), true);
+    check_top_k<vec>(by_range, 1000, sort_options_of(sort_order::ascending), false);
+  }
 }
 
 TEST_CASE("top_k: float specials, equal zeros stable", "[sort][top_k]") {

@@ -47,6 +47,18 @@ struct top_k_count : top_k_select<Config> {
     return (u32(i / VEC) * THREADS + threadIdx.x) * VEC + u32(i % VEC);
   }
 
+  /// The bits in which `key` differs from the thread's reference key `ref` into `diff` (built-in
+  /// keys; raw bits): one LOP3 a key.
+  __device__ __forceinline__ static void note_diff(bits_type& diff, const bits_type& key, const bits_type& ref) {
+    if constexpr (DIFF) {
+      diff = bits_type(diff | bits_type(key ^ ref));
+    } else {
+      (void)diff;
+      (void)key;
+      (void)ref;
+    }
+  }
+
   /// A partial tile's first `valid` keys, one by one.
   __device__ __forceinline__ static void load_partial(const params_t& p, u64 tile, u64 valid, bits_type (&key)[FROWS]) {
 RINGSWEEP_UNROLL
@@ -63,7 +75,7 @@ RINGSWEEP_UNROLL
     for (int d = int(threadIdx.x); d < RADIX; d += THREADS) bins[d] = 0;
     if (threadIdx.x == 0) {
       temp.spec_digit = u32(RADIX - 1);  // a range without a tile constrains nothing
-      temp.diff = 0;
+      for (int b = 0; b < 3; ++b) temp.bits[b] = 0;
     }
     const int top = p.window.passes - 1;
     const u64 r = blockIdx.x;
@@ -82,22 +94,21 @@ RINGSWEEP_UNROLL
     }
     bits_type head_key{};
     if (threadIdx.x < head) head_key = load_global(p.keys + begin + threadIdx.x);
-    // Which passes hold one digit (the first pick's uniform_passes): the OR of every key XOR the
-    // input's first key; and the range's first key, a sample of the input for the guessed key.
-    const bits_type ref = DIFF ? load_global(p.keys) : bits_type{};
-    bits_type diff{};
-    if (DIFF && threadIdx.x == 0 && begin < end) p.samples[r] = load_global(p.keys + begin);
     const u64 first = begin + head;  // the first tile's start, aligned to a vector
     __syncthreads();  // the bins are cleared
+    // Which passes hold one digit (the first pick's uniform_passes): every thread ORs its keys XOR
+    // its own first key (`ref`: no key loaded for it), and the block the threads' first keys'
+    // bits, set and clear (input_bits). The range's first key, thread 0's, is a sample of the
+    // input for the guessed key, stored from its register after the loop. (The input's first key
+    // loaded by every thread, and the range's first key loaded again, were 1/16 and 1/2048 of a
+    // read on 2048-key ranges: sort_traffic_test.)
+    bits_type ref = head_key, diff{};
     if (top >= 0) {
       if constexpr (SPECULATE) {
         // Without a tile the guess constrains nothing (RADIX - 1); else the first tile's, below.
         if (spec && first >= end && head != 0) spec = speculate_head(temp, p, digit_of, head_key, begin, head, spec_written);
       }
-      if (threadIdx.x < head) {
-        atomicAdd(&bins[digit_of(head_key)], 1u);
-        if constexpr (DIFF) diff |= bits_type(head_key ^ ref);
-      }
+      if (threadIdx.x < head) atomicAdd(&bins[digit_of(head_key)], 1u);
       for (u64 tile = first; tile < end; tile += FTILE) {
         bits_type key[FROWS];
         if (end - tile >= u64(FTILE)) {
@@ -107,6 +118,8 @@ RINGSWEEP_UNROLL
         } else {
           load_partial(p, tile, end - tile, key);  // sass: cold
         }
+        // Item 0 is a thread's first key, if any is valid (a select, not a branch).
+        if (DIFF) ref = tile == first && threadIdx.x >= head ? key[0] : ref;  // sass: cold
         if (SPECULATE && spec && tile == first) {
           // sass: cold
           // The guess from the first tile's keys (read once), then the head's candidates, first
@@ -125,7 +138,7 @@ RINGSWEEP_UNROLL
 RINGSWEEP_UNROLL
             for (int i = 0; i < FROWS; ++i) {
               atomicAdd(&bins[digit_of(key[i])], 1u);
-              if constexpr (DIFF) diff |= bits_type(key[i] ^ ref);
+              note_diff(diff, key[i], ref);
             }
             // sass: end
           }
@@ -138,7 +151,7 @@ RINGSWEEP_UNROLL
             for (int i = 0; i < FROWS; ++i) {
               if (item_at(i) < end - tile) {
                 atomicAdd(&bins[digit_of(key[i])], 1u);
-                if constexpr (DIFF) diff |= bits_type(key[i] ^ ref);
+                note_diff(diff, key[i], ref);
               }
             }
           }
@@ -147,7 +160,14 @@ RINGSWEEP_UNROLL
       }
     }
     if constexpr (DIFF) {
-      if (diff != 0) atomicOr(&temp.diff, (unsigned long long)diff);
+      // A thread that read a key: the head's, or item 0 of the first tile.
+      const bool read = threadIdx.x < head || (first < end && u64(threadIdx.x) * VEC < end - first);
+      if (top >= 0 && read) {
+        if (threadIdx.x == 0) store_global(p.samples + r, ref);  // the range's first key
+        atomicOr(&temp.bits[0], (unsigned long long)ref);
+        atomicOr(&temp.bits[1], (unsigned long long)bits_type(~ref));
+        if (diff != 0) atomicOr(&temp.bits[2], (unsigned long long)diff);
+      }
     }
     if constexpr (SPECULATE) {
       if (threadIdx.x == 0 && p.spec_cap != 0) {
@@ -160,7 +180,11 @@ RINGSWEEP_UNROLL
       }
     }
     __syncthreads();
-    if (DIFF && threadIdx.x == 0 && temp.diff != 0) atomicOr(reinterpret_cast<unsigned long long*>(p.input_diff), temp.diff);
+    if (DIFF && threadIdx.x == 0) {
+      for (int b = 0; b < 3; ++b) {
+        if (temp.bits[b] != 0) atomicOr(reinterpret_cast<unsigned long long*>(p.input_bits + b), temp.bits[b]);
+      }
+    }
     if (top < 0) return;
     u32* row = p.range_counts + (r * u64(p.window.passes) + u64(top)) * RADIX;
     u64* const total = p.input_counts + u64(top) * RADIX;
@@ -259,7 +283,7 @@ RINGSWEEP_UNROLL
         const u32 d = digit_of(key[v * VEC + j]);
         if (valid) {
           atomicAdd(&bins[d], 1u);
-          if constexpr (DIFF) diff |= bits_type(key[v * VEC + j] ^ ref);
+          note_diff(diff, key[v * VEC + j], ref);
         }
         // sass: first_speculate
         const bool in = valid && d < above;

@@ -177,8 +177,8 @@ struct top_k_pick : top_k_select<Config> {
     cur.path = !take && cur.dst == 0u ? 1u : 0u;
   }
 
-  /// Passes (bit p) whose digit is the same for every key: the digit bits clear in the first
-  /// read's OR of every key XOR the input's first key. Raw bits: integer images are the raw bits
+  /// Passes (bit p) whose digit is the same for every key: no digit bit in which two keys differ
+  /// (the first read's input_bits). Raw bits: integer images are the raw bits
   /// XOR a constant; float ones too while no two keys differ in sign (else, and for -0.0 beside
   /// +0.0, no pass is known to hold one digit). Custom keys: none known.
   __device__ __forceinline__ static u64 uniform_passes(const params_t& p) {
@@ -186,7 +186,7 @@ struct top_k_pick : top_k_select<Config> {
       (void)p;
       return 0;
     } else {
-      const u64 diff = *p.input_diff;
+      const u64 diff = p.input_bits[2] | (p.input_bits[0] & p.input_bits[1]);  // the bits in which two keys differ
       if (!std::is_integral<Key>::value && ((diff >> (8 * sizeof(bits_type) - 1)) & 1u) != 0) return 0;
       u64 mask = 0;
       for (int pass = 0; pass < p.window.passes; ++pass) {

@@ -85,8 +85,10 @@ struct top_k_params : key_context<Key> {
   u64* spec_cnt;           // per range: keys written
   u32* spec_flags;         // [0] max over ranges of RADIX - 1 - D_r, [1] some range overflowed (zeroed)
   // The first read counts the top digit only. What the first pick needs of the lower passes:
-  u64* input_diff;         // the OR over the input of (key XOR its first key), raw bits (zeroed): a pass
-                           // whose digit bits are clear in it holds one digit (see uniform_passes)
+  u64* input_bits;         // raw bits (zeroed), of the threads of the first read: [0] those set in some
+                           // thread's first key, [1] those clear in one, [2] those in which a key
+                           // differs from its thread's first key; a pass whose digit bits are in
+                           // neither [2] nor both [0] and [1] holds one digit (see uniform_passes)
   bits_type* samples;      // per range: its first key; their majority is the guessed key
 };
 
@@ -120,7 +122,7 @@ struct top_k_select {
   static constexpr int PICK_DIGITS = (RADIX + THREADS - 1) / THREADS;
 
   /// Built-in integer and floating-point keys: the first read ORs their raw bits' differences
-  /// (top_k_params::input_diff), which tell the lower passes that hold one digit. Custom keys
+  /// (top_k_params::input_bits), which tell the lower passes that hold one digit. Custom keys
   /// (whose digits are not their raw bits) skip it: no pass is known to hold one digit.
   static constexpr bool DIFF = std::is_integral<Key>::value || std::is_floating_point<Key>::value;
 
@@ -136,7 +138,7 @@ struct top_k_select {
     u32 spec_digit;                     // D_r
     u32 spec_lanes[SPECULATE ? ROWS * THREADS : 1];  // the first read's: per (vector row, thread), its lane's candidates and the lower lanes'
     typename block_scan<u32, THREADS>::TempStorage scan32;  // the first read's scan of a tile's candidate counts
-    unsigned long long diff;            // the first read's OR of (key XOR the input's first key)
+    unsigned long long bits[3];         // the first read's: as top_k_params::input_bits, of the range
   };
 
   __device__ __forceinline__ static digit_extractor<Key> extractor(const params_t& p, int pass) {
