@@ -215,6 +215,9 @@ struct top_k_pick : top_k_select<Config> {
       }
       cur.guess[top] = arg;
     }
+    // No pass below the top one: nothing to vote for (and no sample stored: the first read
+    // stores them with the keys it reads, none when the window is empty).
+    if (top <= 0) return;
     if constexpr (DIFF) {
       __shared__ bits_type keys[PICK_THREADS];
       __shared__ u32 votes[PICK_THREADS];
