@@ -5,9 +5,11 @@
 #include <ringsweep/ringsweep.cuh>
 #include <ringsweep_simt/control.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <type_traits>
@@ -230,9 +232,11 @@ TEST_CASE("skipped passes move nothing: the traffic of uniform digits is gone", 
 
 namespace {
 
-/// Traffic of top_k_keys (shipped policy) of `keys`, in bytes per input key: loads, stores.
+/// Traffic of top_k_keys (shipped policy) of `keys`, in bytes per input key: loads, stores; and
+/// into `first_read` the loads of the first read (top_k_count_kernel) alone.
 template <class Key>
-std::pair<double, double> top_k_traffic(const std::vector<Key>& keys, std::size_t k, ringsweep::sort_order order) {
+std::pair<double, double> top_k_traffic(const std::vector<Key>& keys, std::size_t k, ringsweep::sort_order order,
+                                        double* first_read = nullptr) {
   const std::size_t n = keys.size();
   ringsweep_test::device_buffer<Key> in(keys), out(k);
   ringsweep::sort_options opts;
@@ -243,7 +247,15 @@ std::pair<double, double> top_k_traffic(const std::vector<Key>& keys, std::size_
   simt::traffic_begin();
   REQUIRE_CUDA(ringsweep::top_k_keys(temp.data(), bytes, in.data(), out.data(), n, k, opts));
   REQUIRE_CUDA(cudaDeviceSynchronize());
-  const totals t = sum(simt::traffic_end());
+  const auto per_kernel = simt::traffic_end();
+  const totals t = sum(per_kernel);
+  if (first_read != nullptr) {
+    const auto count = std::find_if(per_kernel.begin(), per_kernel.end(), [](const simt::kernel_traffic& kt) {
+      return kt.kernel.find("top_k_count_kernel") != std::string::npos;
+    });
+    REQUIRE(count != per_kernel.end());
+    *first_read = double(count->load_bytes) / double(n);
+  }
   // The result, once: the k-th key of a stable sort.
   const auto order_ref = ringsweep_test::reference_order(keys, opts);
   const auto got = out.download();
@@ -271,11 +283,18 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most three times",
   };
   const auto u32 = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
   for (std::size_t k : {std::size_t(32)}) {
-    const auto t = top_k_traffic(u32, k, sort_order::descending);
+    double first = 0;
+    const auto t = top_k_traffic(u32, k, sort_order::descending, &first);
     report("u32 uniform", k, t, 4);
     // The count's read, which also writes the keys at or below each range's guessed top digit
-    // (about 3 / 256 of them); the first step reads those instead of the input (1.04 reads).
+    // (about 3 / 256 of them: it loads them once more, from the cache on a GPU, to write them,
+    // 0.01 reads here where nothing is cached); the first step reads those instead of the input
+    // (1.04-1.05 reads).
     CHECK(t.first <= 4 * 1.10);
+    // The first read loads the input once, and its candidates again: no key per thread or range
+    // (a reference key loaded by every thread was 1/16 of a read, 2048-key ranges).
+    CHECK(first >= 4.0);
+    CHECK(first <= 4 * 1.02);
   }
   // Floats in [0, 1): the largest share one top digit with half of the keys, which overflow the
   // speculative candidates and the candidate buffer; the second level's bucket fits: three reads
@@ -291,9 +310,11 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most three times",
   }
   const auto equal = ringsweep_test::make_keys<std::uint32_t>(n, distribution::all_equal, seed);
   {
-    const auto t = top_k_traffic(equal, 1024, sort_order::ascending);
+    double first = 0;
+    const auto t = top_k_traffic(equal, 1024, sort_order::ascending, &first);
     report("u32 all equal", 1024, t, 4);
     CHECK(t.first <= 4 * 2.05);  // every pass uniform (no speculation): the count and the last step
+    CHECK(first == 4.0);         // the first read: each key once, nothing else (no candidates)
   }
   {
     // k = n: the stable sort alone, whose passes are all skipped (its histogram and one copy).
@@ -318,9 +339,11 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most three times",
   }
   {
     // The k-th key is the dominant one: about 0.7% of the keys lie below it.
-    const auto t = top_k_traffic(dominant, 4096, sort_order::ascending);
+    double first = 0;
+    const auto t = top_k_traffic(dominant, 4096, sort_order::ascending, &first);
     report("u32 one key 90%, inside it", 4096, t, 4);
     CHECK(t.first <= three_reads(4, 4096));
+    CHECK(first == 4.0);
   }
   {
     // Floats: 0.05 holds 90% (0.5% of the keys lie below it).
@@ -344,9 +367,11 @@ TEST_CASE("top-k reads random keys about once, skewed ones at most three times",
     for (std::size_t i = 0; i < n; ++i) {
       if (i % 10 != 0) dominant64[i] = 0x0123456789abcdefull;
     }
-    const auto t = top_k_traffic(dominant64, 4096, sort_order::ascending);
+    double first = 0;
+    const auto t = top_k_traffic(dominant64, 4096, sort_order::ascending, &first);
     report("u64 one key 90%, inside it", 4096, t, 8);
     CHECK(t.first <= three_reads(8, 4096));
+    CHECK(first == 8.0);
   }
 }
 

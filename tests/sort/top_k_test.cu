@@ -13,6 +13,8 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <random>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -46,17 +48,27 @@ struct policy_tiny_top_k_spec : ringsweep_test::policy_tiny {
   static constexpr int TOP_K_MIN_CAPACITY = 4096;
   static constexpr int TOP_K_MAX_RANGES = 64;
 };
+/// policy_tiny_top_k_spec with 4 keys a thread (the first read loads 16-byte vectors of 4-byte
+/// keys) and candidate buffers of at least 8192 keys: 128 speculative candidates a range.
+struct policy_tiny_top_k_vec : policy_tiny_top_k_spec {
+  static constexpr int HIST_ITEMS = 4;
+  static constexpr int TOP_K_MIN_CAPACITY = 8192;
+};
 constexpr std::size_t SORT_TILE = 192;  // policy_tiny's onesweep tile for 4-byte keys
 
-/// The first k of the stable sort, and what top-k returned for keys, pairs and indices.
+/// The first k of the stable sort, and what top-k returned for keys, pairs and indices. `offset`:
+/// the input starts that many keys past an allocation's start (unaligned to a vector load).
 template <class Policy, class Key, class Index = std::uint32_t>
 void check_top_k(const std::vector<Key>& keys, std::size_t k, const ringsweep::sort_options& opts,
-                 bool pairs_and_indices = true) {
+                 bool pairs_and_indices = true, std::size_t offset = 0) {
   const std::size_t n = keys.size();
-  INFO("n " << n << ", k " << k << ", " << ringsweep_test::order_name(opts) << ", bits [" << opts.begin_bit << ", "
+  INFO("n " << n << ", k " << k << ", offset " << offset << ", " << ringsweep_test::order_name(opts) << ", bits [" << opts.begin_bit << ", "
             << opts.end_bit << ")");
   const auto order = ringsweep_test::reference_order(keys, opts);
-  ringsweep_test::device_buffer<Key> in(keys), out(k + 1);
+  std::vector<Key> padded(offset, keys.empty() ? Key{} : keys[0]);
+  padded.insert(padded.end(), keys.begin(), keys.end());
+  ringsweep_test::device_buffer<Key> in(padded), out(k + 1);
+  const Key* const src = in.data() + offset;
   const auto run = [&](auto call) {
     std::size_t bytes = 0;
     REQUIRE_CUDA(call(nullptr, bytes));
@@ -78,9 +90,9 @@ void check_top_k(const std::vector<Key>& keys, std::size_t k, const ringsweep::s
     out.fill_bytes(0xAB);
     run([&](void* t, std::size_t& b) {
       if constexpr (std::is_void<Policy>::value) {
-        return ringsweep::top_k_keys(t, b, in.data(), out.data(), n, k, opts);
+        return ringsweep::top_k_keys(t, b, src, out.data(), n, k, opts);
       } else {
-        return ringsweep::tuning::top_k_keys<Policy>(t, b, in.data(), out.data(), n, k, opts);
+        return ringsweep::tuning::top_k_keys<Policy>(t, b, src, out.data(), n, k, opts);
       }
     });
     check_keys(out.download());
@@ -95,9 +107,9 @@ void check_top_k(const std::vector<Key>& keys, std::size_t k, const ringsweep::s
     vout.fill_bytes(0xAB);
     run([&](void* t, std::size_t& b) {
       if constexpr (std::is_void<Policy>::value) {
-        return ringsweep::top_k_pairs(t, b, in.data(), out.data(), vin.data(), vout.data(), n, k, opts);
+        return ringsweep::top_k_pairs(t, b, src, out.data(), vin.data(), vout.data(), n, k, opts);
       } else {
-        return ringsweep::tuning::top_k_pairs<Policy>(t, b, in.data(), out.data(), vin.data(), vout.data(), n, k, opts);
+        return ringsweep::tuning::top_k_pairs<Policy>(t, b, src, out.data(), vin.data(), vout.data(), n, k, opts);
       }
     });
     check_keys(out.download());
@@ -116,9 +128,9 @@ void check_top_k(const std::vector<Key>& keys, std::size_t k, const ringsweep::s
     Key* keys_out = with_keys ? out.data() : nullptr;
     run([&](void* t, std::size_t& b) {
       if constexpr (std::is_void<Policy>::value) {
-        return ringsweep::top_k_indices(t, b, in.data(), keys_out, idx.data(), n, k, opts);
+        return ringsweep::top_k_indices(t, b, src, keys_out, idx.data(), n, k, opts);
       } else {
-        return ringsweep::tuning::top_k_indices<Policy>(t, b, in.data(), keys_out, idx.data(), n, k, opts);
+        return ringsweep::tuning::top_k_indices<Policy>(t, b, src, keys_out, idx.data(), n, k, opts);
       }
     });
     const auto got = idx.download();
@@ -131,7 +143,7 @@ void check_top_k(const std::vector<Key>& keys, std::size_t k, const ringsweep::s
     CHECK(got[k] == poisoned);
     if (with_keys) check_keys(out.download());
   }
-  CHECK(ringsweep_test::same_keys(in.download(), keys));  // the input is never written
+  CHECK(ringsweep_test::same_keys(in.download(), padded));  // the input is never written
 }
 
 /// k at every edge of n keys: 0, 1, 2, 31, 32, 33, the sort's tile and its neighbours, n - 1, n.
@@ -301,6 +313,87 @@ TEST_CASE("top_k: speculative candidates taken, overflowing midway, guessed too 
     check_top_k<spec>(keys, k, sort_options_of(sort_order::ascending), false);
     for (auto& key : keys) key = ~key;
     check_top_k<spec>(keys, k, sort_options_of(sort_order::descending), false);
+  }
+}
+
+TEST_CASE("top_k: the first read's vector loads, unaligned inputs and range heads", "[sort][top_k]") {
+  // 64 threads x 4 keys: the first read loads 16-byte vectors of u32 (8-byte ones of u64). The
+  // input starts 0-3 keys past an aligned address, and n = 64 ranges of 769 keys (3 tiles and 1
+  // key) puts most ranges' starts off a vector: each reads its head (1-3 keys) one by one, first
+  // among its speculative candidates, then whole vector tiles and a partial last one.
+  using vec = policy_tiny_top_k_vec;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 64 * 769, span = 769, tile = 256;
+  const auto random = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
+  for (std::size_t offset : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(3)}) {
+    SECTION("random keys: the guesses hold, offset " + std::to_string(offset)) {
+      for (std::size_t k : {std::size_t(1), std::size_t(33), std::size_t(700)}) {
+        for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+          check_top_k<vec>(random, k, sort_options_of(o), k == 33, offset);
+        }
+      }
+      const auto wide = ringsweep_test::make_keys<std::uint64_t>(n, distribution::uniform, seed);
+      check_top_k<vec>(wide, 33, sort_options_of(sort_order::ascending), true, offset);
+      // Fewer keys than a tile, and a range of a few keys (heads only).
+      check_top_k<vec>(std::vector<std::uint32_t>(random.begin(), random.begin() + 255), 7,
+                       sort_options_of(sort_order::ascending), true, offset);
+      check_top_k<vec>(std::vector<std::uint32_t>(random.begin(), random.begin() + 3), 2,
+                       sort_options_of(sort_order::descending), true, offset);
+    }
+    SECTION("every range's first keys among the smallest: its head's candidates, offset " + std::to_string(offset)) {
+      // The first 3 keys of every range have top digit 0 and lie in the top k: a range off a
+      // vector reads them as its head, whose candidates come first in its part of the buffer.
+      // The others' top digits are 128-255: every range guesses a digit near 135 and writes about
+      // 50 candidates of its 128, so that the guesses hold.
+      auto keys = random;
+      for (auto& key : keys) key |= 0x80000000u;
+      for (std::size_t r = 0; r < 64; ++r) {
+        for (std::size_t i = 0; i < 3; ++i) keys[r * span + i] = std::uint32_t(r * 3 + i);
+      }
+      check_top_k<vec>(keys, 64 * 3 + 33, sort_options_of(sort_order::ascending), true, offset);
+      for (auto& key : keys) key = ~key;
+      check_top_k<vec>(keys, 64 * 3 + 33, sort_options_of(sort_order::descending), false, offset);
+    }
+    SECTION("a range's later tiles overflow its candidates, offset " + std::to_string(offset)) {
+      auto keys = random;
+      std::mt19937_64 rng(seed);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i % span >= tile + 4) keys[i] = std::uint32_t(rng() & 0x00ffffffu);  // top digit 0
+      }
+      for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+        check_top_k<vec>(keys, 33, sort_options_of(o), true, offset);
+      }
+    }
+    SECTION("the guesses are too low: the bucket lies above them, offset " + std::to_string(offset)) {
+      // Top digit 0 for the first 60 keys of every range (D_r = 0: the k-th key's share of a tile
+      // is 56 keys; the 60 fit a range's 128 candidates), 1 for 30 keys of its second tile, 2-255
+      // elsewhere; the k-th key has digit 1, which no range's candidates hold.
+      auto keys = random;
+      std::mt19937_64 rng(seed);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t at = i % span;
+        const std::uint32_t top = at < 60 ? 0u : at >= tile + 8 && at < tile + 38 ? 1u : 2u + std::uint32_t(rng() % 254u);
+        keys[i] = top << 24 | std::uint32_t(rng() & 0x00ffffffu);
+      }
+      const std::size_t k = 64 * 60 + 10;
+      check_top_k<vec>(keys, k, sort_options_of(sort_order::ascending), true, offset);
+      for (auto& key : keys) key = ~key;
+      check_top_k<vec>(keys, k, sort_options_of(sort_order::descending), false, offset);
+    }
+  }
+  SECTION("keys that differ only between threads, or only between ranges") {
+    // 64 ranges of 768 keys, aligned: a thread's vector is 4 keys of a tile. Each thread of the
+    // first read ORs its keys XOR its own first key; here that is 0 everywhere, so the passes that
+    // hold more than one digit are seen only in the threads' first keys (a pass taken as holding
+    // one digit leaves its keys in input order).
+    const std::size_t m = 64 * 768;
+    std::vector<std::uint32_t> by_thread(m), by_range(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      by_thread[i] = std::uint32_t((i / 4) % 64);
+      by_range[i] = std::uint32_t(63 - i / 768) << 16;
+    }
+    check_top_k<vec>(by_thread, 100, sort_options_of(sort_order::ascending), true);
+    check_top_k<vec>(by_range, 1000, sort_options_of(sort_order::ascending), false);
   }
 }
 

@@ -136,9 +136,18 @@ cudaError_t distributed_kernels() {
   return cudaSuccess;
 }
 
-/// Top-k: the select's count, pick and step kernels, the sorts of the candidates (keys only, and
-/// with 8-byte positions), the gathers; segmented top-k's row list, per-row select (keys, indices,
-/// pairs), sorts and copy.
+/// Top-k only, keys only: the select's first read (top_k_count_kernel, at most 64 registers, its
+/// vector loads 16 bytes of 1- and 2-byte keys), pick and step for the key widths top_k() below
+/// leaves out.
+template <class Key>
+cudaError_t top_k_keys_only() {
+  std::size_t bytes = 0;
+  return ringsweep::top_k_keys(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr), 1, 1);
+}
+
+/// Top-k: the select's first read (top_k_count_kernel), pick and step kernels, the sorts of the
+/// candidates (keys only, and with 8-byte positions), the gathers; segmented top-k's row list,
+/// per-row select (keys, indices, pairs), sorts and copy.
 template <class Key, class Index>
 cudaError_t top_k() {
   std::size_t bytes = 0;
@@ -234,6 +243,9 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : top_k<float, std::int64_t>();
   e = e != cudaSuccess ? e : top_k<std::uint64_t, std::uint32_t>();
   e = e != cudaSuccess ? e : top_k<__half, std::uint32_t>();
+  e = e != cudaSuccess ? e : top_k_keys_only<std::uint8_t>();
+  e = e != cudaSuccess ? e : top_k_keys_only<std::int16_t>();
+  e = e != cudaSuccess ? e : top_k_keys_only<double>();
   {
     std::size_t bytes = 0;
     e = e != cudaSuccess ? e

@@ -20,6 +20,9 @@ struct top_k_pick : top_k_select<Config> {
   using base::PICK_DIGITS;
   using base::SPECULATE;
   using base::highest_level;
+  using base::extractor;
+  using base::DIFF;
+  using bits_type = typename base::bits_type;
 
   /// Round `round`'s decision, by every block (the state by block 0): the walk (one level, or
   /// several when the last step counted along the guessed key), the bucket of the k_rem-th key
@@ -30,7 +33,6 @@ struct top_k_pick : top_k_select<Config> {
     state_t& cur = static_cast<state_t*>(p.state)[round & 1];
     __shared__ typename block_scan<u64, PICK_THREADS>::TempStorage scan;
     __shared__ u64 chosen[3];  // bucket, keys below it, keys in it
-    __shared__ unsigned long long uniform_bits;
     __shared__ int walk_pass[MAX_PASSES];
     __shared__ u32 walk_digit[MAX_PASSES];
     const int t = int(threadIdx.x);
@@ -47,39 +49,18 @@ struct top_k_pick : top_k_select<Config> {
       u64* const mine = p.level_counts + u64(round & 1) * half;
       for (u64 i = r * PICK_THREADS + u64(t); i < half; i += u64(gridDim.x) * PICK_THREADS) mine[i] = 0;
     }
-    // Passes whose digit is the same for every key of the input: no level at all. And the guessed
-    // key: each pass's most frequent digit (a key holding more than half of the input is it).
-    if (first) {
-      if (t == 0) uniform_bits = 0;
-      __syncthreads();
-      for (int pass = 0; pass < p.window.passes; ++pass) {
-        for (int i = 0; i < PICK_DIGITS; ++i) {
-          const int d = t * PICK_DIGITS + i;
-          if (d < RADIX && p.input_counts[u64(pass) * RADIX + u64(d)] == p.n) atomicOr(&uniform_bits, 1ull << pass);
-        }
-      }
-      if (r == 0) {
-        for (int pass = t; pass < p.window.passes; pass += PICK_THREADS) {
-          u64 best = 0;
-          u32 arg = 0;
-          for (int d = 0; d < RADIX; ++d) {
-            const u64 c = p.input_counts[u64(pass) * RADIX + u64(d)];
-            if (c > best) {
-              best = c;
-              arg = u32(d);
-            }
-          }
-          cur.guess[pass] = arg;
-        }
-      }
-      __syncthreads();
-    }
-    const u64 uniform = first ? u64(uniform_bits) : prev.uniform;
+    // The guessed key: the top pass's most frequent digit, and below it the digits of the ranges'
+    // first keys' majority (a key holding more than half of the input is most likely it; any
+    // guess is correct, a good one saves reads). The first read counts the top digit only.
+    if (first && r == 0) guess_key(p, cur);
+    const u64 uniform = first ? uniform_passes(p) : prev.uniform;
     // Counts along the guessed key (prev.path) let the walk go on below a level whose bucket is
     // the guessed digit: the step counted the next level among exactly those keys.
     const bool along_guess = !first && prev.path != 0;
     const u64* const counts = first ? p.input_counts : p.level_counts + u64((round + 1) & 1) * half;
-    int level = first ? highest_level(uniform, p.window.passes - 1) : prev.next_level;
+    // The first level is the top pass, the one the first read counted, even when it holds one
+    // digit (then every key is in its bucket).
+    int level = first ? p.window.passes - 1 : prev.next_level;
     u64 k_rem = first ? p.k : prev.k_rem;
     u64 level_less = 0, bucket_count = p.n;
     u32 bucket = 0;
@@ -194,6 +175,86 @@ struct top_k_pick : top_k_select<Config> {
     // levels below along the guessed key, so that the next pick can walk down to the guessed key
     // or to a bucket that fits, and the input is read once more at most (design.md 15).
     cur.path = !take && cur.dst == 0u ? 1u : 0u;
+  }
+
+  /// Passes (bit p) whose digit is the same for every key: no digit bit in which two keys differ
+  /// (the first read's input_bits). Raw bits: integer images are the raw bits
+  /// XOR a constant; float ones too while no two keys differ in sign (else, and for -0.0 beside
+  /// +0.0, no pass is known to hold one digit). Custom keys: none known.
+  __device__ __forceinline__ static u64 uniform_passes(const params_t& p) {
+    if constexpr (!DIFF) {
+      (void)p;
+      return 0;
+    } else {
+      const u64 diff = p.input_bits[2] | (p.input_bits[0] & p.input_bits[1]);  // the bits in which two keys differ
+      if (!std::is_integral<Key>::value && ((diff >> (8 * sizeof(bits_type) - 1)) & 1u) != 0) return 0;
+      u64 mask = 0;
+      for (int pass = 0; pass < p.window.passes; ++pass) {
+        const digit_extractor<Key> e = extractor(p, pass);
+        if (((diff >> e.shift) & e.mask) == 0) mask |= 1ull << pass;
+      }
+      return mask;
+    }
+  }
+
+  /// The first pick's guessed key, into cur.guess (block 0, every thread): the top pass's most
+  /// frequent digit, and the lower passes' digits of the majority (Boyer-Moore, by thread and
+  /// then over the threads) of the ranges' first keys.
+  __device__ __forceinline__ static void guess_key(const params_t& p, state_t& cur) {
+    const int t = int(threadIdx.x);
+    const int top = p.window.passes - 1;
+    if (t == 0 && top >= 0) {
+      u64 best = 0;
+      u32 arg = 0;
+      for (int d = 0; d < RADIX; ++d) {
+        const u64 c = p.input_counts[u64(top) * RADIX + u64(d)];
+        if (c > best) {
+          best = c;
+          arg = u32(d);
+        }
+      }
+      cur.guess[top] = arg;
+    }
+    // No pass below the top one: nothing to vote for (and no sample stored: the first read
+    // stores them with the keys it reads, none when the window is empty).
+    if (top <= 0) return;
+    if constexpr (DIFF) {
+      __shared__ bits_type keys[PICK_THREADS];
+      __shared__ u32 votes[PICK_THREADS];
+      bits_type cand{};
+      u32 cnt = 0;
+      for (u64 q = u64(t); q < p.ranges && q * p.span < p.n; q += PICK_THREADS) {
+        const bits_type s = p.samples[q];
+        if (cnt == 0) {
+          cand = s;
+          cnt = 1;
+        } else {
+          cnt = s == cand ? cnt + 1 : cnt - 1;
+        }
+      }
+      keys[t] = cand;
+      votes[t] = cnt;
+      __syncthreads();
+      if (t == 0) {
+        cand = bits_type{};
+        cnt = 0;
+        for (int i = 0; i < PICK_THREADS; ++i) {
+          if (votes[i] == 0) continue;
+          if (cnt == 0 || keys[i] == cand) {
+            if (cnt == 0) cand = keys[i];
+            cnt += votes[i];
+          } else if (votes[i] > cnt) {
+            cand = keys[i];
+            cnt = votes[i] - cnt;
+          } else {
+            cnt -= votes[i];
+          }
+        }
+        for (int pass = 0; pass < top; ++pass) cur.guess[pass] = extractor(p, pass)(cand);
+      }
+    } else {
+      for (int pass = t; pass < top; pass += PICK_THREADS) cur.guess[pass] = 0;
+    }
   }
 };
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "../block/block_histogram.cuh"
 #include "../block/block_scan.cuh"
@@ -83,6 +84,12 @@ struct top_k_params : key_context<Key> {
   u32 spec_need;           // D_r: the first digit at which a range's first tile holds this many keys
   u64* spec_cnt;           // per range: keys written
   u32* spec_flags;         // [0] max over ranges of RADIX - 1 - D_r, [1] some range overflowed (zeroed)
+  // The first read counts the top digit only. What the first pick needs of the lower passes:
+  u64* input_bits;         // raw bits (zeroed), of the threads of the first read: [0] those set in some
+                           // thread's first key, [1] those clear in one, [2] those in which a key
+                           // differs from its thread's first key; a pass whose digit bits are in
+                           // neither [2] nor both [0] and [1] holds one digit (see uniform_passes)
+  bits_type* samples;      // per range: its first key; their majority is the guessed key
 };
 
 /// The select's block work for the keys-only sort_config `Config` (its policy and key): blocks of
@@ -114,6 +121,11 @@ struct top_k_select {
   static constexpr int PICK_THREADS = THREADS;
   static constexpr int PICK_DIGITS = (RADIX + THREADS - 1) / THREADS;
 
+  /// Built-in integer and floating-point keys: the first read ORs their raw bits' differences
+  /// (top_k_params::input_bits), which tell the lower passes that hold one digit. Custom keys
+  /// (whose digits are not their raw bits) skip it: no pass is known to hold one digit.
+  static constexpr bool DIFF = std::is_integral<Key>::value || std::is_floating_point<Key>::value;
+
   /// The count kernel ranks its speculative candidates per (row, warp) with one value a thread.
   static constexpr bool SPECULATE = ROWS * WARPS <= THREADS;
 
@@ -124,6 +136,9 @@ struct top_k_select {
     u32 spec_hist[RADIX];               // the speculation pass's digits of the range's first tile
     u64 spec_rows[SPECULATE ? ROWS * WARPS : 1];  // per (row, warp): speculative candidates
     u32 spec_digit;                     // D_r
+    u32 spec_lanes[SPECULATE ? ROWS * THREADS : 1];  // the first read's: per (vector row, thread), its lane's candidates and the lower lanes'
+    typename block_scan<u32, THREADS>::TempStorage scan32;  // the first read's scan of a tile's candidate counts
+    unsigned long long bits[3];         // the first read's: as top_k_params::input_bits, of the range
   };
 
   __device__ __forceinline__ static digit_extractor<Key> extractor(const params_t& p, int pass) {

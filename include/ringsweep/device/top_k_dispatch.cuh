@@ -62,7 +62,8 @@ struct top_k_dispatch {
 
   /// Byte offsets of the pieces (from the aligned base) and the size a query reports.
   struct layout {
-    std::size_t state = 0, input_counts = 0, level_counts = 0, spec_flags = 0, cleared = 0, range_counts = 0, ranges_at = 0,
+    std::size_t state = 0, input_counts = 0, level_counts = 0, spec_flags = 0, input_bits = 0, cleared = 0,
+                range_counts = 0, ranges_at = 0, samples = 0,
                 out_keys = 0, out_pos = 0, buf_keys[2] = {0, 0}, buf_pos[2] = {0, 0}, sorted_pos = 0,
                 keys_scratch = 0, sort_temp = 0, sort_bytes = 0, bytes = temp_alignment;
     std::size_t ranges = 1, capacity = 0;
@@ -95,9 +96,11 @@ struct top_k_dispatch {
     l.input_counts = piece(p * RADIX * 8);
     l.level_counts = piece(2 * p * RADIX * 8);  // by round parity
     l.spec_flags = piece(2 * 4);
+    l.input_bits = piece(3 * 8);
     l.cleared = at;
     l.range_counts = piece(l.ranges * p * RADIX * 4);
     l.ranges_at = piece(6 * l.ranges * 8);
+    l.samples = piece(l.ranges * kb);
     l.out_keys = piece(k * kb);
     l.out_pos = piece(k * 8);
     for (int b = 0; b < 2; ++b) {
@@ -213,6 +216,8 @@ struct top_k_dispatch {
     // at or above the bucket's: twice the keys the k-th key's share of a tile predicts, plus 16.
     p.spec_cnt = ranges + 5 * l.ranges;
     p.spec_flags = temp_piece<u32>(d_temp, l.spec_flags);
+    p.input_bits = temp_piece<u64>(d_temp, l.input_bits);
+    p.samples = temp_piece<bits_type>(d_temp, l.samples);
     p.spec_pass = l.passes - 1;
     p.spec_cap = l.passes > 0 && l.capacity / l.ranges >= 16 ? l.capacity / l.ranges : 0;
     {

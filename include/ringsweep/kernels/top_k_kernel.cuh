@@ -17,14 +17,22 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-// The count and step kernels name 4 blocks per SM in their launch bounds (at most 128 registers for
+// The step kernel names 4 blocks per SM in their launch bounds (at most 128 registers for
 // 128 threads): without a minimum, CUDA 13's ptxas trades spills for occupancy on its own.
 
-/// One block per range: every pass's digit counts of the range (top_k_count::count_input).
+/// Blocks per SM the first read's launch bounds name: at most 64 registers a thread.
+template <int THREADS>
+constexpr int top_k_count_min_blocks() {
+  return 65536 / (THREADS * 64) < 16 ? 65536 / (THREADS * 64) : 16;
+}
+
+/// One block per range: the top digit's counts of the range and its speculative candidates
+/// (top_k_count::count_input), at most 64 registers: with TOP_K_MAX_RANGES = 1024 every range's
+/// block is resident at once on an SM count of 128 or more (8 blocks of 128 threads an SM).
 /// `Config`: the keys-only sort_config of the sort's policy and key (no hooks), as for every
 /// kernel below.
 template <class Config>
-__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, top_k_count_min_blocks<Config::policy::HIST_THREADS>())
     top_k_count_kernel(top_k_params<typename Config::key_type> params) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
     using agent_t = top_k_count<Config>;

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""SASS instructions per key of top-k's first read (top_k_count_kernel), registers and blocks per SM of
+the select's kernels (count, pick, step), from a cubin built with -lineinfo (the spill gate's).
+
+The first read's regions are marked in include/ringsweep/agent/top_k_count.cuh (`// sass: first_*`,
+the markers sass_phases.py reads): `first_load` (a whole tile's vector loads), `first_count` and
+`first_speculate` (each key's digit and shared atomic, its candidate ballot), `first_append` (a tile's
+scan of the candidate counts and the loop that writes them: once per tile), `first_plain` (a whole tile
+counted once its range stopped speculating). The partial tiles, the head of an unaligned range and the
+first tile's guess are `cold`, as are the ballots' out-of-line paths for a diverged warp (after the
+kernel's last EXIT: segment_sass.counts). Per key on the full-tile path, `keys` = the keys a thread
+reads at once (HIST_ITEMS = 16 of the shipped policies, at most 64 bytes' worth, 16 for 2-byte floats):
+
+    speculating  = (first_load + first_count + first_speculate + first_append) / keys
+    plain        = (first_load + first_plain) / keys
+
+static counts (each loop body once, as ptxas laid it out). Blocks per SM: the fewest that registers
+(a warp's in units of 256), shared memory (the kernel's .nv.shared section plus 1 KiB reserved) and
+threads (2048 an SM) allow, at most 32.
+
+    top_k_sass.py --cubin sm_90=X.cubin [--markdown] [--budget bench/results/top_k_budget.csv --check]
+"""
+import argparse
+import csv
+import os
+import re
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sass_phases  # noqa: E402
+import segment_sass  # noqa: E402
+
+REGIONS = ["first_load", "first_count", "first_speculate", "first_append", "first_plain"]
+KERNEL = re.compile(r"detail::(top_k_(count|pick|step)_kernel)<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)> ?>\(")
+HIST_ITEMS = 16  # policy_defaults' (every shipped policy's)
+SHARED_PER_SM = {"sm_75": 64 * 1024, "sm_80": 164 * 1024, "sm_90": 228 * 1024}
+THREADS = 128  # HIST_THREADS of the shipped policies
+
+
+def kernel_case(demangled):
+    """(kernel, policy, case, key bytes) of a select kernel for a built-in key, else None."""
+    m = KERNEL.search(demangled)
+    if not m:
+        return None
+    args = sass_phases.split_args(m.group(3))
+    if len(args) != 4:
+        return None
+    kc = segment_sass.config_case(args)
+    if kc is None:
+        return None
+    return m.group(1), args[0].split("::")[-1], kc[0], kc[1] // 8
+
+
+def shared_bytes(cubin):
+    """{mangled kernel: static shared bytes}: the sizes of the cubin's .nv.shared.<kernel> sections."""
+    with open(cubin, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        return {}
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    strtab = headers[shstrndx][4]
+    out = {}
+    for h in headers:
+        end = data.index(b"\0", strtab + h[0])
+        name = data[strtab + h[0]:end].decode(errors="replace")
+        if name.startswith(".nv.shared."):
+            out[name[len(".nv.shared."):]] = h[5]
+    return out
+
+
+def blocks_per_sm(arch, regs, shared):
+    by_regs = 65536 // (((regs * 32 + 255) // 256) * 256 * (THREADS // 32)) if regs else 32
+    by_shared = SHARED_PER_SM.get(arch, 100 * 1024) // (shared + 1024)
+    return min(by_regs, by_shared, 2048 // THREADS, 32)
+
+
+def analyse(cubin, nvdisasm, arch):
+    only = sass_phases.symbols_where(cubin, lambda n: kernel_case(n) is not None)
+    kernels = sass_phases.disassemble(nvdisasm, cubin, only)
+    regs = sass_phases.registers(cubin)
+    shared = shared_bytes(cubin)
+    names = sass_phases.demangle(list(kernels))
+    regions = sass_phases.Regions()
+    rows = []
+    for mangled, insns in kernels.items():
+        kc = kernel_case(names[mangled])
+        if kc is None or len(insns) < 100:  # a policy compiled out of this architecture
+            continue
+        kernel, policy, case, key_bytes = kc
+        r = regs.get(mangled, 0)
+        row = {"arch": arch, "kernel": kernel, "policy": policy, "case": case, "regs": r,
+               "shared": shared.get(mangled, 0), "blocks_per_sm": blocks_per_sm(arch, r, shared.get(mangled, 0))}
+        if kernel == "top_k_count_kernel":
+            c = segment_sass.counts(insns, regions, REGIONS)
+            # 2-byte floats: 16 bytes' worth (their ordered image takes registers of its own)
+            keys = min(HIST_ITEMS, (16 if case in ("keys_f16", "keys_bf16") else 64) // key_bytes)
+            row["keys"] = keys
+            row["per_key"] = round((c["first_load"] + c["first_count"] + c["first_speculate"] + c["first_append"]) / keys, 2)
+            row["plain_per_key"] = round((c["first_load"] + c["first_plain"]) / keys, 2)
+            row.update(c)
+        rows.append(row)
+    rows.sort(key=lambda r: (r["arch"], r["kernel"], r["policy"], r["case"]))
+    return rows
+
+
+def markdown(rows):
+    head = ["arch", "kernel", "case", "registers", "shared bytes", "blocks / SM", "keys / thread",
+            "instr. / key (speculating)", "instr. / key (plain)"] + REGIONS + ["other", "cold"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        vals = [r["arch"], r["kernel"], r["case"], r["regs"], r["shared"], r["blocks_per_sm"]]
+        vals += [r.get(x, "") for x in ["keys", "per_key", "plain_per_key"] + REGIONS + ["other", "cold"]]
+        out.append("| " + " | ".join(str(v) for v in vals) + " |")
+    return "\n".join(out)
+
+
+def check_budget(rows, path):
+    failures = []
+    with open(path) as f:
+        budget = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    by_key = {(r["arch"], r["policy"], r["case"]): r for r in rows if r["kernel"] == "top_k_count_kernel"}
+    for b in budget:
+        k = (b["arch"], b["policy"], b["case"])
+        r = by_key.get(k)
+        if r is None:
+            failures.append("%s %s %s: no first-read kernel in the cubin (budget row stale?)" % k)
+        elif r["per_key"] > float(b["max_per_key"]):
+            failures.append("%s %s %s: %.2f instructions per key, budget %s" % (k + (r["per_key"], b["max_per_key"])))
+        elif r["regs"] > int(b["max_regs"]):
+            failures.append("%s %s %s: %d registers, budget %s" % (k + (r["regs"], b["max_regs"])))
+        elif r["blocks_per_sm"] < int(b["min_blocks_per_sm"]):
+            failures.append("%s %s %s: %d blocks per SM, budget %s" % (k + (r["blocks_per_sm"], b["min_blocks_per_sm"])))
+        else:
+            print("ok   %s %s %s: %.2f per key (budget %s), %d registers (budget %s), %d blocks per SM"
+                  % (k + (r["per_key"], b["max_per_key"], r["regs"], b["max_regs"], r["blocks_per_sm"])))
+    return failures
+
+
+def write_budget(rows, path):
+    import math
+    out = ["# top-k's first read (top_k_count_kernel), checked by the top_k_sass_budget test",
+           "# (bench/report/top_k_sass.py over the spill gate's cubins): SASS instructions per key on the",
+           "# full-tile path while speculating, registers and resident blocks per SM. A kernel past its row",
+           "# fails the test. Lower a row when a change removes instructions; raise one only with the reason",
+           "# in the commit (top_k_sass.py --write-budget writes every row anew).",
+           "arch,policy,case,max_per_key,max_regs,min_blocks_per_sm"]
+    for r in rows:
+        if r["kernel"] != "top_k_count_kernel":
+            continue
+        out.append("%s,%s,%s,%.2f,%d,%d" % (r["arch"], r["policy"], r["case"],
+                                            math.ceil(r["per_key"] * 100 - 1e-9) / 100, r["regs"], r["blocks_per_sm"]))
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cubin", action="append", required=True, help="ARCH=path; repeatable")
+    ap.add_argument("--nvdisasm")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--budget")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--write-budget", action="store_true", help="write --budget from these cubins (then review the diff)")
+    args = ap.parse_args()
+    nvdisasm = sass_phases.find_nvdisasm(args.nvdisasm)
+    if nvdisasm is None:
+        print("top_k_sass: skipped: no nvdisasm (toolkit, PATH, $NVDISASM, or pip install nvidia-cuda-nvdisasm)")
+        return 0
+    rows = []
+    for spec in args.cubin:
+        arch, path = spec.split("=", 1)
+        rows += analyse(path, nvdisasm, arch)
+    if args.markdown:
+        print(markdown(rows))
+    if args.write_budget:
+        write_budget(rows, args.budget)
+        return 0
+    if args.check:
+        failures = check_budget(rows, args.budget)
+        for m in failures:
+            print("FAIL " + m)
+        return 1 if failures else 0
+    if not args.markdown:
+        for r in rows:
+            print(r)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
