@@ -4,10 +4,12 @@
 //
 // First by brackets, in two collectives after the sample (which rides on agreement 1): the global
 // sample brackets each boundary between two sampled keys; one read of the keys
-// (bracket_kernel.cuh) counts the keys below, equal to and between the brackets' ends and collects
-// the keys strictly inside a bracket (the candidates); one MPI_Allreduce sums the counts (and says
-// how many candidates each rank has); one MPI_Allgatherv gives every rank every candidate, by rank,
-// and the boundary's key is the right one of its bracket's candidates (or one of its ends). Then,
+// (bracket_kernel.cuh) counts the keys of each slot (below, equal to and between the brackets'
+// ends and cuts); one MPI_Allreduce sums the counts, which place every boundary in a slot; a
+// second read collects on the device only the keys of the slots that hold a boundary (the
+// candidates: the host never sees a whole bracket's keys); one MPI_Allgather gives every rank
+// every candidate, by rank, and the boundary's key is the right one of its slot's candidates (or
+// a mark). Then,
 // only for the boundaries whose bracket missed or whose candidates were too many to gather, the
 // digit rounds: per 8-bit digit from the top one read of the keys (boundary_histogram_kernel.cuh)
 // and one MPI_Allreduce. An MPI_Exscan of the equal counts only when a boundary's key is a
