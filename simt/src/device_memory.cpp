@@ -30,6 +30,7 @@ std::size_t g_host_allocated = 0;  // page-locked host bytes held now
 
 std::atomic<unsigned long long> g_allocation_calls{0};
 std::atomic<unsigned long long> g_copy_calls{0};
+std::atomic<unsigned long long> g_device_to_host_bytes{0};
 std::atomic<unsigned long long> g_host_allocation_calls{0};
 
 cudaError_t allocate(void** ptr, std::size_t bytes, int device) {
@@ -94,6 +95,15 @@ bool copy_fails_now() {
   return call == config().fail_copy_at;
 }
 
+void count_copy_bytes(void* dst, const void* src, std::size_t bytes, int kind) {
+  bool back = kind == cudaMemcpyDeviceToHost;
+  if (kind == cudaMemcpyDefault && bytes != 0) {
+    int device = -1;
+    back = memory_type(src, device) == cudaMemoryTypeDevice && memory_type(dst, device) != cudaMemoryTypeDevice;
+  }
+  if (back) g_device_to_host_bytes.fetch_add(bytes);
+}
+
 cudaError_t allocate_memory(void** ptr, std::size_t bytes) { return allocate(ptr, bytes, t_device); }
 cudaError_t release_memory(void* ptr) { return release(ptr, false); }
 cudaError_t allocate_host(void** ptr, std::size_t bytes) { return allocate(ptr, bytes, -1); }
@@ -136,6 +146,7 @@ std::size_t pinned_host_bytes() {
   return detail::g_host_allocated;
 }
 unsigned long long copy_calls() { return detail::g_copy_calls.load(); }
+unsigned long long device_to_host_bytes() { return detail::g_device_to_host_bytes.load(); }
 void fail_copy(unsigned long long k) {
   detail::mutable_config().fail_copy_at = k == 0 ? 0 : detail::g_copy_calls.load() + k;
 }

@@ -27,6 +27,9 @@ void count_host_allocation();
 // Counts a copy call (cudaMemcpy, cudaMemcpyAsync); true for the one that RINGSWEEP_SIMT_FAIL_COPY /
 // simt::fail_copy names.
 bool copy_fails_now();
+// Counts the bytes of a copy of `kind` (device to host, or Default from device to host memory)
+// for simt::device_to_host_bytes.
+void count_copy_bytes(void* dst, const void* src, std::size_t bytes, int kind);
 // Allocates 256-byte aligned memory of the current device like cudaMalloc, without the capture
 // check; cudaErrorMemoryAllocation beyond the device's memory (RINGSWEEP_SIMT_DEVICE_BYTES).
 cudaError_t allocate_memory(void** ptr, std::size_t bytes);

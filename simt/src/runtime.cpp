@@ -269,6 +269,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
   const bool fails = simt::detail::copy_fails_now();
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record_error(cudaErrorInvalidMemcpyDirection);
   if (bytes != 0 && (dst == nullptr || src == nullptr)) return record_error(cudaErrorInvalidValue);
+  simt::detail::count_copy_bytes(dst, src, bytes, kind);
   if (fails) return simt::detail::failed_copy(dst, bytes);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   if (cudaError_t e = simt::detail::stream_usable(nullptr)) return e;
@@ -279,6 +280,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
   const bool fails = simt::detail::copy_fails_now();
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record_error(cudaErrorInvalidMemcpyDirection);
   if (bytes != 0 && (dst == nullptr || src == nullptr)) return record_error(cudaErrorInvalidValue);
+  simt::detail::count_copy_bytes(dst, src, bytes, kind);
   if (fails) return simt::detail::failed_copy(dst, bytes);
   return simt::detail::stream_operation(s, [dst, src, bytes]() {
     simt::detail::copy_now(dst, src, bytes);

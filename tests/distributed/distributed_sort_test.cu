@@ -345,6 +345,35 @@ TEST_CASE("distributed splitters: two collectives on random keys, skewed keys an
   tuning = saved;
 }
 
+// The splitter search leaves no per-key work to the host: what a rank copies back from the device
+// during a sort is its sample, the slot counts (at most 129 marks per boundary, two slots each)
+// and the keys of the slots that hold a boundary (about 1/128 of a bracket each), never the keys
+// of the brackets (here, with a sample of 256 keys per rank, about a fifth to a half of them).
+TEST_CASE("distributed splitters: the host sees slot counts and the chosen slots' keys only", "[distributed]") {
+#if defined(RINGSWEEP_VARIANT_SIMT)
+  auto& tuning = rmpi::detail_mpi::splitter_tuning();
+  const auto saved = tuning;
+  tuning.sample = 256;
+  const int p = world_size();
+  const int rank = world_rank();
+  std::mt19937_64 rng(seed() * 29 + u64(rank));
+  std::vector<u32> keys(20000 + 500 * std::size_t(rank));
+  for (auto& k : keys) k = u32(rng());
+  unsigned long long copied = 0;
+  CHECK(sorts_right<u8, false>(keys, {}, [&](u32* k, u8*, std::size_t n) {
+    const unsigned long long before = simt::device_to_host_bytes();
+    const cudaError_t e = rmpi::sort_keys(test_comm, k, n);
+    copied = simt::device_to_host_bytes() - before;
+    return e;
+  }));
+  const unsigned long long sample_bytes = 256 * 4, count_bytes = (2 * u64(p - 1) * 129 + 2) * 8;
+  const unsigned long long bound = sample_bytes + count_bytes + keys.size() * 4 / 16;
+  INFO("bytes copied to the host by rank " << rank << " of " << p << ": " << copied << ", bound " << bound);
+  CHECK(on_all_ranks(copied <= bound));
+  tuning = saved;
+#endif
+}
+
 TEST_CASE("distributed keys: descending and bit windows", "[distributed]") {
   ringsweep::sort_options desc;
   desc.order = ringsweep::sort_order::descending;
@@ -696,13 +725,14 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
     }
     MPI_Bcast(&calls, 1, MPI_UNSIGNED_LONG_LONG, failing, test_comm);
     // The copies before the commit point, on the failing rank: none with one rank (nothing to
-    // agree on: the sort is the result); else the sample down (before agreement 1), the bracket
-    // pass's three (the marks up, the slot counts down, the candidates down; no digit rounds on
-    // these keys), the splitters up, and on the staged path the keys and values of its peers'
-    // runs down to the host stage (the last rank's own run ends its partition, so its peers' runs
-    // are one range: one copy per array), if it sends any.
+    // agree on: the sort is the result); else the sample down (before agreement 1), the count
+    // pass's two (the marks up, the slot counts down), the collect pass's three (the chosen slots'
+    // flags up, the number of their keys down, their keys down; no digit rounds on these keys),
+    // the splitters up, and on the staged path the keys and values of its peers' runs down to the
+    // host stage (the last rank's own run ends its partition, so its peers' runs are one range:
+    // one copy per array), if it sends any.
     const bool staged = path == rmpi::exchange_path::staged;
-    const unsigned long long committed = p == 1 ? 0 : 1 + 3 + 1 + (staged && sends_away != 0 ? 2 : 0);
+    const unsigned long long committed = p == 1 ? 0 : 1 + 2 + 3 + 1 + (staged && sends_away != 0 ? 2 : 0);
     if (p > 1) REQUIRE(calls > committed);  // copies after the commit point too: the own run's
     for (unsigned long long k = 1; k <= calls; ++k) {
       INFO("path " << int(path) << ": copy call " << k << " of " << calls << " fails on rank " << failing

@@ -4,10 +4,12 @@
 //
 // First by brackets, in two collectives after the sample (which rides on agreement 1): the global
 // sample brackets each boundary between two sampled keys; one read of the keys
-// (bracket_kernel.cuh) counts the keys below, equal to and between the brackets' ends and collects
-// the keys strictly inside a bracket (the candidates); one MPI_Allreduce sums the counts (and says
-// how many candidates each rank has); one MPI_Allgatherv gives every rank every candidate, by rank,
-// and the boundary's key is the right one of its bracket's candidates (or one of its ends). Then,
+// (bracket_kernel.cuh) counts the keys of each slot (below, equal to and between the brackets'
+// ends and cuts); one MPI_Allreduce sums the counts, which place every boundary in a slot; a
+// second read collects on the device only the keys of the slots that hold a boundary (the
+// candidates: the host never sees a whole bracket's keys); one MPI_Allgather gives every rank
+// every candidate, by rank, and the boundary's key is the right one of its slot's candidates (or
+// a mark). Then,
 // only for the boundaries whose bracket missed or whose candidates were too many to gather, the
 // digit rounds: per 8-bit digit from the top one read of the keys (boundary_histogram_kernel.cuh)
 // and one MPI_Allreduce. An MPI_Exscan of the equal counts only when a boundary's key is a
@@ -289,17 +291,19 @@ cudaError_t digit_rounds(const search_args<SortKey>& a, const std::vector<unsign
   return err;
 }
 
-/// The bracket pass on this rank's keys: slot counts (then this rank's candidate count) in
-/// `counts`, its candidates' rows in `rows`. A failure leaves zeros (the error is carried on).
+/// Blocks of the two passes over n keys: about 4096 keys each, at most 1024.
+inline unsigned bracket_blocks(std::size_t n) {
+  return unsigned(std::min<std::size_t>(std::max<std::size_t>((n + 4095) / 4096, 1), 1024));
+}
+
+/// The count pass on this rank's keys: its keys per slot in `counts` (2 * plan.count() + 1). A
+/// failure leaves zeros (the error is carried on).
 template <class SortKey>
 cudaError_t bracket_pass(const search_args<SortKey>& a, const bracket_plan& plan, cudaError_t err,
-                         std::vector<unsigned long long>& counts, std::vector<unsigned char>& rows) {
+                         std::vector<unsigned long long>& counts) {
   const unsigned slots = 2 * plan.count() + 1;
-  counts.assign(std::size_t(slots) + 1, 0);
-  rows.assign(1, 0);
+  counts.assign(slots, 0);
   if (err != cudaSuccess || a.n == 0) return err;
-  std::vector<unsigned char> upload(plan.marks);
-  upload.insert(upload.end(), plan.inside.begin(), plan.inside.end());
   detail::bracket_params<SortKey> k{};
   k.keys = a.keys;
   k.n = a.n;
@@ -307,14 +311,12 @@ cudaError_t bracket_pass(const search_args<SortKey>& a, const bracket_plan& plan
   k.depth = a.passes;
   k.marks = a.d_marks;
   k.count = plan.count();
-  k.inside = a.d_marks + plan.marks.size();
   k.counts = a.d_table;
-  k.candidates = a.d_rows;
-  const unsigned blocks = unsigned(std::min<std::size_t>(std::max<std::size_t>((a.n + 4095) / 4096, 1), 1024));
-  err = cudaMemcpyAsync(a.d_marks, upload.data(), upload.size(), cudaMemcpyHostToDevice, a.stream);
-  if (err == cudaSuccess) err = cudaMemsetAsync(a.d_table, 0, counts.size() * 8, a.stream);
+  err = cudaMemcpyAsync(a.d_marks, plan.marks.data(), plan.marks.size(), cudaMemcpyHostToDevice, a.stream);
+  // counts[slots]: the collect pass's counter, zeroed here too
+  if (err == cudaSuccess) err = cudaMemsetAsync(a.d_table, 0, (std::size_t(slots) + 1) * 8, a.stream);
   if (err == cudaSuccess) {
-    err = detail::launch(detail::bracket_kernel<SortKey>, blocks, detail::bracket_threads, a.stream,
+    err = detail::launch(detail::bracket_kernel<SortKey>, bracket_blocks(a.n), detail::bracket_threads, a.stream,
                          detail::launch_order::serial, k);
   }
   if (err == cudaSuccess) {
@@ -322,16 +324,44 @@ cudaError_t bracket_pass(const search_args<SortKey>& a, const bracket_plan& plan
   }
   const cudaError_t synced = cudaStreamSynchronize(a.stream);
   if (err == cudaSuccess) err = synced;
+  if (err != cudaSuccess) counts.assign(counts.size(), 0);
+  return err;
+}
+
+/// The collect pass: the digits of this rank's keys of the `chosen` slots (`expected` of them, by
+/// the count pass) to `rows` (room for them). Returns how many came (0 after a failure); a number
+/// other than `expected` only after a failure somewhere. Its copies are made even for no keys, so
+/// that every rank makes the same calls.
+template <class SortKey>
+cudaError_t collect_pass(const search_args<SortKey>& a, const bracket_plan& plan, const std::vector<unsigned char>& chosen,
+                         unsigned long long expected, cudaError_t err, unsigned char* rows,
+                         unsigned long long& collected) {
+  collected = 0;
+  if (err != cudaSuccess || a.n == 0) return err;
+  const unsigned slots = 2 * plan.count() + 1;
+  detail::bracket_params<SortKey> k{};
+  k.keys = a.keys;
+  k.n = a.n;
+  k.digits = a.digits;
+  k.depth = a.passes;
+  k.marks = a.d_marks;
+  k.count = plan.count();
+  k.collect = a.d_marks + plan.marks.size();
+  k.collected = a.d_table + slots;
+  k.candidates = a.d_rows;
+  err = cudaMemcpyAsync(a.d_marks + plan.marks.size(), chosen.data(), chosen.size(), cudaMemcpyHostToDevice, a.stream);
   if (err == cudaSuccess) {
-    rows.assign(std::size_t(counts[slots]) * std::size_t(a.passes) + 1, 0);
-    err = cudaMemcpyAsync(rows.data(), a.d_rows, rows.size() - 1, cudaMemcpyDeviceToHost, a.stream);
-    const cudaError_t done = cudaStreamSynchronize(a.stream);
-    if (err == cudaSuccess) err = done;
+    err = detail::launch(detail::bracket_kernel<SortKey>, bracket_blocks(a.n), detail::bracket_threads, a.stream,
+                         detail::launch_order::serial, k);
   }
-  if (err != cudaSuccess) {
-    counts.assign(counts.size(), 0);
-    rows.assign(1, 0);
+  if (err == cudaSuccess) err = cudaMemcpyAsync(&collected, k.collected, 8, cudaMemcpyDeviceToHost, a.stream);
+  if (err == cudaSuccess) {
+    err = cudaMemcpyAsync(rows, a.d_rows, std::size_t(expected) * std::size_t(a.passes), cudaMemcpyDeviceToHost,
+                          a.stream);
   }
+  const cudaError_t synced = cudaStreamSynchronize(a.stream);
+  if (err == cudaSuccess) err = synced;
+  if (err != cudaSuccess) collected = 0;
   return err;
 }
 
@@ -354,10 +384,7 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
     plan_brackets(a.samples, a.sample, *a.n_of, start, open, a.passes, plan);
     const unsigned slots = 2 * plan.count() + 1;
     std::vector<unsigned long long> local, global(slots, 0);
-    std::vector<unsigned char> rows;
-    err = bracket_pass(a, plan, err, local, rows);
-    const unsigned long long mine = local[slots];
-    local.resize(slots);
+    err = bracket_pass(a, plan, err, local);
     MPI_Allreduce(local.data(), global.data(), int(slots), MPI_UNSIGNED_LONG_LONG, MPI_SUM, a.comm);
     ++last_collectives().splitters;
     std::vector<unsigned long long> gsum(std::size_t(slots) + 1, 0), lsum(std::size_t(slots) + 1, 0);
@@ -399,7 +426,7 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
     }
     if (!by_candidates.empty()) {
       std::vector<unsigned char> send(block, 0), all(block * std::size_t(a.p), 0);
-      auto slot_of_row = [&](const unsigned char* row) {
+      auto slot_of_row = [&](const unsigned char* row) {  // for the gathered keys of the chosen slots
         bool equal = false;
         unsigned lo = 0, hi = plan.count();
         while (lo < hi) {
@@ -409,18 +436,21 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
         equal = lo < plan.count() && row_compare(row, &plan.marks[std::size_t(lo) * row_bytes], a.passes) == 0;
         return 2 * lo + (equal ? 1u : 0u);
       };
+      // The chosen slots' keys, straight from the collect pass into the block this rank sends:
+      // about 1/128 of a bracket each, and no per-key work on the host.
       std::vector<unsigned char> chosen(slots, 0);
-      for (unsigned b : by_candidates) chosen[slot_of[b]] = 1;
+      unsigned long long expected = 0;
+      for (unsigned b : by_candidates) {
+        if (chosen[slot_of[b]] == 0) expected += local[slot_of[b]];
+        chosen[slot_of[b]] = 1;
+      }
       unsigned long long sent = 0;
-      for (unsigned long long i = 0; i < mine; ++i) {
-        const unsigned char* row = rows.data() + i * depth;
-        if (chosen[slot_of_row(row)] == 0) continue;
-        if (sent == room) {  // more than the slots hold: only after a failure somewhere
-          out.inconsistent = true;
-          break;
-        }
-        std::memcpy(&send[8 + sent * depth], row, depth);
-        ++sent;
+      if (expected > room) {  // more than the slots hold: only after a failure somewhere
+        out.inconsistent = true;
+      } else {
+        err = collect_pass(a, plan, chosen, expected, err, send.data() + 8, sent);
+        if (sent != expected && err == cudaSuccess) out.inconsistent = true;
+        if (sent != expected) sent = 0;
       }
       std::memcpy(send.data(), &sent, 8);
       MPI_Allgather(send.data(), int(block), MPI_BYTE, all.data(), int(block), MPI_BYTE, a.comm);

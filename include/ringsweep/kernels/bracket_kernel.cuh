@@ -1,9 +1,10 @@
 // bracket_kernel: the distributed sort's splitter search in O(1) rounds (device/distributed.inl,
 // distributed_splitters.inl), on a rank's keys as the caller gave them. `key_sample_kernel` writes
 // the digits of evenly spaced keys (the rank's share of a global sample); `bracket_kernel` reads
-// the keys once against the brackets' ends (the "marks": distinct keys, sorted), counting the
-// keys of each slot (below, equal to, between marks: the slots of slot_partition_kernel.cuh) and
-// appending the digits of every key in a slot flagged "inside a bracket" to a candidate list.
+// the keys against the brackets' ends (the "marks": distinct keys, sorted): once counting the
+// keys of each slot (below, equal to, between marks: the slots of slot_partition_kernel.cuh), and
+// once more, only where a boundary falls inside a bracket, appending the digits of the keys of
+// the slots that hold a boundary to a candidate list.
 #pragma once
 
 #include <cstddef>
@@ -39,7 +40,8 @@ __global__ void __launch_bounds__(bracket_threads)
   write_digits(digits, load_global(keys + at), rows + std::size_t(j) * std::size_t(depth), depth);
 }
 
-/// Arguments of the fused count-and-collect pass.
+/// Arguments of the two passes over the keys: the count (`counts` set, `collect` null) and the
+/// collection of the chosen slots' keys (`collect` set, `counts` null).
 template <class SortKey>
 struct bracket_params {
   using bits_type = typename key_traits<SortKey>::bits_type;
@@ -49,19 +51,23 @@ struct bracket_params {
   int depth;                        // the digits of the window
   const unsigned char* marks;       // [count][probe_max_digits], sorted, distinct in `depth` bytes
   unsigned count;
-  const unsigned char* inside;      // [2 * count + 1]: 1 for a slot inside some bracket
-  unsigned long long* counts;       // [2 * count + 2], zeroed before: per slot, then the candidates
-  unsigned char* candidates;        // rows of `depth` bytes, room for n
+  unsigned long long* counts;       // [2 * count + 1], zeroed before: the keys per slot; or null
+  const unsigned char* collect;     // [2 * count + 1]: 1 for a slot whose keys are wanted; or null
+  unsigned long long* collected;    // zeroed before: the keys appended to `candidates`
+  unsigned char* candidates;        // rows of `depth` bytes, room for the collected slots' keys
 };
 
-/// Grid-stride over the keys: slot counts in shared memory (when they fit) added to `counts` once
-/// per block; each key of an inside slot appended to `candidates` (in no particular order: only
-/// their multiset matters), `counts[2 * count + 1]` the number appended.
+/// Grid-stride over the keys, each one's slot by a binary search over the marks: the count pass
+/// adds up the keys per slot in shared memory (when the slots fit) and adds them to `counts` once
+/// per block and slot; the collect pass appends the digits of the keys of the flagged slots to
+/// `candidates` (in no particular order: only their multiset matters). A slot holds about 1/128
+/// of a bracket, so that the host sees the slot counts and a few keys per boundary, never the
+/// keys of a whole bracket.
 template <class SortKey>
 __global__ void __launch_bounds__(bracket_threads) bracket_kernel(bracket_params<SortKey> p) {
   __shared__ unsigned local[bracket_shared_slots];
   const unsigned slots = 2 * p.count + 1;
-  const bool shared = slots <= bracket_shared_slots;
+  const bool shared = p.counts != nullptr && slots <= bracket_shared_slots;
   if (shared) {
     for (unsigned i = threadIdx.x; i < slots; i += bracket_threads) local[i] = 0;
   }
@@ -74,11 +80,11 @@ __global__ void __launch_bounds__(bracket_threads) bracket_kernel(bracket_params
     const unsigned slot = 2 * g + (equal ? 1u : 0u);
     if (shared) {
       atomicAdd(&local[slot], 1u);
-    } else {
+    } else if (p.counts != nullptr) {
       atomicAdd(&p.counts[slot], 1ull);
     }
-    if (p.inside[slot] != 0) {
-      const unsigned long long at = atomicAdd(&p.counts[slots], 1ull);
+    if (p.collect != nullptr && p.collect[slot] != 0) {
+      const unsigned long long at = atomicAdd(p.collected, 1ull);
       write_digits(p.digits, raw, p.candidates + std::size_t(at) * std::size_t(p.depth), p.depth);
     }
   }

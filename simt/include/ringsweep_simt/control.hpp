@@ -50,6 +50,10 @@ std::size_t pinned_host_bytes();
 //   simt::fail_copy(2);                                    // the second copy call from now fails
 unsigned long long copy_calls();                  // copy calls so far
 void fail_copy(unsigned long long k);             // call copy_calls() + k fails; 0 disarms
+// Bytes copied from device memory to the host so far, over the whole process: the copies
+// (cudaMemcpy, cudaMemcpyAsync) of kind cudaMemcpyDeviceToHost, or cudaMemcpyDefault from device
+// to host memory, counted when enqueued (failing ones too). A test bounds what a routine copies back.
+unsigned long long device_to_host_bytes();
 
 // Device memory held at once (RINGSWEEP_SIMT_DEVICE_BYTES caps it per device): the most bytes of
 // `device` allocated at any moment since the last reset (which starts from what is held now).
