@@ -22,7 +22,7 @@ once per round. `per key` is warp-instructions (one issue slot of one warp) per 
     segment_sass.py --cubin sm_90=X.cubin [--markdown] [--shapes ringsweep_tile_shapes]
                     [--budget bench/results/segment_budget.csv --check]
 
-With --shapes, --check and --write-budget also take the compact segments' block rows.
+With --shapes, --check and --write-budget also take the compact and medium segments' block rows.
 """
 import argparse
 import csv
@@ -252,7 +252,9 @@ def write_budget(rows, path):
            "# A kernel above its row fails the test. Lower a row when a change removes instructions; raise",
            "# one only with the reason in the commit (segment_sass.py --write-budget writes every row anew).",
            "# Rows of policy segment_compact:<policy>: the compact segments' block (small_segment_kernel of",
-           "# segment_compact_policy), warps x (other + passes x small_pass) / segment_keys (--shapes).",
+           "# segment_compact_policy), warps x (other + passes x small_pass) / segment_keys (--shapes);",
+           "# rows of segment_block:<policy>: the medium segments' block (segment_block_policy), its",
+           "# passes 4-bit ones (nibble_pass), at the sizes above the compact tile.",
            "arch,policy,case,segment_keys,max_per_key,max_regs"]
     for r in rows:
         if r["case"] == "pairs_u32_u64":  # the positions of gathered values, not a shape of its own
@@ -264,9 +266,14 @@ def write_budget(rows, path):
 
 
 def budget_block_rows(rows):
-    """The block rows the budget holds: the compact class's (its policy named
-    `segment_compact:<policy>`, as tile_shapes names its shape)."""
-    return [dict(r, policy="segment_compact:" + r["policy"]) for r in rows if r["class"] == "compact"]
+    """The block rows the budget holds: the compact class's and the medium class's at the sizes
+    they sort (their policies named `segment_compact:<policy>` and `segment_block:<policy>`, as
+    tile_shapes names their shapes)."""
+    out = [dict(r, policy="segment_compact:" + r["policy"]) for r in rows if r["class"] == "compact"]
+    compact_tile = {(r["arch"], r["policy"], r["case"]): r["tile"] for r in rows if r["class"] == "compact"}
+    out += [dict(r, policy="segment_block:" + r["policy"]) for r in rows if r["class"] == "medium" and
+            r["segment_keys"] > compact_tile.get((r["arch"], r["policy"], r["case"]), 0)]
+    return out
 
 
 def block_rows(args):
