@@ -22,7 +22,7 @@ once per round. `per key` is warp-instructions (one issue slot of one warp) per 
     segment_sass.py --cubin sm_90=X.cubin [--markdown] [--shapes ringsweep_tile_shapes]
                     [--budget bench/results/segment_budget.csv --check]
 
-With --shapes, --check and --write-budget also take the compact segments' block rows.
+With --shapes, --check and --write-budget also take the compact and medium segments' block rows.
 """
 import argparse
 import csv
@@ -44,6 +44,7 @@ SMALL_KERNEL = re.compile(r"small_segment_kernel<ringsweep::[a-z0-9_]+::detail::
                           r"ringsweep::[a-z0-9_]+::detail::segment_in_place, (true|false|\(bool\)[01]), (\d+)>\(")
 BLOCK_SIZES = [512, 600, 1024, 4096, 9216]  # segment sizes of the block classes' rows
 PASSES = {8: 1, 16: 2, 32: 4, 64: 8}  # digit passes of the whole key
+NIBBLE_PASSES = {b: 2 * p for b, p in PASSES.items()}  # 4-bit passes (block_thread_rank's)
 
 
 def config_case(args):
@@ -167,7 +168,9 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
     """Rows for the block classes: warp-instructions per key of a segment of s keys sorted by one
     block = warps x (other + passes x small_pass) / s (a partial warp segment's guarded loads are
     cold, as in the network's rows) (the pass loop's body once per digit pass of
-    the whole key; every warp runs every instruction, padding or not). `threads_of(policy, case,
+    the whole key; every warp runs every instruction, padding or not). A block ranked by
+    per-thread counters (the medium class) runs its `nibble_pass` loop once per 4-bit pass
+    instead: passes = key bits / 4. `threads_of(policy, case,
     class)` gives the block's threads and tile keys."""
     only = sass_phases.symbols_where(cubin, lambda n: block_case(n) is not None)
     kernels = sass_phases.disassemble(nvdisasm, cubin, only)
@@ -180,7 +183,7 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
         if bc is None or len(insns) < 100:
             continue
         policy, case, bits, cls = bc
-        c = counts(insns, regions, ["small_pass"])
+        c = counts(insns, regions, ["small_pass", "nibble_pass"])
         shape = threads_of(policy, case, cls)
         if shape is None:
             continue
@@ -188,20 +191,25 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
         for size in BLOCK_SIZES:
             if size > tile or size <= (512 if bits <= 32 else 256):  # tiny ones: the network's
                 continue
-            warp_insns = threads // 32 * (c["other"] + PASSES[bits] * c["small_pass"])
+            nibble = c["nibble_pass"] > 0
+            passes = NIBBLE_PASSES[bits] if nibble else PASSES[bits]
+            per_pass = c["nibble_pass"] if nibble else c["small_pass"]
+            warp_insns = threads // 32 * (c["other"] + PASSES[bits] * c["small_pass"] +
+                                          NIBBLE_PASSES[bits] * c["nibble_pass"])
             rows.append({"arch": arch, "policy": policy, "case": case, "class": cls, "threads": threads, "tile": tile,
                          "segment_keys": size, "per_key": round(warp_insns / size, 2), "regs": regs.get(mangled, 0),
-                         "other": c["other"], "small_pass": c["small_pass"], "cold": c["cold"]})
+                         "other": c["other"], "small_pass": per_pass, "passes": passes, "cold": c["cold"]})
     rows.sort(key=lambda r: (r["arch"], r["case"], r["class"], r["segment_keys"]))
     return rows
 
 
 def markdown_blocks(rows):
-    head = ["arch", "case", "class", "block", "segment keys", "warp-instr. /key", "registers", "other", "per pass"]
+    head = ["arch", "case", "class", "block", "segment keys", "warp-instr. /key", "registers", "other", "passes",
+            "per pass"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         vals = [r["arch"], r["case"], r["class"], "%d x %d" % (r["threads"], r["tile"] // r["threads"]),
-                r["segment_keys"], r["per_key"], r["regs"], r["other"], r["small_pass"]]
+                r["segment_keys"], r["per_key"], r["regs"], r["other"], r["passes"], r["small_pass"]]
         out.append("| " + " | ".join(str(v) for v in vals) + " |")
     return "\n".join(out)
 
@@ -244,7 +252,9 @@ def write_budget(rows, path):
            "# A kernel above its row fails the test. Lower a row when a change removes instructions; raise",
            "# one only with the reason in the commit (segment_sass.py --write-budget writes every row anew).",
            "# Rows of policy segment_compact:<policy>: the compact segments' block (small_segment_kernel of",
-           "# segment_compact_policy), warps x (other + passes x small_pass) / segment_keys (--shapes).",
+           "# segment_compact_policy), warps x (other + passes x small_pass) / segment_keys (--shapes);",
+           "# rows of segment_block:<policy>: the medium segments' block (segment_block_policy), its",
+           "# passes 4-bit ones (nibble_pass), at the sizes above the compact tile.",
            "arch,policy,case,segment_keys,max_per_key,max_regs"]
     for r in rows:
         if r["case"] == "pairs_u32_u64":  # the positions of gathered values, not a shape of its own
@@ -256,9 +266,14 @@ def write_budget(rows, path):
 
 
 def budget_block_rows(rows):
-    """The block rows the budget holds: the compact class's (its policy named
-    `segment_compact:<policy>`, as tile_shapes names its shape)."""
-    return [dict(r, policy="segment_compact:" + r["policy"]) for r in rows if r["class"] == "compact"]
+    """The block rows the budget holds: the compact class's and the medium class's at the sizes
+    they sort (their policies named `segment_compact:<policy>` and `segment_block:<policy>`, as
+    tile_shapes names their shapes)."""
+    out = [dict(r, policy="segment_compact:" + r["policy"]) for r in rows if r["class"] == "compact"]
+    compact_tile = {(r["arch"], r["policy"], r["case"]): r["tile"] for r in rows if r["class"] == "compact"}
+    out += [dict(r, policy="segment_block:" + r["policy"]) for r in rows if r["class"] == "medium" and
+            r["segment_keys"] > compact_tile.get((r["arch"], r["policy"], r["case"]), 0)]
+    return out
 
 
 def block_rows(args):

@@ -3,6 +3,7 @@
 
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_scatter.cuh"
+#include "../block/block_thread_rank.cuh"
 #include "../detail/config.cuh"
 #include "../detail/count_source.cuh"
 #include "../detail/intrinsics.cuh"
@@ -25,9 +26,13 @@ struct small_sort_params : sort_arrays<Key, ValueRaw> {
 /// stay in registers between passes. Values are not moved per pass: each key carries its input
 /// index, and the values are gathered once at the end.
 ///
+/// `THREAD_RANK`: the tile is ranked instead by per-thread counters over 4-bit digits
+/// (block_thread_rank, twice as many passes, a few instructions per key each), the keys held
+/// blocked between passes; the segmented sort's medium block (segment_block_policy) sorts so.
+///
 ///     __shared__ typename small_sort<Config>::TempStorage temp;
 ///     small_sort<Config>(temp, params).process();
-template <class Config>
+template <class Config, bool THREAD_RANK = false>
 class small_sort {
  public:
   using Key = typename Config::key_type;
@@ -41,12 +46,14 @@ class small_sort {
   using rank_t = block_radix_rank<THREADS, ITEMS, RADIX_BITS>;
   using scatter_t = block_scatter<THREADS, ITEMS>;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
+  static constexpr int THREAD_RADIX_BITS = 4;
+  using thread_rank_t = block_thread_rank<THREADS, ITEMS, THREAD_RADIX_BITS>;
 
   struct TempStorage {
     union {
-      typename rank_t::TempStorage rank;
-      bits_type keys[TILE];
-      u32 index[TILE];
+      std::conditional_t<THREAD_RANK, typename thread_rank_t::TempStorage, typename rank_t::TempStorage> rank;
+      alignas(16) bits_type keys[TILE];
+      alignas(16) u32 index[TILE];
     } u;
   };
 
@@ -100,6 +107,15 @@ RINGSWEEP_UNROLL
   /// Loads and sorts the tile: `keys` in sorted order at scatter_t::position, `index` their input
   /// positions in the tile (meaningful where values move); returns the key count.
   __device__ __forceinline__ int sort_tile(bits_type (&keys)[ITEMS], u32 (&index)[ITEMS]) {
+    if constexpr (THREAD_RANK) {
+      return sort_tile_blocked(keys, index);
+    } else {
+      return sort_tile_matched(keys, index);
+    }
+  }
+
+  /// `sort_tile` by block_radix_rank (8-bit digits, warp-striped keys).
+  __device__ __forceinline__ int sort_tile_matched(bits_type (&keys)[ITEMS], u32 (&index)[ITEMS]) {
     const int valid = int(p_.count.resolve(u64(p_.keys)));
     const u32 lane = lane_id();
     const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
@@ -127,6 +143,68 @@ RINGSWEEP_UNROLL
       __syncthreads();
     }
     // sass: end
+    return valid;
+  }
+
+  /// `sort_tile` by block_thread_rank: the keys are loaded warp-striped (coalesced) with the
+  /// padding key (every digit the largest) past `valid`, turned blocked through shared memory, sorted
+  /// by 4-bit passes each ending in one exchange that leaves them blocked again, and turned
+  /// warp-striped at the end. The padding ranks after every key, so no pass checks bounds.
+  __device__ __forceinline__ int sort_tile_blocked(bits_type (&keys)[ITEMS], u32 (&index)[ITEMS]) {
+    const int valid = int(p_.count.resolve(u64(p_.keys)));
+    const u32 lane = lane_id();
+    const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
+    const int first = int(threadIdx.x) * ITEMS;  // the thread's blocked positions
+    const int passes = digit_window::passes(p_.window.begin_bit, p_.window.end_bit, THREAD_RADIX_BITS);
+    load_warp_striped(p_.keys_in + seg_first, lane, valid - seg_first, keys,
+                      p_.window.template extractor<THREAD_RADIX_BITS>(p_, 0).pad);
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) {
+      temp_.u.keys[scatter_t::position(k)] = keys[k];
+      index[k] = u32(first + k);
+    }
+    __syncthreads();
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) keys[k] = temp_.u.keys[first + k];
+    __syncthreads();
+
+    // sass: nibble_pass
+    for (int pass = 0; pass < passes; ++pass) {
+      const digit_extractor<Key> digit_of = p_.window.template extractor<THREAD_RADIX_BITS>(p_, pass);
+      u32 ranks[ITEMS];
+      thread_rank_t(temp_.u.rank).rank([&](int k) { return digit_of(keys[k]); }, ranks);
+      __syncthreads();
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) temp_.u.keys[ranks[k]] = keys[k];
+      __syncthreads();
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) keys[k] = temp_.u.keys[first + k];
+      if constexpr (HAS_VALUES) {
+        __syncthreads();
+RINGSWEEP_UNROLL
+        for (int k = 0; k < ITEMS; ++k) temp_.u.index[ranks[k]] = index[k];
+        __syncthreads();
+RINGSWEEP_UNROLL
+        for (int k = 0; k < ITEMS; ++k) index[k] = temp_.u.index[first + k];
+      }
+      __syncthreads();
+    }
+    // sass: end
+
+    // Blocked to warp-striped, for coalesced stores.
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) temp_.u.keys[first + k] = keys[k];
+    __syncthreads();
+RINGSWEEP_UNROLL
+    for (int k = 0; k < ITEMS; ++k) keys[k] = temp_.u.keys[scatter_t::position(k)];
+    if constexpr (HAS_VALUES) {
+      __syncthreads();
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) temp_.u.index[first + k] = index[k];
+      __syncthreads();
+RINGSWEEP_UNROLL
+      for (int k = 0; k < ITEMS; ++k) index[k] = temp_.u.index[scatter_t::position(k)];
+    }
     return valid;
   }
 

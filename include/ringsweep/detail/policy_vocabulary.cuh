@@ -178,7 +178,9 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   the tiny ones and up to its own tile (one block each, several per SM), where that tile is
 ///   smaller than the onesweep tile; segments between it and one onesweep tile take the onesweep
 ///   shape's block. 256 threads x 16 keys (4,096 4-byte keys; 2,048 8-byte ones), two blocks
-///   per SM.
+///   per SM. Its block ranks by per-thread counters over 4-bit digits (block_thread_rank): on
+///   sm_90 a 4,096-key u32 segment takes 4.9 warp-instructions per key (7.7 with the onesweep
+///   block ranking; bench/results/segment_instructions.md).
 /// - `segment_compact_block(sort_types)`: a smaller block shape for the segments above the tiny
 ///   ones and up to its own tile, where that tile lies between the tiny limit and
 ///   `segment_block`'s tile (a medium block would rank mostly padding for them): one block each,

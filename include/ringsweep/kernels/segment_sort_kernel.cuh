@@ -47,7 +47,7 @@ template <class Config, class Output = segment_in_place, bool FRONT = false, int
 __global__ void __launch_bounds__(Config::THREADS, MIN_BLOCKS)
     small_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p, Output out) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
-    using agent_t = small_sort<Config>;
+    using agent_t = small_sort<Config, is_segment_block_policy<typename Config::policy>::value>;
     __shared__ typename agent_t::TempStorage temp;
     const u32 count = FRONT ? *p.tiny_count : *p.small_count;
     for (u32 i = blockIdx.x; i < count; i += gridDim.x) {
