@@ -470,22 +470,30 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
           cands.push_back({row, r, slot_of_row(row)});
         }
       }
-      std::sort(cands.begin(), cands.end(), [&](const candidate& x, const candidate& y) {
-        if (x.slot != y.slot) return x.slot < y.slot;
+      // Grouped by slot (a counting sort), then each boundary's key is the k-th of its slot by
+      // (key, rank): a selection, linear in the slot's rows, not a sort of every gathered row.
+      std::vector<std::size_t> at(std::size_t(slots) + 1, 0);
+      for (const candidate& c : cands) ++at[std::size_t(c.slot) + 1];
+      for (unsigned s = 0; s < slots; ++s) at[s + 1] += at[s];
+      std::vector<candidate> grouped(cands.size());
+      {
+        std::vector<std::size_t> put(at.begin(), at.end() - 1);
+        for (const candidate& c : cands) grouped[put[c.slot]++] = c;
+      }
+      const auto before = [&](const candidate& x, const candidate& y) {
         const int c = row_compare(x.row, y.row, a.passes);
         return c != 0 ? c < 0 : x.rank < y.rank;
-      });
+      };
       for (unsigned b : by_candidates) {
         const unsigned s = slot_of[b];
-        const auto first = std::lower_bound(cands.begin(), cands.end(), s,
-                                            [](const candidate& c, unsigned v) { return c.slot < v; });
-        const auto last = std::upper_bound(first, cands.end(), s,
-                                           [](unsigned v, const candidate& c) { return v < c.slot; });
+        const auto first = grouped.begin() + std::ptrdiff_t(at[s]);
+        const auto last = grouped.begin() + std::ptrdiff_t(at[s + 1]);
         const unsigned long long k = start[b + 1] - gsum[s];
         if (std::size_t(last - first) != global[s] || k >= global[s]) {  // only after a failure
           out.inconsistent = true;
           continue;
         }
+        std::nth_element(first, first + std::ptrdiff_t(k), last, before);
         const unsigned char* key = first[std::ptrdiff_t(k)].row;
         unsigned long long less = 0, mine_less = 0, mine_equal = 0, equal_before = 0;
         for (auto c = first; c != last; ++c) {
