@@ -47,7 +47,10 @@ struct grid_run {
   std::atomic<std::uint64_t> next{0};      // next block to hand out
   std::mutex traffic_mutex;
   kernel_traffic traffic;
-  std::vector<std::thread> workers;
+  int launched = 0;                        // race build: released by the launching thread
+  unsigned workers_left = 0;               // worker loops still running (launch.cpp's pool)
+  std::mutex workers_mutex;
+  std::condition_variable workers_done;
   std::vector<void*> spent_race_fibers;    // the runners' fibers (race build), recycled when joined
 
   // Programmatic dependent launch.

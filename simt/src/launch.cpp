@@ -11,11 +11,15 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
 #include <vector>
+
+#include <pthread.h>
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -66,10 +70,68 @@ std::size_t dynamic_smem_limit(const void* kernel) {
   return it == g_max_dynamic_smem.end() ? k_default_smem_limit : static_cast<std::size_t>(it->second);
 }
 
+// OS threads kept across launches. A launch hands each of its worker loops to an idle thread, or
+// starts a thread when none is idle, so every worker of a grid still runs at once (a cooperative
+// grid's blocks wait for each other, a dependent grid's for its primary); a thread goes back to
+// the idle ones when its loop returns. A thread's start is what this saves: its static TLS, where
+// the kernels' __shared__ arrays live (megabytes in a test program), is zeroed then, and with a
+// thread started per worker per launch that was about a quarter of a launch-heavy test's time.
+// Never destroyed (idle threads wait on it until the process ends); a forked child, which has
+// none of the parent's threads, starts an empty one.
+class worker_pool {
+ public:
+  void submit(std::function<void()> task) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (idle_ > 0) {
+      --idle_;
+      tasks_.push_back(std::move(task));
+      lock.unlock();
+      wake_.notify_one();
+      return;
+    }
+    lock.unlock();
+    std::thread(&worker_pool::loop, this, std::move(task)).detach();
+  }
+
+ private:
+  void loop(std::function<void()> task) {
+    for (;;) {
+      task();
+      task = nullptr;
+      std::unique_lock<std::mutex> lock(mutex_);
+      ++idle_;
+      wake_.wait(lock, [this] { return !tasks_.empty(); });
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> tasks_;
+  unsigned idle_ = 0;  // threads waiting for a task, less the tasks queued for them
+};
+
+std::atomic<worker_pool*> g_pool{nullptr};
+
+void fresh_pool_in_child() { g_pool.store(new worker_pool); }
+
+worker_pool& pool() {
+  static const bool once = [] {
+    g_pool.store(new worker_pool);
+    pthread_atfork(nullptr, nullptr, &fresh_pool_in_child);
+    return true;
+  }();
+  (void)once;
+  return *g_pool.load();
+}
+
 // Joins `r`'s workers, records its traffic and publishes its completion to a dependent grid.
 void join(grid_run& r) {
-  for (std::thread& t : r.workers) t.join();
-  r.workers.clear();
+  {
+    std::unique_lock<std::mutex> lock(r.workers_mutex);
+    r.workers_done.wait(lock, [&r] { return r.workers_left == 0; });
+  }
   recycle_race_fibers(r.spent_race_fibers);  // finished: later grids' runners may reuse them
   if (r.tracing) record_launch_traffic(r.kernel, r.traffic);
   r.primary.reset();  // joined before this one: complete, and nobody waits for it any more
@@ -97,6 +159,7 @@ struct in_flight_slot {
 
 in_flight_slot& slot() {
   (void)config();
+  (void)pool();  // before the slot, whose destructor joins a grid on its threads
   static in_flight_slot s;
   return s;
 }
@@ -189,8 +252,29 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
   run->barrier.blocks = blocks;
   run->primary = previous;
   if (previous) previous->dependent.store(run.get());
-  run->workers.reserve(workers);
-  for (unsigned w = 0; w < workers; ++w) run->workers.emplace_back(work, std::ref(*run));
+  run->workers_left = workers;
+  race::release(&run->launched);
+  for (unsigned w = 0; w < workers; ++w) {
+    grid_run* const r = run.get();
+    pool().submit([r] {
+      // Race build: a reused thread must not order its earlier grids' blocks before this grid's
+      // (a dependent grid's reads of its primary's output are races until its dependency wait).
+      // The worker loop runs on a fresh TSan fiber, ordered after the launch only, as a thread
+      // started by the launch was.
+      void* const home = race::current_fiber();
+      void* const loop = race::create_fiber();
+      race::switch_to(loop, false);
+      race::acquire(&r->launched);
+      work(*r);
+      {
+        std::lock_guard<std::mutex> lock(r->workers_mutex);  // notified under the lock: the joiner
+        --r->workers_left;                                   // may free `r` once it is released
+        r->workers_done.notify_all();
+      }
+      race::switch_to(home, false);
+      race::destroy_fiber(loop);
+    });
+  }
   // The primary finishes while this grid may already run; then this one is the grid in flight.
   if (previous) join(*previous);
   if (overlap_allowed)
