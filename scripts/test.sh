@@ -12,7 +12,10 @@
 #                   smoke_gpu (the nvcc test main and helpers), as compute_90 PTX
 #                   ($RINGSWEEP_TEST_CUDA_ARCHS overrides). scripts/gpu_session.sh stage builds the rest.
 #   2. build-tsan/  race detection (ThreadSanitizer fibers), no CUDA: the tests labelled race
-#                   (the sort kernels, and a racy canary that must be reported).
+#                   (the sort kernels, and a racy canary that must be reported). Built at a lower
+#                   priority beside build/'s tests, which leave about a third of the cores idle (a
+#                   launch of one block keeps one worker busy; the fault injection sleeps); run
+#                   after them.
 # Extra arguments go to both ctest runs (e.g. -R smoke). Safe to run again on the same tree.
 set -euo pipefail
 
@@ -48,13 +51,34 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DRINGSWEEP_SANITIZE=address_undefined "-DRINGSWEEP_GPU_PROGRAMS=${gpu_programs}" "${cache[@]}"
 cmake --build build -j "${jobs}"
 timer "build/ built"
-ctest --test-dir build --output-on-failure -j "${jobs}" "$@"
-timer "build/ tested"
 
-echo "== build-tsan: race detection in shared memory, SIMT backend =="
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
-  -DRINGSWEEP_SANITIZE=thread -DRINGSWEEP_ENABLE_CUDA=OFF \
-  -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF "${cache[@]}"
-cmake --build build-tsan -j "${jobs}" --target race_sort_test_simt simt_race_canary
+# The race stage's build, in the background at nice 10: it takes the cores build/'s tests leave
+# idle. Its tests run afterwards at normal priority (their watchdogs time spin-waits).
+tsan_log=build/tsan-build.log
+(
+  set -e
+  renice -n 10 -p "${BASHPID}" > /dev/null || true  # before any child: they inherit it
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+    -DRINGSWEEP_SANITIZE=thread -DRINGSWEEP_ENABLE_CUDA=OFF \
+    -DRINGSWEEP_BUILD_EXAMPLES=OFF -DRINGSWEEP_BUILD_BENCH=OFF "${cache[@]}"
+  cmake --build build-tsan -j "${jobs}" --target race_sort_test_simt simt_race_canary
+) > "${tsan_log}" 2>&1 < /dev/null &
+tsan_pid=$!
+
+status=0
+ctest --test-dir build --output-on-failure -j "${jobs}" "$@" || status=$?
+timer "build/ tested"
+tsan_status=0
+wait "${tsan_pid}" || tsan_status=$?
+echo "== build-tsan: race detection in shared memory, SIMT backend (built beside the tests above) =="
+cat "${tsan_log}"
+if [[ ${status} -ne 0 ]]; then
+  echo "== build/: tests failed" >&2
+  exit "${status}"
+fi
+if [[ ${tsan_status} -ne 0 ]]; then
+  echo "== build-tsan/: the build failed" >&2
+  exit "${tsan_status}"
+fi
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j "${jobs}" -L race "$@"
 timer "build-tsan/ tested"

@@ -608,6 +608,26 @@ void block_runner::hand_over_race_fibers(std::vector<void*>& spent) {
   race_fibers_.clear();
 }
 
+namespace {
+// Gives `b` a new block's state, keeping the storage of its vectors (emptied).
+void reset_keeping_storage(block_context& b) {
+  std::vector<fiber> fibers = std::move(b.fibers);
+  std::vector<unsigned> order = std::move(b.order), present = std::move(b.warp_present),
+                        exited = std::move(b.warp_exited);
+  std::vector<std::vector<warp_group>> groups = std::move(b.groups);
+  std::vector<pending_bulk_copy> bulk = std::move(b.bulk_copies);
+  b = block_context{};
+  b.fibers = std::move(fibers);
+  b.order = std::move(order);
+  b.order.clear();
+  b.warp_present = std::move(present);
+  b.warp_exited = std::move(exited);
+  b.groups = std::move(groups);
+  b.bulk_copies = std::move(bulk);
+  b.bulk_copies.clear();
+}
+}  // namespace
+
 block_runner::block_runner() = default;
 block_runner::~block_runner() {
   for (unsigned char* s : stacks_) release_stack(s);
@@ -631,7 +651,9 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
     std::memset(dynamic_smem_.get(), 0xA5, dynamic_smem_bytes_);
   }
 
-  block_context b;
+  if (!context_) context_ = std::make_unique<block_context>();
+  block_context& b = *context_;
+  reset_keeping_storage(b);
   b.body = &grid.body;
   b.trace = &trace_;
   sync_objects_.resize(2 * k_sync_slots);
@@ -643,7 +665,7 @@ void block_runner::run(grid_run& grid, uint3 block, std::uint64_t block_linear) 
   b.run = &grid;
   b.dynamic_smem = dynamic_smem_.get();
   b.dynamic_smem_bytes = dynamic_smem_bytes_;
-  b.fibers.resize(n);
+  b.fibers.assign(n, fiber{});  // copies of an empty fiber: the elements' vectors keep their storage
   b.order.reserve(n);
   const unsigned nwarps = (n + 31) / 32;
   b.warp_present.assign(nwarps, 0u);
