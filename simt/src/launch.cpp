@@ -24,6 +24,8 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <ringsweep_simt/control.hpp>
+
 #include "config.hpp"
 #include "device_memory.hpp"
 #include "grid_run.hpp"
@@ -41,6 +43,8 @@ constexpr std::size_t k_default_smem_limit = 48 * 1024;
 constexpr std::size_t k_optin_smem_limit = 227 * 1024;
 
 std::mutex g_attr_mutex;
+std::atomic<unsigned long long> g_kernel_launches{0};
+std::atomic<unsigned long long> g_kernel_blocks{0};
 std::unordered_map<const void*, int> g_max_dynamic_smem;
 
 bool is_cooperative(const cudaLaunchConfig_t& c) {
@@ -228,6 +232,8 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
     workers = static_cast<unsigned>(blocks);
   }
   const bool overlap_allowed = config().dependent_launch && !cooperative;
+  g_kernel_launches.fetch_add(1);
+  g_kernel_blocks.fetch_add(blocks);
 
   in_flight_slot& s = slot();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -366,4 +372,8 @@ cudaError_t occupancy_blocks_per_sm(int* blocks, const void* kernel, int block_s
 }
 
 }  // namespace detail
+
+unsigned long long kernel_launches() { return detail::g_kernel_launches.load(); }
+unsigned long long kernel_blocks_launched() { return detail::g_kernel_blocks.load(); }
+
 }  // namespace simt

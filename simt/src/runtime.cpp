@@ -2,11 +2,14 @@
 // kernel launch completes before its call returns; each first waits for the grid in flight
 // (drain_grids, launch.cpp), which keeps operations on every stream in issue order.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 
 #include <cuda_runtime.h>
+
+#include <ringsweep_simt/control.hpp>
 
 #include "capture.hpp"
 #include "config.hpp"
@@ -16,6 +19,7 @@
 namespace simt {
 namespace detail {
 namespace {
+std::atomic<unsigned long long> g_memset_bytes{0};
 void copy_now(void* dst, const void* src, std::size_t bytes) {
   drain_grids();
   if (bytes != 0) std::memmove(dst, src, bytes);
@@ -33,6 +37,10 @@ cudaError_t failed_copy(void* dst, std::size_t bytes) {
 }
 }  // namespace
 }  // namespace detail
+}  // namespace simt
+
+namespace simt {
+unsigned long long memset_bytes() { return detail::g_memset_bytes.load(); }
 }  // namespace simt
 
 using simt::detail::config;
@@ -291,11 +299,13 @@ cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   if (cudaError_t e = simt::detail::stream_usable(nullptr)) return e;
+  simt::detail::g_memset_bytes.fetch_add(bytes);
   simt::detail::set_now(ptr, value, bytes);
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t s) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  simt::detail::g_memset_bytes.fetch_add(bytes);
   return simt::detail::stream_operation(s, [ptr, value, bytes]() {
     simt::detail::set_now(ptr, value, bytes);
     return cudaSuccess;

@@ -177,3 +177,19 @@ TEST_CASE("poisoned shared memory exposes reads before writes", "[simt][poison]"
   REQUIRE_CUDA_LAUNCH();
   for (unsigned v : seen.download()) CHECK(v == 0xA5A5A5A5u);
 }
+
+TEST_CASE("launches, their blocks and memset bytes are counted", "[simt][counters]") {
+  device_buffer<unsigned> out(3 * 128);
+  const unsigned long long launches = simt::kernel_launches(), blocks = simt::kernel_blocks_launched(),
+                           cleared = simt::memset_bytes();
+  REQUIRE_CUDA(launch(arrival_order_kernel, 3, 128, 0, serial, out.data()));
+  REQUIRE_CUDA(launch(arrival_order_kernel, 2, 128, 0, serial, out.data()));
+  REQUIRE_CUDA(cudaMemsetAsync(out.data(), 0, 100, 0));
+  REQUIRE_CUDA(cudaMemset(out.data(), 0, 12));
+  CHECK(launch(arrival_order_kernel, 0, 128, 0, serial, out.data()) == cudaErrorInvalidValue);  // not counted
+  (void)cudaGetLastError();
+  REQUIRE_CUDA_LAUNCH();
+  CHECK(simt::kernel_launches() - launches == 2);
+  CHECK(simt::kernel_blocks_launched() - blocks == 5);
+  CHECK(simt::memset_bytes() - cleared == 112);
+}

@@ -17,6 +17,10 @@
 
 #include "sort_test_util.cuh"
 
+#if defined(RINGSWEEP_VARIANT_SIMT)
+#include <ringsweep_simt/control.hpp>
+#endif
+
 #if defined(__has_include)
 #if __has_include(<cuda/std/tuple>)
 #include <cuda/std/tuple>
@@ -79,11 +83,17 @@ layout lay_out(const std::vector<std::size_t>& sizes, std::size_t gap, bool reve
   return l;
 }
 
+/// What one sort call cost on the SIMT backend: kernel launches, their blocks, bytes memset.
+struct call_cost {
+  unsigned long long launches = 0, blocks = 0, memset_bytes = 0;
+};
+
 /// The segmented sort of `keys` (pairs with each key's index as its value when `pairs`) with the
 /// device's policy, checked key by key and value by value (stable); positions in no segment keep
-/// the output's 0xAB bytes.
+/// the output's 0xAB bytes. `cost` (SIMT only, optional): what the sort call itself cost.
 template <class Key, bool pairs>
-void check(const std::vector<Key>& keys, const layout& l, const ringsweep::sort_options& opts) {
+void check(const std::vector<Key>& keys, const layout& l, const ringsweep::sort_options& opts,
+           call_cost* cost = nullptr) {
   const std::size_t n = keys.size();
   INFO(l.begin.size() << " segments, n " << n << ", " << ringsweep_test::order_name(opts) << ", bits ["
                       << opts.begin_bit << ", " << opts.end_bit << ")" << (pairs ? ", pairs" : ", keys"));
@@ -106,7 +116,19 @@ void check(const std::vector<Key>& keys, const layout& l, const ringsweep::sort_
   std::size_t bytes = 0;
   REQUIRE_CUDA(call(nullptr, bytes));
   ringsweep_test::device_bytes temp(bytes);
+#if defined(RINGSWEEP_VARIANT_SIMT)
+  const call_cost before{simt::kernel_launches(), simt::kernel_blocks_launched(), simt::memset_bytes()};
+#endif
   REQUIRE_CUDA(call(temp.data(), bytes));
+#if defined(RINGSWEEP_VARIANT_SIMT)
+  if (cost != nullptr) {
+    cost->launches = simt::kernel_launches() - before.launches;
+    cost->blocks = simt::kernel_blocks_launched() - before.blocks;
+    cost->memset_bytes = simt::memset_bytes() - before.memset_bytes;
+  }
+#else
+  (void)cost;
+#endif
   REQUIRE_CUDA(cudaDeviceSynchronize());
   const auto got = kout.download();
   const auto got_index = vout.download();
@@ -290,3 +312,32 @@ TEST_CASE("segmented network: custom keys wider than 64 bits take the warp ranki
     }
   }
 }
+
+#if defined(RINGSWEEP_VARIANT_SIMT)
+TEST_CASE("segmented network: an all-tiny call pays nothing for the classes it lacks", "[sort][segmented][network]") {
+  // 2^14 segments of 64 u32 keys (pairs): every one tiny. Beyond them, the call (the backend's
+  // counters around it) clears only its counters, and launches 11 kernels whose grids are the
+  // blocks that fit (at most 64 per SM in all): the compact, medium and small kernels, the large
+  // segments' histogram, scan, 4 onesweep passes and copy, all empty and left in one wave; the
+  // host cannot skip them without reading the classes. Before the status ring was zeroed on the
+  // device and the onesweep grids looped over the tiles: 2,113,792 bytes cleared, 1036 blocks on
+  // 4 SMs (one per bound tile), which grew with n.
+  const std::size_t segments = std::size_t(1) << 14, size = 64;
+  layout l;
+  for (std::size_t s = 0; s < segments; ++s) {
+    l.begin.push_back((long long)(s * size));
+    l.end.push_back((long long)((s + 1) * size));
+  }
+  l.n = segments * size;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(l.n, ringsweep_test::distribution::few_distinct, 9);
+  int device = 0, sms = 0;
+  REQUIRE_CUDA(cudaGetDevice(&device));
+  REQUIRE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  call_cost cost;
+  check<std::uint32_t, true>(keys, l, sort_options_of(sort_order::ascending), &cost);
+  INFO("launches " << cost.launches << ", blocks " << cost.blocks << ", memset bytes " << cost.memset_bytes);
+  CHECK(cost.memset_bytes <= 1024);  // the counters: nothing that grows with S or n
+  CHECK(cost.launches <= 11);
+  CHECK(cost.blocks <= 64ull * unsigned(sms));
+}
+#endif

@@ -81,9 +81,11 @@ std::vector<std::size_t> expected_sources(const std::vector<Key>& keys, const se
 
 /// A segmented sort of `keys` (pairs when `Value` is not void) with `Policy` (the device's when
 /// void), checked position by position; outputs start as 0xAB bytes, which must remain outside the
-/// segments.
+/// segments. `before` (optional): keys of the same count sorted first into the same temporary
+/// storage, whose leftovers the checked call must not read.
 template <class Policy, class Key, class Value, class Offset>
-void check_segmented(const std::vector<Key>& keys, const segments<Offset>& s, const ringsweep::sort_options& opts) {
+void check_segmented(const std::vector<Key>& keys, const segments<Offset>& s, const ringsweep::sort_options& opts,
+                     const std::vector<Key>* before = nullptr) {
   const std::size_t n = keys.size();
   constexpr bool pairs = !std::is_void<Value>::value;
   using V = typename std::conditional<pairs, Value, char>::type;
@@ -114,6 +116,17 @@ void check_segmented(const std::vector<Key>& keys, const segments<Offset>& s, co
   std::size_t bytes = 0;
   REQUIRE_CUDA(call(nullptr, bytes));
   ringsweep_test::device_bytes temp(bytes);
+  // Garbage in the temporary storage (as a previous call leaves it): whatever the sort reads
+  // before writing, it must zero itself (the counters by the host, the ring and bins by the large
+  // segments' histogram, their digit counts by the classification).
+  REQUIRE_CUDA(cudaMemset(temp.data(), 0xA5, bytes));
+  if (before != nullptr) {
+    kin.upload(*before);
+    REQUIRE_CUDA(call(temp.data(), bytes));
+    kin.upload(keys);
+    kout.fill_bytes(0xAB);
+    vout.fill_bytes(0xAB);
+  }
   REQUIRE_CUDA(call(temp.data(), bytes));
   REQUIRE_CUDA(cudaDeviceSynchronize());
 
@@ -219,6 +232,19 @@ TEST_CASE("segmented: every class edge, in order, reversed, with gaps", "[sort][
       }
     }
   }
+}
+
+TEST_CASE("segmented: temporary storage left by a call with other keys", "[sort][segmented]") {
+  // Large segments of many tiles (the 4-slot ring wraps, each looping block takes several tiles)
+  // among small ones: the ring and bins a previous call left hold its tiles' statuses under the
+  // same ticket numbers, and must be zeroed again (by the histogram kernel) before the passes.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::size_t n = 0;
+  const auto s = lay_out<int>({3000, 5, 1900, 70, 4100, 193}, 1, false, n);
+  const auto first = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + 7);
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::few_distinct, seed);
+  for (auto o : {sort_order::ascending, sort_order::descending})
+    check_segmented<tiny, std::uint32_t, std::uint32_t>(keys, s, sort_options_of(o), &first);
 }
 
 TEST_CASE("segmented: 0, 1 and 2^16 segments, one holding everything, offsets of other types",

@@ -76,7 +76,11 @@ struct onesweep_params : SourceParams {
 /// Where a source's tiles are not all real (`ALL_REAL` false), a one-tile block past the last
 /// real tile leaves before taking a ticket, a persistent block stops at its first ticket past
 /// them, the last real tile moves the ticket past the missing ones, and a launch with no real
-/// tile acts as a skipped launch.
+/// tile acts as a skipped launch. A source whose blocks loop (`LOOPED`, not pipelined:
+/// segment_tiles) is launched as the blocks that fit, not one per tile: each block takes tiles by
+/// ticket, one at a time, and stops at its first ticket past the real ones, as a persistent block
+/// does (the host counts one ticket more per block). Tickets go in order, so a tile waits only on
+/// tiles whose blocks already run: no co-residency is assumed.
 template <class Config, class Source>
 class onesweep_tile {
  public:
@@ -199,6 +203,19 @@ class onesweep_tile {
   __device__ __forceinline__ void process() {
     if constexpr (PIPELINED) {
       pipeline_t(*this).run();
+    } else if constexpr (Source::LOOPED) {
+      // A grid of the blocks that fit: each takes tiles by ticket until one finds none.
+      if (!pass_runs()) return;
+      // The stop is decided before the tile's keys exist (a return between the ticket and the
+      // key loads made ptxas spill: see design.md section 12).
+      for (;;) {
+        take_ticket();
+        if (temp_.ticket - p_.tile_base >= launch_tiles()) return;  // past the real tiles: the block's last ticket
+        bits_type keys[ITEMS];
+        const u32 u = load_tile(keys);
+        work(u, valid_keys(u), keys);
+        __syncthreads();  // the tile's shared memory is free for the next one
+      }
     } else {
       if (!pass_runs()) return;
       bits_type keys[ITEMS];
@@ -236,7 +253,7 @@ class onesweep_tile {
       // take the first ones; the last real tile moves the ticket past the rest (acquire). A
       // persistent block stays while one real tile exists and stops at its first ticket past them.
       const u32 real = Source::template start<TILE>(temp_, p_);
-      if (pass_route::runs(r) && (PIPELINED ? real == 0 : blockIdx.x >= real)) {
+      if (pass_route::runs(r) && (PIPELINED || Source::LOOPED ? real == 0 : blockIdx.x >= real)) {
         if (blockIdx.x == 0 && threadIdx.x == 0) {  // no real tile: as a skipped launch
           *p_.ticket = p_.tile_base + p_.tickets;
           tail().clear_next();
@@ -307,7 +324,30 @@ class onesweep_tile {
   }
   /// Digit `d`'s global offset at the tile's start (its source's).
   __device__ __forceinline__ u64 bin_of(int d) const { return Source::bin(temp_, p_, d); }
-  __device__ __forceinline__ static int warp() { return int(threadIdx.x) / warp_threads; }
+  // A looping block (Source::LOOPED) makes its thread's warp and lane again at each use: hoisted
+  // out of the tile loop, they were held through every tile and spilled the sm_90 pairs kernels.
+  __device__ __forceinline__ static int warp() {
+    if constexpr (Source::LOOPED) return int(tid()) / warp_threads;
+    return int(threadIdx.x) / warp_threads;
+  }
+  __device__ __forceinline__ static u32 tid() {
+#ifdef __CUDA_ARCH__
+    if constexpr (Source::LOOPED) {  // read again at each use: a volatile read is not hoisted
+      u32 t;
+      asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+      return t;
+    }
+#endif
+    return u32(threadIdx.x);
+  }
+  __device__ __forceinline__ static int first_digit() {
+    if constexpr (Source::LOOPED) return int(tid()) * DPT;  // rank_t::first_digit()
+    return rank_t::first_digit();
+  }
+  __device__ __forceinline__ static u32 lane() {
+    if constexpr (Source::LOOPED) return tid() % u32(warp_threads);  // one-dimensional blocks
+    return lane_id();
+  }
   __device__ __forceinline__ static u32 seg_first() { return u32(warp()) * u32(scatter_t::SEGMENT); }
 
   /// This thread's digits' global offsets at the portion's start (PREFETCH_BINS): loaded before
@@ -315,7 +355,7 @@ class onesweep_tile {
   __device__ __forceinline__ void load_bins(u64 (&bins)[DPT]) const {
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
-      const int d = rank_t::first_digit() + i;
+      const int d = first_digit() + i;
       bins[i] = d < RADIX ? bin_of(d) : 0;
     }
   }
@@ -330,7 +370,7 @@ RINGSWEEP_UNROLL
     ValueRaw values[HAS_VALUES ? ITEMS : 1];  // loaded here (EARLY_VALUES) or by scatter_pairs
     if constexpr (EARLY_VALUES) {
       // sass: values_load
-      load_values(u, lane_id(), valid, values);
+      load_values(u, lane(), valid, values);
       // sass: end
     }
     if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
@@ -346,8 +386,13 @@ RINGSWEEP_UNROLL
   /// warp-striped and, while they are in flight, waits until the tile's status slot may be
   /// written. The wait is thread 0's; the ranking's barriers order it before every publish.
   __device__ __forceinline__ u32 acquire(bits_type (&keys)[ITEMS]) {
+    take_ticket();
+    return load_tile(keys);
+  }
+  /// acquire's first half: thread 0 takes the ticket and finds its tile; every thread then sees it.
+  __device__ __forceinline__ void take_ticket() {
     // sass: load
-    if (threadIdx.x == 0) {
+    if (tid() == 0) {
       const u32 t = atomicAdd(p_.ticket, 1u);
       Hooks::pause(t, 0);
       if (t == p_.tile_base) {  // the previous launch is done with the next launch's words
@@ -360,11 +405,16 @@ RINGSWEEP_UNROLL
       Source::template on_ticket<TILE, PIPELINED>(temp_, p_, t);
     }
     __syncthreads();
+    // sass: end
+  }
+  /// acquire's second half: the ticket's keys on their way, the status slot waited for.
+  __device__ __forceinline__ u32 load_tile(bits_type (&keys)[ITEMS]) {
+    // sass: load
     stamp(&tile_trace::ticket);
     const u32 u = temp_.ticket - p_.tile_base;
     // A partial tile is padded with the key whose every digit is the pass's largest (phase 2).
-    load_segment(keys_segment(u), warp(), lane_id(), valid_keys(u) - int(seg_first()), keys, digit_of().pad);
-    if (threadIdx.x == 0) tail().wait_slot_free(u);
+    load_segment(keys_segment(u), warp(), lane(), valid_keys(u) - int(seg_first()), keys, digit_of().pad);
+    if (tid() == 0) tail().wait_slot_free(u);
     return u;
     // sass: end
   }
@@ -390,7 +440,7 @@ RINGSWEEP_UNROLL
       // sass: publish
 RINGSWEEP_UNROLL
       for (int i = 0; i < DPT; ++i) {
-        const int d = rank_t::first_digit() + i;
+        const int d = first_digit() + i;
         if (d < RADIX) {
           lookback().publish_count(u, d, c[i]);
           if (int(c[i]) == valid) temp_.uniform_digit = d;
@@ -430,7 +480,7 @@ RINGSWEEP_UNROLL
     stamp(&tile_trace::lookback_start);
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
-      const int d = rank_t::first_digit() + i;
+      const int d = first_digit() + i;
       if (d < RADIX) {
         Hooks::pause(p_.tile_base + u, 2);
         lookback_stats stats;
@@ -461,7 +511,7 @@ RINGSWEEP_UNROLL
     __syncthreads();  // look-back reads done; digit_out complete (keys only: keys in shared)
     stamp(&tile_trace::lookback_end);
     // A launch whose tiles all fit the ring's free window never waits for a slot: nothing to retire.
-    if (threadIdx.x == 0 && p_.tiles > tail_t::FREE_TILES) {
+    if (tid() == 0 && p_.tiles > tail_t::FREE_TILES) {
       Hooks::pause(p_.tile_base + u, 4);
       tail().retire(u);
     }
@@ -473,7 +523,7 @@ RINGSWEEP_UNROLL
   /// digit, else through shared memory in rank order.
   __device__ __forceinline__ void scatter(u32 u, int valid, const bits_type (&keys)[ITEMS], u32 (&ranks)[ITEMS],
                                           ValueRaw (&values)[HAS_VALUES ? ITEMS : 1]) {
-    const u32 lane = lane_id();
+    const u32 lane = this->lane();
     const int uniform = temp_.uniform_digit;
     if (uniform >= 0) {
       // sass: cold
@@ -555,7 +605,7 @@ RINGSWEEP_UNROLL
       scatter_t::template padded_to_global<CACHE_HINTS>(temp_.u.keys, valid, key_address(ranks));
     }
     // sass: values_load
-    if constexpr (!EARLY_VALUES) load_values(u, lane_id(), valid, values);
+    if constexpr (!EARLY_VALUES) load_values(u, lane(), valid, values);
     // sass: values_exchange
     if constexpr (!PIPELINED) __syncthreads();  // the keys have left shared memory (pipelined: load_values' barrier)
     if constexpr (!VALUE_TABLE) values_runs();
@@ -588,7 +638,7 @@ RINGSWEEP_UNROLL
     bits_type* const keys = keys_out();
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
-      const int d = rank_t::first_digit() + i;
+      const int d = first_digit() + i;
       if (d < RADIX) temp_.digit_out[d] = keys + reinterpret_cast<std::int64_t>(temp_.digit_out[d]);
     }
   }
@@ -609,7 +659,7 @@ RINGSWEEP_UNROLL
     ValueRaw* const values = values_out();
 RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
-      const int d = rank_t::first_digit() + i;
+      const int d = first_digit() + i;
       if (d < RADIX) {
         ValueRaw* const run = values + (temp_.digit_out[d] - keys);
         temp_.digit_out[d] = reinterpret_cast<bits_type*>(run);

@@ -27,6 +27,8 @@ struct portion_tiles {
   static constexpr bool PERSISTENT = true;
   /// Every tile the host launched exists.
   static constexpr bool ALL_REAL = true;
+  /// Not pipelined, one tile per block (segment_tiles' blocks loop instead).
+  static constexpr bool LOOPED = false;
   /// Launch arguments of this source (onesweep_params derives from them).
   using params = portion_params;
   /// Shared memory of this source in the tile's storage: none.

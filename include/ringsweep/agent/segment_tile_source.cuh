@@ -8,18 +8,21 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// The host launches a bound on the large tiles (it does not know the segments); blocks past the
-/// last one leave before taking a ticket. The look-back runs over all the launch's tiles as usual,
+/// The host launches a bound on the large tiles (it does not know the segments) with a grid of
+/// the blocks that fit (`LOOPED`): each block takes tiles by ticket until one is past the last
+/// large tile, and a launch with none (no large segment) exits in one wave, block 0 moving the
+/// ticket as a skipped launch. The look-back runs over all the launch's tiles as usual,
 /// segment boundaries included: each segment's digit offsets (`segment_bins`) are its own offsets
 /// minus the counts of the segments before it, which the look-back adds back, and `bins_in` /
 /// `bins_out` carry only those counts from portion to portion (`bins_in` is zeros for the first).
-/// Never persistent, never with cache hints.
+/// Never pipelined, never with cache hints.
 ///
 ///     onesweep_kernel<Config, segment_tiles>
 struct segment_tiles {
   static constexpr bool HINTS = false;
   static constexpr bool PERSISTENT = false;
   static constexpr bool ALL_REAL = false;
+  static constexpr bool LOOPED = true;
   struct params {
     const large_segment* segments;  // the large segments
     const u64* segment_word;        // segment_lists::large_word
@@ -28,24 +31,31 @@ struct segment_tiles {
     u64 segment_first_tile;         // the large tile of the launch's first ticket
   };
   struct storage {
+    u32 real;         // the launch's real tiles (start)
     u64 origin;       // the tile's first key in the pass input
     const u64* bins;  // the tile's segment's digit offsets
     int valid;        // the tile's keys
   };
 
-  /// The launch's tiles that exist.
-  template <int TILE, class P>
-  __device__ __forceinline__ static u32 real_tiles(const storage&, const P& p) {
-    const u64 total = large_tiles(*p.segment_word);
-    return total > p.segment_first_tile ? u32(min_of<u64>(total - p.segment_first_tile, p.tiles)) : 0u;
-  }
+  /// Kernel start, every thread: the launch's tiles that exist (thread 0 also keeps them, read
+  /// after the first barrier: a looping block reads them from shared memory at each ticket, not
+  /// from a register held through every tile).
   template <int TILE, class P>
   __device__ __forceinline__ static u32 start(storage& s, const P& p) {
-    return real_tiles<TILE>(s, p);
+    const u64 total = large_tiles(*p.segment_word);
+    const u32 real = total > p.segment_first_tile ? u32(min_of<u64>(total - p.segment_first_tile, p.tiles)) : 0u;
+    if (threadIdx.x == 0) s.real = real;
+    return real;
   }
+  /// The launch's tiles that exist, after the first barrier.
   template <int TILE, class P>
-  __device__ __forceinline__ static u32 launch_tiles(const storage&, const P& p) {
-    return p.tiles;
+  __device__ __forceinline__ static u32 real_tiles(const storage& s, const P&) {
+    return s.real;
+  }
+  /// The launch's tiles a looping block takes: those that exist.
+  template <int TILE, class P>
+  __device__ __forceinline__ static u32 launch_tiles(const storage& s, const P& p) {
+    return real_tiles<TILE>(s, p);
   }
   /// Thread 0, ticket `t`: the tile's segment, first key and keys.
   template <int TILE, bool PIPELINED, class P>

@@ -24,7 +24,8 @@ struct temp_layout {
   std::size_t counts = 0;    // passes x RADIX digit counts (segmented: per large segment), scanned into bins
   std::size_t pingpong = 0;  // passes x 2 x RADIX bins of the next portion
   std::size_t counters = 0;  // ticket, bins-scan count, tail iterator's words (from word 32), routes
-  std::size_t cleared = 0;   // bytes from the base zeroed by the sort's one memset (at most; see status_used)
+  std::size_t cleared = 0;   // bytes from the base zeroed before the passes (at most; see status_used; a
+                             // segmented sort's memset takes only its counters, its histogram the rest)
   std::size_t items = 0;     // segmented: segment_lists::items (0 bytes: none)
   std::size_t large = 0;     // segmented: segment_lists::large
   std::size_t keys_alt = 0;  // in/out forms: scratch keys (0: none)
@@ -47,7 +48,8 @@ struct temp_layout {
   /// The layout of a segmented sort: as a onesweep sort's, with the digit counts of `large_max`
   /// large segments after the zeroed pieces (the classification zeroes those of the segments that
   /// exist: a call whose segments are all small clears nothing proportional to them), the ring
-  /// and bins only when it may have a large one (`large_max > 0`), then the segment lists
+  /// and bins only when it may have a large one (`large_max > 0`; zeroed by the large segments'
+  /// histogram when one exists, the host zeroing only the counters), then the segment lists
   /// (`items_bytes`, `large_bytes`), which the classification fills.
   ///
   ///     temp_layout l = temp_layout::segmented(ring_bytes, 4, 256, 80, 3, segments * 8, 3 * 24, 0, 0);

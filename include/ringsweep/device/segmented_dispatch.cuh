@@ -118,7 +118,12 @@ struct segmented_dispatch {
     lists.large_counts = reinterpret_cast<u64*>(base + l.counts);
     lists.large_count_words = u32(p.sort.window.passes * RADIX);
 
-    cudaError_t e = cudaMemsetAsync(base, 0, l.cleared, stream);
+    // Only the counters: the ring and the next-portion bins are zeroed by the large segments'
+    // histogram where one exists, their digit counts by the classification as it lists them.
+    cudaError_t e = cudaMemsetAsync(base + l.counters, 0, counter_bytes(l), stream);
+    if (e != cudaSuccess) return e;
+    launch_order later = launch_order::serial;
+    e = later_launches(later);
     if (e != cudaSuccess) return e;
     int device = 0, sms = 0;
     e = cudaGetDevice(&device);
@@ -167,7 +172,7 @@ struct segmented_dispatch {
       constexpr std::size_t tiny_warps = tiny_segment_threads / warp_threads;
       e = launch(tiny_segment_kernel<typename Config::unhooked, Output>,
                  grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16), unsigned(tiny_segment_threads),
-                 stream, launch_order::serial, sp, out);
+                 stream, later, sp, out);
       if (e != cudaSuccess) return e;
     }
     if constexpr (COMPACT != 0) {
@@ -176,7 +181,7 @@ struct segmented_dispatch {
         segment_sort_params<Key, value_raw_t> cs = sp;
         cs.front_max = u32(COMPACT);
         e = launch(small_segment_kernel<compact_config, Output, true, blocks>, grid_of(p.segments, wide * blocks),
-                   unsigned(compact_config::THREADS), stream, launch_order::serial, cs, out);
+                   unsigned(compact_config::THREADS), stream, later, cs, out);
         if (e != cudaSuccess) return e;
       }
     }
@@ -186,19 +191,37 @@ struct segmented_dispatch {
         segment_sort_params<Key, value_raw_t> ms = sp;
         ms.front_min = u32(COMPACT + 1);  // above the compact class (TINY + 1 where there is none)
         e = launch(small_segment_kernel<medium_config, Output, true, blocks>, grid_of(p.segments, wide * blocks),
-                   unsigned(medium_config::THREADS), stream, launch_order::serial, ms, out);
+                   unsigned(medium_config::THREADS), stream, later, ms, out);
         if (e != cudaSuccess) return e;
       }
     }
     if (p.sort.n > std::size_t(MEDIUM != 0 ? MEDIUM : TINY)) {  // else no segment is small
       e = launch(small_segment_kernel<typename Config::unhooked, Output>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS),
-                 stream, launch_order::serial, sp, out);
+                 stream, later, sp, out);
       if (e != cudaSuccess) return e;
     }
-    return p.large_max != 0 ? run_large(p, base, counters, lists, b, wide, stream) : cudaSuccess;
+    return p.large_max != 0 ? run_large(p, base, counters, lists, b, wide, later, stream) : cudaSuccess;
   }
 
+  /// Bytes of the counters, the one piece the host zeroes (the layout's `cleared` bytes before the
+  /// counters and after them, the bins and the ring, are the large segments' histogram's to zero).
+  __host__ static std::size_t counter_bytes(const temp_layout& l) { return l.status - l.counters; }
+
  private:
+  /// How the launches after the first are ordered: as programmatic dependents where the policy
+  /// asks for it and the device runs kernels built for sm_90 or newer (each then waits for its
+  /// predecessor on the device; sort_dispatch's later_launches), else serially.
+  __host__ static cudaError_t later_launches(launch_order& order) {
+    order = launch_order::serial;
+    if constexpr (Policy::DEPENDENT_LAUNCH) {
+      cudaFuncAttributes attr;
+      const cudaError_t e = cudaFuncGetAttributes(&attr, onesweep_kernel<Config, segment_tiles>);
+      if (e != cudaSuccess) return e;
+      if (attr.ptxVersion >= 90) order = launch_order::dependent;
+    }
+    return cudaSuccess;
+  }
+
   /// A grid of `blocks`, at most `cap` and at least 1.
   __host__ static unsigned grid_of(std::size_t blocks, std::size_t cap) {
     return unsigned(max_of<std::size_t>(1, min_of(blocks, cap)));
@@ -206,7 +229,8 @@ struct segmented_dispatch {
 
   __host__ static cudaError_t run_large(const segmented_plan<Key>& p, char* base, u32* counters,
                                         const segment_lists& lists, const buffers& b, std::size_t wide,
-                                        cudaStream_t stream) {
+                                        launch_order later, cudaStream_t stream) {
+    constexpr bool dependent = Policy::DEPENDENT_LAUNCH;
     const temp_layout& l = p.layout;
     const int passes = p.sort.window.passes;
     u64* counts = reinterpret_cast<u64*>(base + l.counts);
@@ -221,8 +245,12 @@ struct segmented_dispatch {
       hp.large_word = lists.large_word;
       hp.counts = counts;
       hp.window = p.sort.window;
+      hp.ring = reinterpret_cast<u64*>(base + l.status);
+      hp.ring_words = Config::status_ring::bytes / sizeof(u64);
+      hp.pingpong = pingpong;
+      hp.pingpong_words = u64(passes) * 2 * RADIX;
       e = launch(segment_histogram_kernel<typename Config::unhooked>, grid_of(p.tiles_max, wide * 4),
-                 unsigned(Policy::HIST_THREADS), stream, launch_order::serial, hp);
+                 unsigned(Policy::HIST_THREADS), stream, later, hp);
       if (e != cudaSuccess) return e;
     }
     segment_scan_params scan;
@@ -233,16 +261,24 @@ struct segmented_dispatch {
     scan.routes = routes;
     scan.done = counters + Config::COUNTER_SCAN_DONE;
     scan.mode = b.mode;
-    e = launch(segment_scan_kernel<RADIX>, unsigned(max_of(1, passes)), unsigned(segment_scan_threads), stream,
-               launch_order::serial, scan);
+    e = launch(segment_scan_kernel<RADIX, dependent>, unsigned(max_of(1, passes)), unsigned(segment_scan_threads),
+               stream, later, scan);
     if (e != cudaSuccess) return e;
 
-    // Every pass over a bound on the large tiles, in portions; tiles past the last one leave. One
-    // block per tile (segmented sorts are never persistent); each pass's first portion reads its
-    // pingpong slot 1, still zero (the memset): no count carried yet.
-    e = allow_onesweep_shared<Config, segment_tiles>(onesweep_kernel<Config, segment_tiles>);
+    // Every pass over a bound on the large tiles, in portions, each launch a grid of the blocks
+    // that fit, looping over the tiles that exist (segment_tiles); with none, it exits in one
+    // wave. Each pass's first portion reads its pingpong slot 1, still zero (the histogram
+    // zeroed it): no count carried yet.
+    auto* const pass_kernel = onesweep_kernel<Config, segment_tiles>;
+    int per_sm = 0;
+    e = allow_onesweep_shared<Config, segment_tiles>(pass_kernel);
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pass_kernel, Config::THREADS,
+                                                        onesweep_dynamic_shared_bytes<Config, segment_tiles>());
     if (e != cudaSuccess) return e;
     onesweep_passes launches;
+    launches.resident = unsigned(wide * std::size_t(max_of(1, per_sm)));
+    launches.order = later;
     launches.shared_bytes = onesweep_dynamic_shared_bytes<Config, segment_tiles>();
     launches.passes = passes;
     launches.tiles = p.tiles_max;
@@ -251,7 +287,7 @@ struct segmented_dispatch {
     launches.first_bins_stride = 2 * RADIX;
     launches.pingpong = pingpong;
     e = launches.template launch<Config, segment_tiles>(
-        onesweep_kernel<Config, segment_tiles>,
+        pass_kernel,
         [&](int pass) {
           onesweep_params_of<Config, segment_tiles> op = pass_params<Config, segment_tiles>(
               b, routes, reinterpret_cast<u64*>(base + l.status), counters, p.sort, pass);
@@ -278,8 +314,8 @@ struct segmented_dispatch {
     copy.large = lists.large;
     copy.large_word = lists.large_word;
     copy.tile = TILE;
-    return launch(segment_copy_kernel<bits_type, value_raw_t, HAS_VALUES>, grid_of(p.tiles_max, wide * 8),
-                  unsigned(segment_copy_threads), stream, launch_order::serial, copy);
+    return launch(segment_copy_kernel<bits_type, value_raw_t, HAS_VALUES, dependent>, grid_of(p.tiles_max, wide * 8),
+                  unsigned(segment_copy_threads), stream, later, copy);
   }
 };
 

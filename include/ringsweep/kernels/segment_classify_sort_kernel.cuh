@@ -49,6 +49,9 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
     segment_classify_sort_kernel(
         segment_classify_sort_params<typename Config::key_type, Segments, typename Config::value_raw_t> p, Output out) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
+    // The first kernel of the sort (after its memset): waits for nothing, and lets the next one
+    // be scheduled at once.
+    if constexpr (Config::policy::DEPENDENT_LAUNCH) grid_dependents_launch();
     using net_t = subwarp_sort<Config>;
     constexpr int WARPS = classify_sort_threads / warp_threads;
     constexpr int CLASSES = 6;  // sub-warps of 1, 2, 4, 8, 16 and 32 lanes

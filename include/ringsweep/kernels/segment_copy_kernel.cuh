@@ -6,6 +6,7 @@
 #include "../agent/pass_route.cuh"
 #include "../agent/segment_lists.cuh"
 #include "../detail/config.cuh"
+#include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -24,9 +25,11 @@ struct segment_copy_params {
   int tile;             // keys per large tile
 };
 
-/// Persistent grid over the large tiles; each thread finds its block's tile itself.
-template <class Bits, class ValueRaw, bool HAS_VALUES>
+/// Persistent grid over the large tiles; each thread finds its block's tile itself. `DEPENDENT`:
+/// launched as a programmatic dependent of the last onesweep pass (Policy::DEPENDENT_LAUNCH).
+template <class Bits, class ValueRaw, bool HAS_VALUES, bool DEPENDENT = false>
 __global__ void __launch_bounds__(segment_copy_threads) segment_copy_kernel(segment_copy_params<Bits, ValueRaw> p) {
+  if constexpr (DEPENDENT) grid_dependency_wait();  // the last kernel of the sort: no dependent to let in
   const u32 r = *p.route;
   if (!pass_route::runs(r)) return;
   const u32 src = pass_route::src(r);

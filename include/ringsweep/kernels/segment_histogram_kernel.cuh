@@ -23,10 +23,18 @@ template <class Key>
 struct segment_histogram_params : histogram_arrays<Key> {  // counts: segment j's pass p at (j * passes + p) * RADIX
   const large_segment* large;
   const u64* large_word;
+  // Zeroed here where a large segment exists (the onesweep passes' status ring and next-portion
+  // bins), so that a call without one clears neither.
+  u64* ring;
+  u64 ring_words;
+  u64* pingpong;
+  u64 pingpong_words;
 };
 
 /// Persistent grid over the large segments' onesweep tiles (`Config::TILE` keys): each block
 /// counts a tile's digits of every pass in shared memory and adds them to its segment's counts.
+/// Where a large segment exists the grid first zeroes the status ring and the pingpong bins the
+/// onesweep launches after the scan use; with none, every block reads one word and exits.
 template <class Config>
 __global__ void __launch_bounds__(Config::policy::HIST_THREADS)
     segment_histogram_kernel(segment_histogram_params<typename Config::key_type> p) {
@@ -34,6 +42,19 @@ __global__ void __launch_bounds__(Config::policy::HIST_THREADS)
   using Key = typename Config::key_type;
   constexpr int TILE = Config::TILE;
   if constexpr (policy_compiled_here<Policy>()) {
+    if constexpr (Policy::DEPENDENT_LAUNCH) {
+      // May start while the segments' block kernels finish: the lists are read after they have.
+      grid_dependency_wait();
+      grid_dependents_launch();
+    }
+    if (large_count(*p.large_word) == 0) return;
+    {
+      const u64 stride = u64(gridDim.x) * u64(Policy::HIST_THREADS);
+      for (u64 i = u64(blockIdx.x) * Policy::HIST_THREADS + threadIdx.x; i < p.ring_words; i += stride)
+        store_global(p.ring + i, u64(0));
+      for (u64 i = u64(blockIdx.x) * Policy::HIST_THREADS + threadIdx.x; i < p.pingpong_words; i += stride)
+        store_global(p.pingpong + i, u64(0));
+    }
     using bits_type = typename key_traits<Key>::bits_type;
     constexpr int THREADS = Policy::HIST_THREADS;
     constexpr int RADIX = 1 << Policy::RADIX_BITS;
@@ -94,8 +115,13 @@ struct segment_scan_params {
 /// that digit in the segments before it`, modulo 2^64: the look-back adds those back). A pass is
 /// skipped when every large segment has one digit in it. The last block to finish builds the
 /// routes (a grid of one block and no pass when the bit window is empty: only the final copy).
-template <int RADIX>
+/// `DEPENDENT`: launched as a programmatic dependent of the histogram (Policy::DEPENDENT_LAUNCH).
+template <int RADIX, bool DEPENDENT = false>
 __global__ void __launch_bounds__(segment_scan_threads) segment_scan_kernel(segment_scan_params p) {
+  if constexpr (DEPENDENT) {
+    grid_dependency_wait();
+    grid_dependents_launch();
+  }
   using bins_t = bins_scan<segment_scan_threads, RADIX>;  // its per-thread counts
   constexpr int DPT = bins_t::DIGITS_PER_THREAD;
   using scan_t = block_scan<u64, segment_scan_threads>;

@@ -5,6 +5,7 @@
 #include "../agent/segment_lists.cuh"
 #include "../agent/small_sort.cuh"
 #include "../agent/warp_segment_sort.cuh"
+#include "../detail/intrinsics.cuh"
 #include "../detail/policy_for_arch.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -18,6 +19,10 @@ template <class Config, class Output = segment_in_place>
 __global__ void __launch_bounds__(tiny_segment_threads)
     tiny_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p, Output out) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
+    if constexpr (Config::policy::DEPENDENT_LAUNCH) {  // may start early: waits for the lists
+      grid_dependency_wait();
+      grid_dependents_launch();
+    }
     using agent_t = warp_segment_sort<Config>;
     constexpr int WARPS = tiny_segment_threads / warp_threads;
     __shared__ typename agent_t::TempStorage temp[WARPS];
@@ -47,6 +52,10 @@ template <class Config, class Output = segment_in_place, bool FRONT = false, int
 __global__ void __launch_bounds__(Config::THREADS, MIN_BLOCKS)
     small_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p, Output out) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
+    if constexpr (Config::policy::DEPENDENT_LAUNCH) {  // may start early: waits for the lists
+      grid_dependency_wait();
+      grid_dependents_launch();
+    }
     using agent_t = small_sort<Config, is_segment_block_policy<typename Config::policy>::value>;
     __shared__ typename agent_t::TempStorage temp;
     const u32 count = FRONT ? *p.tiny_count : *p.small_count;

@@ -55,6 +55,15 @@ void fail_copy(unsigned long long k);             // call copy_calls() + k fails
 // to host memory, counted when enqueued (failing ones too). A test bounds what a routine copies back.
 unsigned long long device_to_host_bytes();
 
+// Kernel launches since process start: every launch the backend accepts (any launch API, a
+// replayed graph's kernels included), counted when it starts its grid. kernel_blocks_launched():
+// the blocks of those grids; memset_bytes(): bytes of the cudaMemset and cudaMemsetAsync calls
+// with valid arguments since process start, counted when enqueued. A test bounds a routine's fixed
+// cost by the differences around one call.
+unsigned long long kernel_launches();
+unsigned long long kernel_blocks_launched();
+unsigned long long memset_bytes();
+
 // Device memory held at once (RINGSWEEP_SIMT_DEVICE_BYTES caps it per device): the most bytes of
 // `device` allocated at any moment since the last reset (which starts from what is held now).
 //
