@@ -507,22 +507,55 @@ def report(src, out_dir, nvdisasm):
     return 0
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--report", metavar="OUT_DIR", help="build and write the instruction report into OUT_DIR")
-    ap.add_argument("--cubin", action="append", help="ARCH=path (e.g. sm_90=x.cubin); repeatable")
-    ap.add_argument("--shapes", help="path of a file with tile_shapes' CSV, or a program printing it")
-    ap.add_argument("--cub-items", help="CSV arch,case,items for CUB's kernels")
+# ---- what the report scripts share (sass_phases.py, segment_sass.py, top_k_sass.py) ------------
+
+
+def budget_arguments(doc, cubin_required=True):
+    """An argument parser with the options every report script takes: --cubin ARCH=path
+    (repeatable), --nvdisasm, --markdown, --budget with --check / --write-budget."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cubin", action="append", required=cubin_required, help="ARCH=path (e.g. sm_90=x.cubin); repeatable")
     ap.add_argument("--nvdisasm")
-    ap.add_argument("--json")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--budget")
     ap.add_argument("--check", action="store_true")
+    return ap
+
+
+def nvdisasm_or_skip(explicit, tool):
+    """nvdisasm's path, or None after printing the line CTest's SKIP_REGULAR_EXPRESSION matches."""
+    nvdisasm = find_nvdisasm(explicit)
+    if nvdisasm is None:
+        print("%s: skipped: no nvdisasm (toolkit, PATH, $NVDISASM, or pip install nvidia-cuda-nvdisasm)" % tool)
+    return nvdisasm
+
+
+def rows_of_cubins(specs, analyse_one):
+    """The rows of every --cubin ARCH=path: analyse_one(path, arch) each, in order."""
+    rows = []
+    for spec in specs:
+        arch, path = spec.split("=", 1)
+        rows += analyse_one(path, arch)
+    return rows
+
+
+def report_failures(failures):
+    """Prints each failed budget row; the exit status of a --check."""
+    for m in failures:
+        print("FAIL " + m)
+    return 1 if failures else 0
+
+
+def main():
+    ap = budget_arguments(__doc__, cubin_required=False)
+    ap.add_argument("--report", metavar="OUT_DIR", help="build and write the instruction report into OUT_DIR")
+    ap.add_argument("--shapes", help="path of a file with tile_shapes' CSV, or a program printing it")
+    ap.add_argument("--cub-items", help="CSV arch,case,items for CUB's kernels")
+    ap.add_argument("--json")
     args = ap.parse_args()
 
-    nvdisasm = find_nvdisasm(args.nvdisasm)
+    nvdisasm = nvdisasm_or_skip(args.nvdisasm, "sass_phases")
     if nvdisasm is None:
-        print("sass_phases: skipped: no nvdisasm (toolkit, PATH, $NVDISASM, or pip install nvidia-cuda-nvdisasm)")
         return 0
     if args.report:
         src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -540,20 +573,14 @@ def main():
         with open(args.cub_items) as f:
             for r in csv.DictReader(f):
                 cub_items[(r["arch"], r["case"])] = int(r["items"])
-    rows = []
-    for spec in args.cubin:
-        arch, path = spec.split("=", 1)
-        rows += analyse(path, shapes, nvdisasm, arch, cub_items)
+    rows = rows_of_cubins(args.cubin, lambda path, arch: analyse(path, shapes, nvdisasm, arch, cub_items))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
     if args.markdown:
         print(markdown(rows))
     if args.check:
-        failures = check_budget(rows, args.budget)
-        for m in failures:
-            print("FAIL " + m)
-        return 1 if failures else 0
+        return report_failures(check_budget(rows, args.budget))
     if not args.markdown:
         for r in rows:
             print(json.dumps(r))

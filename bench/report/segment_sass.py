@@ -24,7 +24,6 @@ once per round. `per key` is warp-instructions (one issue slot of one warp) per 
 
 With --shapes, --check and --write-budget also take the compact and medium segments' block rows.
 """
-import argparse
 import csv
 import os
 import re
@@ -302,23 +301,14 @@ def block_rows(args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cubin", action="append", required=True, help="ARCH=path; repeatable")
-    ap.add_argument("--nvdisasm")
+    ap = sass_phases.budget_arguments(__doc__)
     ap.add_argument("--shapes", help="tile_shapes' CSV (a file or the program): adds the block classes' table")
-    ap.add_argument("--markdown", action="store_true")
-    ap.add_argument("--budget")
-    ap.add_argument("--check", action="store_true")
     ap.add_argument("--write-budget", action="store_true", help="write --budget from these cubins (then review the diff)")
     args = ap.parse_args()
-    nvdisasm = sass_phases.find_nvdisasm(args.nvdisasm)
+    nvdisasm = sass_phases.nvdisasm_or_skip(args.nvdisasm, "segment_sass")
     if nvdisasm is None:
-        print("segment_sass: skipped: no nvdisasm (toolkit, PATH, $NVDISASM, or pip install nvidia-cuda-nvdisasm)")
         return 0
-    rows = []
-    for spec in args.cubin:
-        arch, path = spec.split("=", 1)
-        rows += analyse(path, nvdisasm, arch)
+    rows = sass_phases.rows_of_cubins(args.cubin, lambda path, arch: analyse(path, nvdisasm, arch))
     budgeted = rows
     if args.shapes and (args.check or args.write_budget):
         budgeted = rows + budget_block_rows(block_rows(args))
@@ -331,10 +321,7 @@ def main():
         write_budget(budgeted, args.budget)
         return 0
     if args.check:
-        failures = check_budget(budgeted, args.budget)
-        for m in failures:
-            print("FAIL " + m)
-        return 1 if failures else 0
+        return sass_phases.report_failures(check_budget(budgeted, args.budget))
     if not args.markdown:
         for r in rows:
             print(r)

@@ -20,7 +20,6 @@ threads (2048 an SM) allow, at most 32.
 
     top_k_sass.py --cubin sm_90=X.cubin [--markdown] [--budget bench/results/top_k_budget.csv --check]
 """
-import argparse
 import csv
 import os
 import re
@@ -157,32 +156,20 @@ def write_budget(rows, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cubin", action="append", required=True, help="ARCH=path; repeatable")
-    ap.add_argument("--nvdisasm")
-    ap.add_argument("--markdown", action="store_true")
-    ap.add_argument("--budget")
-    ap.add_argument("--check", action="store_true")
+    ap = sass_phases.budget_arguments(__doc__)
     ap.add_argument("--write-budget", action="store_true", help="write --budget from these cubins (then review the diff)")
     args = ap.parse_args()
-    nvdisasm = sass_phases.find_nvdisasm(args.nvdisasm)
+    nvdisasm = sass_phases.nvdisasm_or_skip(args.nvdisasm, "top_k_sass")
     if nvdisasm is None:
-        print("top_k_sass: skipped: no nvdisasm (toolkit, PATH, $NVDISASM, or pip install nvidia-cuda-nvdisasm)")
         return 0
-    rows = []
-    for spec in args.cubin:
-        arch, path = spec.split("=", 1)
-        rows += analyse(path, nvdisasm, arch)
+    rows = sass_phases.rows_of_cubins(args.cubin, lambda path, arch: analyse(path, nvdisasm, arch))
     if args.markdown:
         print(markdown(rows))
     if args.write_budget:
         write_budget(rows, args.budget)
         return 0
     if args.check:
-        failures = check_budget(rows, args.budget)
-        for m in failures:
-            print("FAIL " + m)
-        return 1 if failures else 0
+        return sass_phases.report_failures(check_budget(rows, args.budget))
     if not args.markdown:
         for r in rows:
             print(r)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "host_sort_test_policy.cuh"
+#include "any_size_values.cuh"
 #include "sort_test_util.cuh"
 
 namespace {
@@ -27,23 +28,7 @@ using ringsweep::sort_order;
 using ringsweep_test::sort_options_of;
 using u32 = std::uint32_t;
 
-template <int N>
-struct bytes_of {  // alignment 1
-  unsigned char b[N];
-};
-struct float3_like {  // 12 bytes, alignment 4
-  float x, y, z;
-};
-struct position_index {  // 24 bytes, alignment 8
-  double x, y;
-  std::uint64_t index;
-};
-struct words8x8 {  // 64 bytes
-  std::uint64_t w[8];
-};
-struct alignas(32) aligned32 {  // 32 bytes, alignment 32
-  std::uint32_t w[8];
-};
+using namespace ringsweep_test::any_size;
 
 /// Keys drawn from 300 distinct ones with weight 1 / rank: the first holds about 16% of them.
 std::vector<u32> zipf_keys(std::size_t n, std::uint64_t seed) {

@@ -20,6 +20,7 @@ namespace tup = cuda::std;
 namespace tup = std;
 #endif
 
+#include "any_size_values.cuh"
 #include "sort_test_util.cuh"
 
 namespace {
@@ -30,38 +31,7 @@ using ringsweep_test::distribution;
 using ringsweep_test::sort_options_of;
 using u32 = std::uint32_t;
 
-template <int N>
-struct bytes_of {  // alignment 1
-  unsigned char b[N];
-};
-struct half3 {  // 6 bytes, alignment 2
-  std::uint16_t h[3];
-};
-struct float3_like {  // 12 bytes, alignment 4
-  float x, y, z;
-};
-struct words5 {  // 20 bytes
-  std::uint32_t w[5];
-};
-struct position_index {  // 24 bytes, alignment 8: a {position, index} struct
-  double x, y;
-  std::uint64_t index;
-};
-struct words8x4 {  // 32 bytes
-  std::uint64_t w[4];
-};
-struct words12 {  // 48 bytes
-  std::uint32_t w[12];
-};
-struct words8x8 {  // 64 bytes
-  std::uint64_t w[8];
-};
-struct alignas(32) aligned32 {  // over-aligned: 32 bytes, alignment 32
-  std::uint32_t w[8];
-};
-static_assert(sizeof(bytes_of<3>) == 3 && sizeof(half3) == 6 && sizeof(float3_like) == 12 && sizeof(words5) == 20 &&
-                  sizeof(position_index) == 24 && sizeof(words12) == 48 && sizeof(aligned32) == 32,
-              "");
+using namespace ringsweep_test::any_size;
 static_assert(!ringsweep::detail::value_moves_whole<float3_like>::value, "a 12-byte value is gathered");
 static_assert(ringsweep::detail::value_moves_whole<std::uint64_t>::value, "an 8-byte value rides the tiles");
 

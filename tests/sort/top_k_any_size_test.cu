@@ -13,6 +13,7 @@
 #include <cstring>
 #include <vector>
 
+#include "any_size_values.cuh"
 #include "sort_test_util.cuh"
 
 namespace {
@@ -21,23 +22,7 @@ using tiny = ringsweep_test::policy_tiny;
 using ringsweep::sort_order;
 using u32 = std::uint32_t;
 
-template <int N>
-struct bytes_of {  // alignment 1
-  unsigned char b[N];
-};
-struct float3_like {  // 12 bytes, alignment 4
-  float x, y, z;
-};
-struct position_index {  // 24 bytes, alignment 8
-  double x, y;
-  std::uint64_t index;
-};
-struct words8x8 {  // 64 bytes
-  std::uint64_t w[8];
-};
-struct alignas(32) aligned32 {  // 32 bytes, alignment 32
-  std::uint32_t w[8];
-};
+using namespace ringsweep_test::any_size;
 
 /// Value `i`'s bytes: its position spread over every byte (distinct for i < 2^24 at 3 bytes).
 template <class Value>
@@ -47,10 +32,7 @@ Value value_of(std::size_t i) {
   for (std::size_t j = 0; j < sizeof(Value); ++j) b[j] = (unsigned char)((i >> (8 * (j % 3))) + 7 * (j / 3));
   return v;
 }
-template <class Value>
-bool same_bytes(const Value& a, const Value& b) {
-  return std::memcmp(&a, &b, sizeof(Value)) == 0;
-}
+using ringsweep_test::same_bytes;
 
 std::vector<u32> repeated_keys(std::size_t n, u32 distinct) {
   std::vector<u32> keys(n);

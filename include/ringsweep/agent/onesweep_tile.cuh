@@ -331,13 +331,7 @@ class onesweep_tile {
     return int(threadIdx.x) / warp_threads;
   }
   __device__ __forceinline__ static u32 tid() {
-#ifdef __CUDA_ARCH__
-    if constexpr (Source::LOOPED) {  // read again at each use: a volatile read is not hoisted
-      u32 t;
-      asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
-      return t;
-    }
-#endif
+    if constexpr (Source::LOOPED) return thread_index_reread();  // read again at each use
     return u32(threadIdx.x);
   }
   __device__ __forceinline__ static int first_digit() {

@@ -21,6 +21,19 @@ __device__ __forceinline__ u32 lane_id() {
 #endif
 }
 
+/// threadIdx.x read again at each call (a volatile read the compiler neither hoists nor keeps
+/// in a register across a loop): for a block that loops over tiles, where the index and the
+/// values made from it, held through every tile, cost registers the loop's body needs.
+__device__ __forceinline__ u32 thread_index_reread() {
+#ifdef __CUDA_ARCH__
+  u32 t;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+  return t;
+#else
+  return threadIdx.x;
+#endif
+}
+
 /// Bit mask of the lanes below this one.
 __device__ __forceinline__ u32 lanemask_lt() {
 #ifdef __CUDA_ARCH__
