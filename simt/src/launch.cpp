@@ -113,6 +113,7 @@ class worker_pool {
 };
 
 std::atomic<worker_pool*> g_pool{nullptr};
+std::atomic<unsigned long long> g_kernel_launches{0};  // simt::kernel_launches
 
 void fresh_pool_in_child() { g_pool.store(new worker_pool); }
 
@@ -228,6 +229,7 @@ cudaError_t launch_grid(const cudaLaunchConfig_t& c, const void* kernel, std::fu
     workers = static_cast<unsigned>(blocks);
   }
   const bool overlap_allowed = config().dependent_launch && !cooperative;
+  g_kernel_launches.fetch_add(1);
 
   in_flight_slot& s = slot();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -366,4 +368,6 @@ cudaError_t occupancy_blocks_per_sm(int* blocks, const void* kernel, int block_s
 }
 
 }  // namespace detail
+unsigned long long kernel_launches() { return detail::g_kernel_launches.load(); }
+
 }  // namespace simt

@@ -2,6 +2,7 @@
 // kernel launch completes before its call returns; each first waits for the grid in flight
 // (drain_grids, launch.cpp), which keeps operations on every stream in issue order.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -12,10 +13,12 @@
 #include "config.hpp"
 #include "device_memory.hpp"
 #include "grid_run.hpp"
+#include "ringsweep_simt/control.hpp"
 
 namespace simt {
 namespace detail {
 namespace {
+std::atomic<unsigned long long> g_memset_calls{0};  // simt::memset_calls
 void copy_now(void* dst, const void* src, std::size_t bytes) {
   drain_grids();
   if (bytes != 0) std::memmove(dst, src, bytes);
@@ -33,6 +36,7 @@ cudaError_t failed_copy(void* dst, std::size_t bytes) {
 }
 }  // namespace
 }  // namespace detail
+unsigned long long memset_calls() { return detail::g_memset_calls.load(); }
 }  // namespace simt
 
 using simt::detail::config;
@@ -289,6 +293,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
 }
 cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  simt::detail::g_memset_calls.fetch_add(1);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   if (cudaError_t e = simt::detail::stream_usable(nullptr)) return e;
   simt::detail::set_now(ptr, value, bytes);
@@ -296,6 +301,7 @@ cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t s) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  simt::detail::g_memset_calls.fetch_add(1);
   return simt::detail::stream_operation(s, [ptr, value, bytes]() {
     simt::detail::set_now(ptr, value, bytes);
     return cudaSuccess;

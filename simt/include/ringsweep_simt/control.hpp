@@ -54,6 +54,15 @@ void fail_copy(unsigned long long k);             // call copy_calls() + k fails
 // (cudaMemcpy, cudaMemcpyAsync) of kind cudaMemcpyDeviceToHost, or cudaMemcpyDefault from device
 // to host memory, counted when enqueued (failing ones too). A test bounds what a routine copies back.
 unsigned long long device_to_host_bytes();
+// Kernel grids launched so far, over the whole process: every launch that passed its checks (one
+// recorded in a graph counts each time the graph runs). And cudaMemset / cudaMemsetAsync calls with
+// valid arguments. A test bounds the launches a routine makes:
+//
+//   const unsigned long long before = simt::kernel_launches();
+//   ringsweep::top_k_keys(d_temp, bytes, d_in, d_out, n, k);
+//   assert(simt::kernel_launches() - before <= 4);
+unsigned long long kernel_launches();
+unsigned long long memset_calls();
 
 // Device memory held at once (RINGSWEEP_SIMT_DEVICE_BYTES caps it per device): the most bytes of
 // `device` allocated at any moment since the last reset (which starts from what is held now).
