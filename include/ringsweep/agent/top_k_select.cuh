@@ -169,6 +169,14 @@ RINGSWEEP_UNROLL
     for (int row = 0; row < ROWS; ++row) {
       if (u64(row) * THREADS + threadIdx.x < valid) atomicAdd(&temp.spec_hist[spec_of(key[row])], 1u);
     }
+    pick_spec_digit(temp, need);
+  }
+
+  /// The speculation's guess from a tile's digit counts in temp.spec_hist: the first digit at
+  /// which their running sum reaches `need` (the last digit if none), into temp.spec_digit, by
+  /// thread 0. Starts with a barrier (the counts are complete) and ends with one (every thread
+  /// may read the digit).
+  __device__ __forceinline__ static void pick_spec_digit(TempStorage& temp, u32 need) {
     __syncthreads();
     if (threadIdx.x == 0) {
       u32 sum = 0;
