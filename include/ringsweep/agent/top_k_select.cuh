@@ -90,6 +90,7 @@ struct top_k_params : key_context<Key> {
                            // differs from its thread's first key; a pass whose digit bits are in
                            // neither [2] nor both [0] and [1] holds one digit (see uniform_passes)
   bits_type* samples;      // per range: its first key; their majority is the guessed key
+  u32* arrived;            // the levels kernel's grid barrier: blocks arrived, over all its barriers (zeroed)
 };
 
 /// The select's block work for the keys-only sort_config `Config` (its policy and key): blocks of

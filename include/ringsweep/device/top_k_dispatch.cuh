@@ -1,6 +1,7 @@
 // top_k: the one internal entry point of top_k_keys / top_k_pairs / top_k_indices and their
-// segmented and CUB forms: the checks, the temporary-storage layout, the select's launches and the
-// stable sort of the k candidates (docs/design.md section 15).
+// segmented and CUB forms: the checks, the temporary-storage layout, the select's two launches (the
+// first read, then every level in one cooperative launch) and the stable sort of the k candidates
+// (docs/design.md section 15).
 #pragma once
 
 #include <cstddef>
@@ -95,7 +96,7 @@ struct top_k_dispatch {
     l.state = piece(2 * sizeof(typename select::state_t));
     l.input_counts = piece(p * RADIX * 8);
     l.level_counts = piece(2 * p * RADIX * 8);  // by round parity
-    l.spec_flags = piece(2 * 4);
+    l.spec_flags = piece(3 * 4);  // [2]: the levels kernel's grid barrier
     l.input_bits = piece(3 * 8);
     l.cleared = at;
     l.range_counts = piece(l.ranges * p * RADIX * 4);
@@ -124,6 +125,22 @@ struct top_k_dispatch {
     l.sort_bytes = sort_bytes;
     l.sort_temp = piece(sort_bytes);
     l.bytes = temp_alignment + at;
+    return cudaSuccess;
+  }
+
+  /// The levels kernel's grid for `ranges` ranges: at most one block a range, and no more than the
+  /// current device holds at once (attribute queries: no sync).
+  __host__ static cudaError_t levels_blocks(std::size_t ranges, unsigned& grid) {
+    int device = 0, sms = 0, per_sm = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess) {
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, top_k_levels_kernel<select_config>,
+                                                        int(select::THREADS), 0);
+    }
+    if (e != cudaSuccess) return e;
+    const std::size_t resident = std::size_t(max_of(sms, 1)) * std::size_t(max_of(per_sm, 1));
+    grid = unsigned(max_of<std::size_t>(min_of<std::size_t>(ranges, resident), 1));
     return cudaSuccess;
   }
 
@@ -216,6 +233,7 @@ struct top_k_dispatch {
     // at or above the bucket's: twice the keys the k-th key's share of a tile predicts, plus 16.
     p.spec_cnt = ranges + 5 * l.ranges;
     p.spec_flags = temp_piece<u32>(d_temp, l.spec_flags);
+    p.arrived = p.spec_flags + 2;
     p.input_bits = temp_piece<u64>(d_temp, l.input_bits);
     p.samples = temp_piece<bits_type>(d_temp, l.samples);
     p.spec_pass = l.passes - 1;
@@ -231,19 +249,18 @@ struct top_k_dispatch {
       p.buf_pos[b] = temp_piece<u64>(d_temp, l.buf_pos[b]);
     }
 
+    // The levels' grid: every block resident at once (they wait on each other), at most one a range.
+    unsigned levels_grid = 0;
+    e = levels_blocks(l.ranges, levels_grid);
+    if (e != cudaSuccess) return e;
     e = cudaMemsetAsync(temp_piece<char>(d_temp, 0), 0, l.cleared, stream);
     if (e != cudaSuccess) return e;
     const unsigned grid = unsigned(l.ranges);
     e = launch(top_k_count_kernel<select_config>, grid, unsigned(select::THREADS), stream, launch_order::serial, p);
-    // One level per round; the device skips the rounds it does not need.
-    for (int round = 0; round < max_of(l.passes, 1) && e == cudaSuccess; ++round) {
-      e = launch(top_k_pick_kernel<select_config>, grid, unsigned(select::PICK_THREADS), stream,
-                 launch_order::serial, p, round);
-      if (e == cudaSuccess) {
-        e = launch(top_k_step_kernel<select_config>, grid, unsigned(select::THREADS), stream, launch_order::serial,
-                   p, round);
-      }
-    }
+    if (e != cudaSuccess) return e;
+    // Every level after the first read; the device ends at the round the select needs last.
+    e = launch(top_k_levels_kernel<select_config>, levels_grid, unsigned(select::THREADS), stream,
+               launch_order::cooperative, p);
     if (e != cudaSuccess) return e;
 
     // The k candidates, grouped by level and in input order within a group, sorted stably.
