@@ -42,6 +42,29 @@ counted top_k_launches(const std::vector<std::uint32_t>& keys, std::size_t k, ri
   return c;
 }
 
+/// One top_k_indices call (keys and 4-byte positions): its launches; checks both outputs.
+unsigned long long top_k_index_launches(const std::vector<std::uint32_t>& keys, std::size_t k) {
+  const std::size_t n = keys.size();
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(k), idx(k);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::top_k_indices(nullptr, bytes, in.data(), out.data(), idx.data(), n, k));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const unsigned long long l0 = simt::kernel_launches();
+  REQUIRE_CUDA(ringsweep::top_k_indices(temp.data(), bytes, in.data(), out.data(), idx.data(), n, k));
+  const unsigned long long launches = simt::kernel_launches() - l0;
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto ref = ringsweep_test::reference_order(keys, ringsweep::sort_options{});
+  const auto got = out.download();
+  const auto pos = idx.download();
+  for (std::size_t i = 0; i < k; ++i) {
+    INFO("indices, k " << k << ", i " << i);
+    REQUIRE(got[i] == keys[ref[i]]);
+    REQUIRE(pos[i] == ref[i]);
+  }
+  return launches;
+}
+
 }  // namespace
 
 TEST_CASE("top-k of random keys takes at most 4 launches", "[sort][top_k]") {
@@ -66,4 +89,8 @@ TEST_CASE("top-k of random keys takes at most 4 launches", "[sort][top_k]") {
     CHECK(c.launches <= 9);
     CHECK(c.memsets <= 2);
   }
+  // Indices: the positions' gather after the small sort, 4 launches.
+  const unsigned long long indices = top_k_index_launches(keys, 1024);
+  std::printf("top-k indices launches, n %zu, k 1024: %llu launches\n", n, indices);
+  CHECK(indices <= 4);
 }

@@ -65,9 +65,11 @@ __global__ void __launch_bounds__(Config::policy::HIST_THREADS, top_k_levels_min
 constexpr int top_k_gather_threads = 256;
 
 /// `out[i] = in[pos[i]]` for i < k (grid-stride): the values of the top k, by their positions.
+/// May be launched as a programmatic dependent of the candidates' sort: waits for it first.
 template <class ValueRaw>
 __global__ void __launch_bounds__(top_k_gather_threads)
     top_k_gather_kernel(const ValueRaw* in, const u64* pos, ValueRaw* out, u64 k) {
+  grid_dependency_wait();
   const u64 stride = u64(gridDim.x) * top_k_gather_threads;
   for (u64 i = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; i < k; i += stride) {
     store_global(out + i, load_global(in + load_global(pos + i)));
@@ -75,8 +77,10 @@ __global__ void __launch_bounds__(top_k_gather_threads)
 }
 
 /// `out[i] = Index(pos[i])` for i < k (grid-stride): the positions of the top k as the caller's type.
+/// May be launched as a programmatic dependent of the candidates' sort: waits for it first.
 template <class Index>
 __global__ void __launch_bounds__(top_k_gather_threads) top_k_index_kernel(const u64* pos, Index* out, u64 k) {
+  grid_dependency_wait();
   const u64 stride = u64(gridDim.x) * top_k_gather_threads;
   for (u64 i = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; i < k; i += stride) {
     store_global(out + i, Index(load_global(pos + i)));
