@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """SASS instructions per key of top-k's first read (top_k_count_kernel), registers and blocks per SM of
-the select's kernels (count, pick, step), from a cubin built with -lineinfo (the spill gate's).
+the select's kernels (count, levels), from a cubin built with -lineinfo (the spill gate's).
 
 The first read's regions are marked in include/ringsweep/agent/top_k_count.cuh (`// sass: first_*`,
 the markers sass_phases.py reads): `first_load` (a whole tile's vector loads), `first_count` and
@@ -31,7 +31,7 @@ import sass_phases  # noqa: E402
 import segment_sass  # noqa: E402
 
 REGIONS = ["first_load", "first_count", "first_speculate", "first_append", "first_plain"]
-KERNEL = re.compile(r"detail::(top_k_(count|pick|step)_kernel)<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)> ?>\(")
+KERNEL = re.compile(r"detail::(top_k_(count|levels)_kernel)<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)> ?>\(")
 HIST_ITEMS = 16  # policy_defaults' (every shipped policy's)
 SHARED_PER_SM = {"sm_75": 64 * 1024, "sm_80": 164 * 1024, "sm_90": 228 * 1024}
 THREADS = 128  # HIST_THREADS of the shipped policies

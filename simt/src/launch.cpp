@@ -117,6 +117,7 @@ class worker_pool {
 };
 
 std::atomic<worker_pool*> g_pool{nullptr};
+std::atomic<unsigned long long> g_kernel_launches{0};  // simt::kernel_launches
 
 void fresh_pool_in_child() { g_pool.store(new worker_pool); }
 

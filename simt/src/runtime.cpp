@@ -15,11 +15,13 @@
 #include "config.hpp"
 #include "device_memory.hpp"
 #include "grid_run.hpp"
+#include "ringsweep_simt/control.hpp"
 
 namespace simt {
 namespace detail {
 namespace {
-std::atomic<unsigned long long> g_memset_bytes{0};
+std::atomic<unsigned long long> g_memset_calls{0};  // simt::memset_calls
+std::atomic<unsigned long long> g_memset_bytes{0};  // simt::memset_bytes
 void copy_now(void* dst, const void* src, std::size_t bytes) {
   drain_grids();
   if (bytes != 0) std::memmove(dst, src, bytes);
@@ -37,9 +39,7 @@ cudaError_t failed_copy(void* dst, std::size_t bytes) {
 }
 }  // namespace
 }  // namespace detail
-}  // namespace simt
-
-namespace simt {
+unsigned long long memset_calls() { return detail::g_memset_calls.load(); }
 unsigned long long memset_bytes() { return detail::g_memset_bytes.load(); }
 }  // namespace simt
 
@@ -299,12 +299,14 @@ cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
   if (cudaError_t e = simt::detail::refuse_if_capturing()) return e;
   if (cudaError_t e = simt::detail::stream_usable(nullptr)) return e;
+  simt::detail::g_memset_calls.fetch_add(1);
   simt::detail::g_memset_bytes.fetch_add(bytes);
   simt::detail::set_now(ptr, value, bytes);
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t s) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);
+  simt::detail::g_memset_calls.fetch_add(1);
   simt::detail::g_memset_bytes.fetch_add(bytes);
   return simt::detail::stream_operation(s, [ptr, value, bytes]() {
     simt::detail::set_now(ptr, value, bytes);

@@ -137,7 +137,7 @@ cudaError_t distributed_kernels() {
 }
 
 /// Top-k only, keys only: the select's first read (top_k_count_kernel, at most 64 registers, its
-/// vector loads 16 bytes of 1- and 2-byte keys), pick and step for the key widths top_k() below
+/// vector loads 16 bytes of 1- and 2-byte keys), and levels for the key widths top_k() below
 /// leaves out.
 template <class Key>
 cudaError_t top_k_keys_only() {
@@ -145,7 +145,7 @@ cudaError_t top_k_keys_only() {
   return ringsweep::top_k_keys(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr), 1, 1);
 }
 
-/// Top-k: the select's first read (top_k_count_kernel), pick and step kernels, the sorts of the
+/// Top-k: the select's first read (top_k_count_kernel) and levels kernel, the sorts of the
 /// candidates (keys only, and with 8-byte positions), the gathers; segmented top-k's row list,
 /// per-row select (keys, indices, pairs), sorts and copy.
 template <class Key, class Index>

@@ -210,17 +210,7 @@ RINGSWEEP_UNROLL
     for (int i = 0; i < FROWS; ++i) {
       if (item_at(i) < valid) atomicAdd(&temp.spec_hist[digit_of(key[i])], 1u);
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      u32 sum = 0;
-      int d = 0;
-      for (; d < RADIX - 1; ++d) {
-        sum += temp.spec_hist[d];
-        if (sum >= need) break;
-      }
-      temp.spec_digit = u32(d);
-    }
-    __syncthreads();
+    base::pick_spec_digit(temp, need);
     // sass: end
   }
 

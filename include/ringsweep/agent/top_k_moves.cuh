@@ -1,4 +1,4 @@
-// top_k_moves: a level's moves (top_k_step_kernel): each range's keys below the bucket to the
+// top_k_moves: a level's moves (in top_k_levels_kernel): each range's keys below the bucket to the
 // candidates and its bucket's keys to the next buffer, in input order (docs/design.md section 15).
 #pragma once
 
@@ -7,7 +7,7 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// The move phase of top_k_select<Config>: one block per range.
+/// The move phase of top_k_select<Config>: every block of the levels kernel, its ranges one by one.
 template <class Config>
 struct top_k_moves : top_k_select<Config> {
   using base = top_k_select<Config>;
@@ -26,11 +26,11 @@ struct top_k_moves : top_k_select<Config> {
   using base::offsets_of_rows;
   using base::highest_level;
 
-  /// Block `r` moves its range of the current source: keys below the bucket (at any level of the
+  /// The block moves range `r` of the current source: keys below the bucket (at any level of the
   /// walk) to the candidates, the bucket's keys to the next buffer (counting their next digit, or
   /// every lower digit along the guessed key) or, in the last step, its first k_rem to the
-  /// candidates; all in input order.
-  __device__ __forceinline__ static void step(TempStorage& temp, const params_t& p, int round) {
+  /// candidates; all in input order. Starts and ends with a barrier.
+  __device__ __forceinline__ static void step(TempStorage& temp, const params_t& p, int round, u64 r) {
     const state_t& s = static_cast<const state_t*>(p.state)[round & 1];
     if (s.done != 0) return;  // the same for every block
     histogram_t hist(temp.hist);
@@ -42,8 +42,8 @@ struct top_k_moves : top_k_select<Config> {
     const bool take = s.take != 0;
     const u64 k_rem = s.k_rem;
     const bool count_next = !take && next >= 0;
+    __syncthreads();  // the block's previous range is done with the shared storage
     if (count_next) hist.clear();
-    const u64 r = blockIdx.x;
     const u64 off = p.src_off[r], cnt = p.src_cnt[r];
     // Where this range writes: after the earlier ranges' keys below and in the bucket.
     u64 less_mine = 0, in_mine = 0;
@@ -151,6 +151,7 @@ RINGSWEEP_UNROLL
         }
       }
     }
+    __syncthreads();
   }
 };
 

@@ -1,4 +1,4 @@
-// top_k_pick: a round's decision (top_k_pick_kernel): the walk of levels, the bucket of the k-th
+// top_k_pick: a round's decision (in top_k_levels_kernel): the walk of levels, the bucket of the k-th
 // key, each range's keys below and in it, and the next state (docs/design.md section 15).
 #pragma once
 
@@ -7,7 +7,7 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// The pick phase of top_k_select<Config>: one block of PICK_THREADS per range.
+/// The pick phase of top_k_select<Config>: every block of the levels kernel, PICK_THREADS threads.
 template <class Config>
 struct top_k_pick : top_k_select<Config> {
   using base = top_k_select<Config>;
@@ -24,11 +24,12 @@ struct top_k_pick : top_k_select<Config> {
   using base::DIFF;
   using bits_type = typename base::bits_type;
 
-  /// Round `round`'s decision, by every block (the state by block 0): the walk (one level, or
-  /// several when the last step counted along the guessed key), the bucket of the k_rem-th key
-  /// from the levels' global counts, and the block's range's counts below and in the bucket (see
-  /// design.md 15). `PICK_THREADS` threads.
-  __device__ __forceinline__ static void pick(const params_t& p, int round) {
+  /// Round `round`'s decision, by every block of the levels kernel (the state by block 0): the
+  /// walk (one level, or several when the last step counted along the guessed key), the bucket of
+  /// the k_rem-th key from the levels' global counts, and the counts below and in the bucket of
+  /// the block's ranges (blockIdx.x, then every gridDim.x-th; see design.md 15). `PICK_THREADS`
+  /// threads. False, the same in every block: the select has ended (no step this round).
+  __device__ __forceinline__ static bool pick(const params_t& p, int round) {
     const state_t& prev = static_cast<const state_t*>(p.state)[(round + 1) & 1];
     state_t& cur = static_cast<state_t*>(p.state)[round & 1];
     __shared__ typename block_scan<u64, PICK_THREADS>::TempStorage scan;
@@ -36,23 +37,23 @@ struct top_k_pick : top_k_select<Config> {
     __shared__ int walk_pass[MAX_PASSES];
     __shared__ u32 walk_digit[MAX_PASSES];
     const int t = int(threadIdx.x);
-    const u64 r = blockIdx.x;
+    const u64 block = blockIdx.x;
     const bool first = prev.started == 0;
     if (prev.done != 0 || (!first && prev.take != 0)) {
-      if (r == 0 && t == 0) cur.done = 1;  // the select ended; this round and every later one exit
-      return;
+      if (block == 0 && t == 0) cur.done = 1;  // the select ended; this round and every later one exit
+      return false;
     }
     // This round's step counts into half `round & 1` of level_counts, which the step of round - 2
     // wrote and the pick of round - 1 read: cleared here, by all blocks.
     const u64 half = u64(p.window.passes) * RADIX;
     {
       u64* const mine = p.level_counts + u64(round & 1) * half;
-      for (u64 i = r * PICK_THREADS + u64(t); i < half; i += u64(gridDim.x) * PICK_THREADS) mine[i] = 0;
+      for (u64 i = block * PICK_THREADS + u64(t); i < half; i += u64(gridDim.x) * PICK_THREADS) mine[i] = 0;
     }
     // The guessed key: the top pass's most frequent digit, and below it the digits of the ranges'
     // first keys' majority (a key holding more than half of the input is most likely it; any
     // guess is correct, a good one saves reads). The first read counts the top digit only.
-    if (first && r == 0) guess_key(p, cur);
+    if (first && block == 0) guess_key(p, cur);
     const u64 uniform = first ? uniform_passes(p) : prev.uniform;
     // Counts along the guessed key (prev.path) let the walk go on below a level whose bucket is
     // the guessed digit: the step counted the next level among exactly those keys.
@@ -65,7 +66,6 @@ struct top_k_pick : top_k_select<Config> {
     u64 level_less = 0, bucket_count = p.n;
     u32 bucket = 0;
     int walk = 0, next = -1, lowest = -1;
-    u64 less = 0;  // this thread's digits' share of the range's keys below the bucket
     while (level >= 0) {
       // The level's digit counts (this thread's run of digits), and the bucket of the k_rem-th key.
       u64 count[PICK_DIGITS];
@@ -90,11 +90,6 @@ struct top_k_pick : top_k_select<Config> {
       level_less += chosen[1];
       k_rem -= chosen[1];
       bucket_count = chosen[2];
-      const u32* row = p.range_counts + (r * u64(p.window.passes) + u64(level)) * RADIX;
-      for (int i = 0; i < PICK_DIGITS; ++i) {
-        const int d = t * PICK_DIGITS + i;
-        if (d < int(bucket)) less += row[d];
-      }
       if (t == 0) {
         walk_pass[walk] = level;
         walk_digit[walk] = bucket;
@@ -110,30 +105,42 @@ struct top_k_pick : top_k_select<Config> {
     // were chosen by, the bucket is at most every range's D_r, and no range overflowed.
     const bool spec_ok = first && SPECULATE && p.spec_cap != 0 && lowest >= 0 && lowest == p.spec_pass &&
                          p.spec_flags[1] == 0 && bucket <= u32(RADIX - 1) - p.spec_flags[0];
-    // This block's range: adopt what the last step wrote, then count below and in the bucket.
-    u64 off, cnt;
-    if (spec_ok) {
-      off = r * p.spec_cap;
-      cnt = p.spec_cnt[r];
-    } else if (first) {
-      off = min_of<u64>(p.n, r * p.span);
-      cnt = min_of<u64>(p.n, off + p.span) - off;
-    } else if (prev.dst != 0) {
-      off = p.bucket_before[r];
-      cnt = p.range_counts[(r * u64(p.window.passes) + u64(prev.level)) * RADIX + prev.bucket];
-    } else {
-      off = p.src_off[r];
-      cnt = p.src_cnt[r];
+    // This block's ranges: adopt what the last step wrote, then count below and in the bucket.
+    for (u64 r = block; r < p.ranges; r += gridDim.x) {
+      u64 off, cnt;
+      if (spec_ok) {
+        off = r * p.spec_cap;
+        cnt = p.spec_cnt[r];
+      } else if (first) {
+        off = min_of<u64>(p.n, r * p.span);
+        cnt = min_of<u64>(p.n, off + p.span) - off;
+      } else if (prev.dst != 0) {
+        off = p.bucket_before[r];
+        cnt = p.range_counts[(r * u64(p.window.passes) + u64(prev.level)) * RADIX + prev.bucket];
+      } else {
+        off = p.src_off[r];
+        cnt = p.src_cnt[r];
+      }
+      // This thread's digits' share of the range's keys below the bucket, at every level of the walk.
+      u64 less = 0;
+      for (int w = 0; w < walk; ++w) {
+        const u32* row = p.range_counts + (r * u64(p.window.passes) + u64(walk_pass[w])) * RADIX;
+        for (int i = 0; i < PICK_DIGITS; ++i) {
+          const int d = t * PICK_DIGITS + i;
+          if (d < int(walk_digit[w])) less += row[d];
+        }
+      }
+      u64 less_total = 0;
+      (void)block_scan<u64, PICK_THREADS>::exclusive_sum(scan, less, less_total);
+      if (t == 0) {
+        p.src_off[r] = off;
+        p.src_cnt[r] = cnt;
+        p.range_less[r] = less_total;
+        p.range_in[r] = lowest >= 0 ? u64(p.range_counts[(r * u64(p.window.passes) + u64(lowest)) * RADIX + bucket]) : cnt;
+      }
+      __syncthreads();  // the scan's storage is reused by the next range
     }
-    u64 less_total = 0;
-    (void)block_scan<u64, PICK_THREADS>::exclusive_sum(scan, less, less_total);
-    if (t == 0) {
-      p.src_off[r] = off;
-      p.src_cnt[r] = cnt;
-      p.range_less[r] = less_total;
-      p.range_in[r] = lowest >= 0 ? u64(p.range_counts[(r * u64(p.window.passes) + u64(lowest)) * RADIX + bucket]) : cnt;
-    }
-    if (r != 0 || t != 0) return;
+    if (block != 0 || t != 0) return true;
     const bool take = next < 0 || bucket_count == k_rem;
     const u32 src = first ? (spec_ok ? 1u : 0u) : (prev.dst != 0 ? prev.dst : prev.src);
     u32 checks = 0;
@@ -175,6 +182,7 @@ struct top_k_pick : top_k_select<Config> {
     // levels below along the guessed key, so that the next pick can walk down to the guessed key
     // or to a bucket that fits, and the input is read once more at most (design.md 15).
     cur.path = !take && cur.dst == 0u ? 1u : 0u;
+    return true;
   }
 
   /// Passes (bit p) whose digit is the same for every key: no digit bit in which two keys differ

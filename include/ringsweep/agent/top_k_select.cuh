@@ -90,6 +90,7 @@ struct top_k_params : key_context<Key> {
                            // differs from its thread's first key; a pass whose digit bits are in
                            // neither [2] nor both [0] and [1] holds one digit (see uniform_passes)
   bits_type* samples;      // per range: its first key; their majority is the guessed key
+  u32* arrived;            // the levels kernel's grid barrier: blocks arrived, over all its barriers (zeroed)
 };
 
 /// The select's block work for the keys-only sort_config `Config` (its policy and key): blocks of
@@ -169,6 +170,14 @@ RINGSWEEP_UNROLL
     for (int row = 0; row < ROWS; ++row) {
       if (u64(row) * THREADS + threadIdx.x < valid) atomicAdd(&temp.spec_hist[spec_of(key[row])], 1u);
     }
+    pick_spec_digit(temp, need);
+  }
+
+  /// The speculation's guess from a tile's digit counts in temp.spec_hist: the first digit at
+  /// which their running sum reaches `need` (the last digit if none), into temp.spec_digit, by
+  /// thread 0. Starts with a barrier (the counts are complete) and ends with one (every thread
+  /// may read the digit).
+  __device__ __forceinline__ static void pick_spec_digit(TempStorage& temp, u32 need) {
     __syncthreads();
     if (threadIdx.x == 0) {
       u32 sum = 0;

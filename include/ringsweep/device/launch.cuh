@@ -1,5 +1,5 @@
-// The one way ringsweep launches a kernel: cudaLaunchKernelEx, serial or as a programmatic
-// dependent of the kernel before it in the stream.
+// The one way ringsweep launches a kernel: cudaLaunchKernelEx, serial, as a programmatic
+// dependent of the kernel before it in the stream, or cooperative (every block resident at once).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,8 @@ namespace detail {
 enum class launch_order {
   serial,     // starts once its predecessor has finished
   dependent,  // programmatic dependent launch: may start early, waits on the device
+  cooperative,  // starts once its predecessor has finished, every block resident at once (or the
+                // launch fails: cudaErrorCooperativeLaunchTooLarge); its blocks may wait on each other
 };
 
 /// Launches `kernel` with `shared_bytes` of dynamic shared memory through cudaLaunchKernelEx (the
@@ -25,16 +27,21 @@ template <class... Params, class... Args>
 __host__ cudaError_t launch_with_shared(void (*kernel)(Params...), unsigned grid, unsigned threads,
                                         std::size_t shared_bytes, cudaStream_t stream, launch_order order,
                                         Args&&... args) {
-  cudaLaunchAttribute dependent = {};
-  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  dependent.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attr = {};
+  if (order == launch_order::dependent) {
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+  } else if (order == launch_order::cooperative) {
+    attr.id = cudaLaunchAttributeCooperative;
+    attr.val.cooperative = 1;
+  }
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(grid, 1, 1);
   config.blockDim = dim3(threads, 1, 1);
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
-  config.attrs = order == launch_order::dependent ? &dependent : nullptr;
-  config.numAttrs = order == launch_order::dependent ? 1u : 0u;
+  config.attrs = order == launch_order::serial ? nullptr : &attr;
+  config.numAttrs = order == launch_order::serial ? 0u : 1u;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 

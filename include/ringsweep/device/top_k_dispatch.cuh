@@ -1,6 +1,7 @@
 // top_k: the one internal entry point of top_k_keys / top_k_pairs / top_k_indices and their
-// segmented and CUB forms: the checks, the temporary-storage layout, the select's launches and the
-// stable sort of the k candidates (docs/design.md section 15).
+// segmented and CUB forms: the checks, the temporary-storage layout, the select's two launches (the
+// first read, then every level in one cooperative launch) and the stable sort of the k candidates
+// (docs/design.md section 15).
 #pragma once
 
 #include <cstddef>
@@ -95,7 +96,7 @@ struct top_k_dispatch {
     l.state = piece(2 * sizeof(typename select::state_t));
     l.input_counts = piece(p * RADIX * 8);
     l.level_counts = piece(2 * p * RADIX * 8);  // by round parity
-    l.spec_flags = piece(2 * 4);
+    l.spec_flags = piece(3 * 4);  // [2]: the levels kernel's grid barrier
     l.input_bits = piece(3 * 8);
     l.cleared = at;
     l.range_counts = piece(l.ranges * p * RADIX * 4);
@@ -124,6 +125,22 @@ struct top_k_dispatch {
     l.sort_bytes = sort_bytes;
     l.sort_temp = piece(sort_bytes);
     l.bytes = temp_alignment + at;
+    return cudaSuccess;
+  }
+
+  /// The levels kernel's grid for `ranges` ranges: at most one block a range, and no more than the
+  /// current device holds at once (attribute queries: no sync).
+  __host__ static cudaError_t levels_blocks(std::size_t ranges, unsigned& grid) {
+    int device = 0, sms = 0, per_sm = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess) {
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, top_k_levels_kernel<select_config>,
+                                                        int(select::THREADS), 0);
+    }
+    if (e != cudaSuccess) return e;
+    const std::size_t resident = std::size_t(max_of(sms, 1)) * std::size_t(max_of(per_sm, 1));
+    grid = unsigned(max_of<std::size_t>(min_of<std::size_t>(ranges, resident), 1));
     return cudaSuccess;
   }
 
@@ -216,6 +233,7 @@ struct top_k_dispatch {
     // at or above the bucket's: twice the keys the k-th key's share of a tile predicts, plus 16.
     p.spec_cnt = ranges + 5 * l.ranges;
     p.spec_flags = temp_piece<u32>(d_temp, l.spec_flags);
+    p.arrived = p.spec_flags + 2;
     p.input_bits = temp_piece<u64>(d_temp, l.input_bits);
     p.samples = temp_piece<bits_type>(d_temp, l.samples);
     p.spec_pass = l.passes - 1;
@@ -231,46 +249,99 @@ struct top_k_dispatch {
       p.buf_pos[b] = temp_piece<u64>(d_temp, l.buf_pos[b]);
     }
 
+    // The levels' grid: every block resident at once (they wait on each other), at most one a range.
+    unsigned levels_grid = 0;
+    e = levels_blocks(l.ranges, levels_grid);
+    if (e != cudaSuccess) return e;
     e = cudaMemsetAsync(temp_piece<char>(d_temp, 0), 0, l.cleared, stream);
     if (e != cudaSuccess) return e;
     const unsigned grid = unsigned(l.ranges);
     e = launch(top_k_count_kernel<select_config>, grid, unsigned(select::THREADS), stream, launch_order::serial, p);
-    // One level per round; the device skips the rounds it does not need.
-    for (int round = 0; round < max_of(l.passes, 1) && e == cudaSuccess; ++round) {
-      e = launch(top_k_pick_kernel<select_config>, grid, unsigned(select::PICK_THREADS), stream,
-                 launch_order::serial, p, round);
-      if (e == cudaSuccess) {
-        e = launch(top_k_step_kernel<select_config>, grid, unsigned(select::THREADS), stream, launch_order::serial,
-                   p, round);
-      }
-    }
+    if (e != cudaSuccess) return e;
+    // Every level after the first read; the device ends at the round the select needs last.
+    e = launch(top_k_levels_kernel<select_config>, levels_grid, unsigned(select::THREADS), stream,
+               launch_order::cooperative, p);
     if (e != cudaSuccess) return e;
 
-    // The k candidates, grouped by level and in input order within a group, sorted stably.
+    // The k candidates, grouped by level and in input order within a group, sorted stably: in one
+    // block when they fit its tile (a programmatic dependent of the levels where the sort's are).
     Key* const cand = reinterpret_cast<Key*>(p.out_keys);
     Key* const keys_dst = f.keys_out != nullptr ? f.keys_out : temp_piece<Key>(d_temp, l.keys_scratch);
     void* const sort_temp = temp_piece<char>(d_temp, l.sort_temp);
     std::size_t sort_bytes = l.sort_bytes;
     if constexpr (What == top_k_output::keys) {
+      if (l.passes > 0 && k <= std::size_t(keys_config::TILE)) {
+        return small_sort_candidates<keys_config>(kind, p.out_keys, reinterpret_cast<bits_type*>(keys_dst),
+                                                  (const null_value*)nullptr, (null_value*)nullptr, k, l.window,
+                                                  stream);
+      }
       return form_runner<keys_config>::run(in_out_form<Key, null_value>{cand, keys_dst, nullptr, nullptr},
                                                   sort_temp, sort_bytes, k, opts, stream, kind.context());
     } else {
       u64* const sorted_pos = temp_piece<u64>(d_temp, l.sorted_pos);
-      e = form_runner<pairs_config>::run(in_out_form<Key, u64>{cand, keys_dst, p.out_pos, sorted_pos},
-                                                sort_temp, sort_bytes, k, opts, stream, kind.context());
+      if (l.passes > 0 && k <= std::size_t(pairs_config::TILE)) {
+        using pos_raw = typename pairs_config::value_raw_t;
+        e = small_sort_candidates<pairs_config>(kind, p.out_keys, reinterpret_cast<bits_type*>(keys_dst),
+                                                reinterpret_cast<const pos_raw*>(p.out_pos),
+                                                reinterpret_cast<pos_raw*>(sorted_pos), k, l.window, stream);
+      } else {
+        e = form_runner<pairs_config>::run(in_out_form<Key, u64>{cand, keys_dst, p.out_pos, sorted_pos},
+                                                  sort_temp, sort_bytes, k, opts, stream, kind.context());
+      }
+      if (e != cudaSuccess) return e;
+      // The gathers wait for the sort on the device (top_k_gather_kernel): dependents where it may.
+      launch_order later = launch_order::serial;
+      e = later_order<pairs_config>(later);
       if (e != cudaSuccess) return e;
       const unsigned gather_grid =
           unsigned(min_of<std::size_t>(ceil_div<std::size_t>(k, top_k_gather_threads), 4096));
       if constexpr (What == top_k_output::pairs) {
         using raw = value_raw<Value>;
-        return launch(top_k_gather_kernel<raw>, gather_grid, unsigned(top_k_gather_threads), stream,
-                      launch_order::serial, reinterpret_cast<const raw*>(f.values_in), (const u64*)sorted_pos,
+        return launch(top_k_gather_kernel<raw>, gather_grid, unsigned(top_k_gather_threads), stream, later,
+                      reinterpret_cast<const raw*>(f.values_in), (const u64*)sorted_pos,
                       reinterpret_cast<raw*>(f.values_out), u64(k));
       } else {
-        return launch(top_k_index_kernel<Value>, gather_grid, unsigned(top_k_gather_threads), stream,
-                      launch_order::serial, (const u64*)sorted_pos, f.values_out, u64(k));
+        return launch(top_k_index_kernel<Value>, gather_grid, unsigned(top_k_gather_threads), stream, later,
+                      (const u64*)sorted_pos, f.values_out, u64(k));
       }
     }
+  }
+
+  /// How the launches after the select's go: as programmatic dependents where the policy asks for
+  /// it and the small sort of `Config` the device runs was built for sm_90 or newer (as the plain
+  /// sort's later launches, sort_dispatch::later_launches); each of them waits on the device first.
+  template <class Config>
+  __host__ static cudaError_t later_order(launch_order& order) {
+    order = launch_order::serial;
+    if constexpr (Policy::DEPENDENT_LAUNCH) {
+      cudaFuncAttributes attr;
+      const cudaError_t e = cudaFuncGetAttributes(&attr, small_sort_kernel<typename Config::unhooked>);
+      if (e != cudaSuccess) return e;
+      if (attr.ptxVersion >= 90) order = launch_order::dependent;
+    }
+    return cudaSuccess;
+  }
+
+  /// The stable sort of the k candidates (`keys`, with `values` unless null) in one block of
+  /// `Config`'s small sort: k at most its tile, at least one pass (the plain sort's single-tile path,
+  /// launched here so that it can follow the levels as a programmatic dependent).
+  template <class Config, class ValueRaw>
+  __host__ static cudaError_t small_sort_candidates(const Kind& kind, const bits_type* keys, bits_type* keys_out,
+                                                    const ValueRaw* values, ValueRaw* values_out, std::size_t k,
+                                                    const sort_window& window, cudaStream_t stream) {
+    launch_order order = launch_order::serial;
+    const cudaError_t e = later_order<Config>(order);
+    if (e != cudaSuccess) return e;
+    small_sort_params<sort_key, typename Config::value_raw_t> params;
+    static_cast<key_context<sort_key>&>(params) = kind.context();
+    params.keys_in = keys;
+    params.keys_out = keys_out;
+    params.values_in = reinterpret_cast<const typename Config::value_raw_t*>(values);
+    params.values_out = reinterpret_cast<typename Config::value_raw_t*>(values_out);
+    params.keys = int(k);
+    params.count = count_source{};
+    params.window = window;
+    return launch(small_sort_kernel<typename Config::unhooked>, 1u, unsigned(Config::THREADS), stream, order, params);
   }
 };
 

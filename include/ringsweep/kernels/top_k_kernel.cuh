@@ -1,11 +1,10 @@
-// The kernels of top-k (top_k.cuh): the select's count, pick and step (agent/top_k_count.cuh,
-// top_k_pick.cuh, top_k_moves.cuh), the per-row select of batched top-k (top_k_row_select.cuh),
+// The kernels of top-k (top_k.cuh): the select's first read and its levels (agent/top_k_count.cuh,
+// top_k_levels.cuh), the per-row select of batched top-k (top_k_row_select.cuh),
 // and the gathers after the sort of the k candidates.
 #pragma once
 
 #include "../agent/top_k_count.cuh"
-#include "../agent/top_k_moves.cuh"
-#include "../agent/top_k_pick.cuh"
+#include "../agent/top_k_levels.cuh"
 #include "../agent/top_k_row_select.cuh"
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
@@ -17,8 +16,14 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-// The step kernel names 4 blocks per SM in their launch bounds (at most 128 registers for
-// 128 threads): without a minimum, CUDA 13's ptxas trades spills for occupancy on its own.
+/// Blocks per SM the levels kernel's launch bounds name: 4 (at most 128 registers for 128
+/// threads; without a minimum, CUDA 13's ptxas trades spills for occupancy on its own), 3 for
+/// custom keys, whose digits come from a decomposer's fields: the pick and the moves in one body
+/// spilled 32 bytes of a float-and-int key at 128 registers on sm_90.
+template <class Config>
+constexpr int top_k_levels_min_blocks() {
+  return top_k_select<Config>::DIFF ? 4 : 3;
+}
 
 /// Blocks per SM the first read's launch bounds name: at most 64 registers a thread.
 template <int THREADS>
@@ -43,39 +48,28 @@ __global__ void __launch_bounds__(Config::policy::HIST_THREADS, top_k_count_min_
   }
 }
 
-/// One block of HIST_THREADS threads per range: round `round`'s level and bucket, and
-/// each range's counts below and in it (top_k_pick::pick).
+/// Every level after the first read (top_k_levels::run): a cooperative grid of at most one block
+/// per range, every block resident at once.
 template <class Config>
-__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
-    top_k_pick_kernel(top_k_params<typename Config::key_type> params, int round) {
+__global__ void __launch_bounds__(Config::policy::HIST_THREADS, top_k_levels_min_blocks<Config>())
+    top_k_levels_kernel(top_k_params<typename Config::key_type> params) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
-    top_k_pick<Config>::pick(params, round);
-  } else {
-    (void)params;
-    (void)round;
-  }
-}
-
-/// One block per range: the level's moves (top_k_moves::step).
-template <class Config>
-__global__ void __launch_bounds__(Config::policy::HIST_THREADS, 4)
-    top_k_step_kernel(top_k_params<typename Config::key_type> params, int round) {
-  if constexpr (policy_compiled_here<typename Config::policy>()) {
-    using agent_t = top_k_moves<Config>;
+    using agent_t = top_k_levels<Config>;
     __shared__ typename agent_t::TempStorage temp;
-    agent_t::step(temp, params, round);
+    agent_t::run(temp, params);
   } else {
     (void)params;
-    (void)round;
   }
 }
 
 constexpr int top_k_gather_threads = 256;
 
 /// `out[i] = in[pos[i]]` for i < k (grid-stride): the values of the top k, by their positions.
+/// May be launched as a programmatic dependent of the candidates' sort: waits for it first.
 template <class ValueRaw>
 __global__ void __launch_bounds__(top_k_gather_threads)
     top_k_gather_kernel(const ValueRaw* in, const u64* pos, ValueRaw* out, u64 k) {
+  grid_dependency_wait();
   const u64 stride = u64(gridDim.x) * top_k_gather_threads;
   for (u64 i = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; i < k; i += stride) {
     store_global(out + i, load_global(in + load_global(pos + i)));
@@ -83,8 +77,10 @@ __global__ void __launch_bounds__(top_k_gather_threads)
 }
 
 /// `out[i] = Index(pos[i])` for i < k (grid-stride): the positions of the top k as the caller's type.
+/// May be launched as a programmatic dependent of the candidates' sort: waits for it first.
 template <class Index>
 __global__ void __launch_bounds__(top_k_gather_threads) top_k_index_kernel(const u64* pos, Index* out, u64 k) {
+  grid_dependency_wait();
   const u64 stride = u64(gridDim.x) * top_k_gather_threads;
   for (u64 i = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; i < k; i += stride) {
     store_global(out + i, Index(load_global(pos + i)));

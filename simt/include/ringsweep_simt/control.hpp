@@ -54,14 +54,18 @@ void fail_copy(unsigned long long k);             // call copy_calls() + k fails
 // (cudaMemcpy, cudaMemcpyAsync) of kind cudaMemcpyDeviceToHost, or cudaMemcpyDefault from device
 // to host memory, counted when enqueued (failing ones too). A test bounds what a routine copies back.
 unsigned long long device_to_host_bytes();
-
-// Kernel launches since process start: every launch the backend accepts (any launch API, a
-// replayed graph's kernels included), counted when it starts its grid. kernel_blocks_launched():
-// the blocks of those grids; memset_bytes(): bytes of the cudaMemset and cudaMemsetAsync calls
-// with valid arguments since process start, counted when enqueued. A test bounds a routine's fixed
-// cost by the differences around one call.
+// Kernel launches since process start: every launch the backend accepts (any launch API; a
+// graph's kernels each time the graph runs), counted when it starts its grid.
+// kernel_blocks_launched(): the blocks of those grids. memset_calls() and memset_bytes(): the
+// cudaMemset and cudaMemsetAsync calls with valid arguments and their bytes, counted when enqueued.
+// A test bounds a routine's fixed cost by the differences around one call:
+//
+//   const unsigned long long before = simt::kernel_launches();
+//   ringsweep::top_k_keys(d_temp, bytes, d_in, d_out, n, k);
+//   assert(simt::kernel_launches() - before <= 4);
 unsigned long long kernel_launches();
 unsigned long long kernel_blocks_launched();
+unsigned long long memset_calls();
 unsigned long long memset_bytes();
 
 // Device memory held at once (RINGSWEEP_SIMT_DEVICE_BYTES caps it per device): the most bytes of

@@ -1,0 +1,96 @@
+// Launches of one top-k call, counted by the SIMT backend (simt::kernel_launches): on random u32
+// keys with the shipped policy, the first read, the levels and one small sort (3, at most 4) while
+// the k candidates fit the small sort's tile; with more, the candidates' onesweep sort adds its own
+// (docs/design.md section 15). The result still the first k of std::stable_sort.
+#include <catch2/catch.hpp>
+
+#include <ringsweep/ringsweep.cuh>
+#include <ringsweep_simt/control.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "sort_test_util.cuh"
+
+namespace {
+
+struct counted {
+  unsigned long long launches = 0, memsets = 0;
+};
+
+/// One top_k_keys call of `keys` (shipped policy): its launches and memsets; checks the result.
+counted top_k_launches(const std::vector<std::uint32_t>& keys, std::size_t k, ringsweep::sort_order order) {
+  const std::size_t n = keys.size();
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(k);
+  ringsweep::sort_options opts;
+  opts.order = order;
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::top_k_keys(nullptr, bytes, in.data(), out.data(), n, k, opts));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const unsigned long long l0 = simt::kernel_launches(), m0 = simt::memset_calls();
+  REQUIRE_CUDA(ringsweep::top_k_keys(temp.data(), bytes, in.data(), out.data(), n, k, opts));
+  const counted c{simt::kernel_launches() - l0, simt::memset_calls() - m0};
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto ref = ringsweep_test::reference_order(keys, opts);
+  const auto got = out.download();
+  for (std::size_t i = 0; i < k; ++i) {
+    INFO("k " << k << ", i " << i);
+    REQUIRE(got[i] == keys[ref[i]]);
+  }
+  return c;
+}
+
+/// One top_k_indices call (keys and 4-byte positions): its launches; checks both outputs.
+unsigned long long top_k_index_launches(const std::vector<std::uint32_t>& keys, std::size_t k) {
+  const std::size_t n = keys.size();
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(k), idx(k);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::top_k_indices(nullptr, bytes, in.data(), out.data(), idx.data(), n, k));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const unsigned long long l0 = simt::kernel_launches();
+  REQUIRE_CUDA(ringsweep::top_k_indices(temp.data(), bytes, in.data(), out.data(), idx.data(), n, k));
+  const unsigned long long launches = simt::kernel_launches() - l0;
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto ref = ringsweep_test::reference_order(keys, ringsweep::sort_options{});
+  const auto got = out.download();
+  const auto pos = idx.download();
+  for (std::size_t i = 0; i < k; ++i) {
+    INFO("indices, k " << k << ", i " << i);
+    REQUIRE(got[i] == keys[ref[i]]);
+    REQUIRE(pos[i] == ref[i]);
+  }
+  return launches;
+}
+
+}  // namespace
+
+TEST_CASE("top-k of random keys takes at most 4 launches", "[sort][top_k]") {
+  // 2^18 keys: 128 ranges of 2048 keys (the shipped policy's select tile), candidate buffers of
+  // 65536 keys; k up to 4096, the small sort's tile of the default policy (sm_80's and sm_90's
+  // are larger), and k = 65536 above it.
+  const std::size_t n = std::size_t(1) << 18;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform,
+                                                             ringsweep_test::catch_seed());
+  for (const auto order : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    for (const std::size_t k : {std::size_t(1), std::size_t(64), std::size_t(1024), std::size_t(4096)}) {
+      const counted c = top_k_launches(keys, k, order);
+      std::printf("top-k launches, n %zu, k %6zu: %llu launches, %llu memsets\n", n, k, c.launches, c.memsets);
+      INFO("k " << k);
+      CHECK(c.launches <= 4);
+      CHECK(c.memsets <= 1);
+    }
+    // The candidates' sort is a onesweep sort (a memset, histogram, scan, a launch per 8-bit pass
+    // and the copy): 2 + 7 launches, 2 memsets.
+    const counted c = top_k_launches(keys, 65536, order);
+    std::printf("top-k launches, n %zu, k %6d: %llu launches, %llu memsets\n", n, 65536, c.launches, c.memsets);
+    CHECK(c.launches <= 9);
+    CHECK(c.memsets <= 2);
+  }
+  // Indices: the positions' gather after the small sort, 4 launches.
+  const unsigned long long indices = top_k_index_launches(keys, 1024);
+  std::printf("top-k indices launches, n %zu, k 1024: %llu launches\n", n, indices);
+  CHECK(indices <= 4);
+}
