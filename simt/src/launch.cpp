@@ -43,8 +43,8 @@ constexpr std::size_t k_default_smem_limit = 48 * 1024;
 constexpr std::size_t k_optin_smem_limit = 227 * 1024;
 
 std::mutex g_attr_mutex;
-std::atomic<unsigned long long> g_kernel_launches{0};
-std::atomic<unsigned long long> g_kernel_blocks{0};
+std::atomic<unsigned long long> g_kernel_launches{0};  // simt::kernel_launches
+std::atomic<unsigned long long> g_kernel_blocks{0};    // simt::kernel_blocks_launched
 std::unordered_map<const void*, int> g_max_dynamic_smem;
 
 bool is_cooperative(const cudaLaunchConfig_t& c) {
@@ -117,7 +117,6 @@ class worker_pool {
 };
 
 std::atomic<worker_pool*> g_pool{nullptr};
-std::atomic<unsigned long long> g_kernel_launches{0};  // simt::kernel_launches
 
 void fresh_pool_in_child() { g_pool.store(new worker_pool); }
 
