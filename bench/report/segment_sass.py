@@ -20,7 +20,10 @@ then sorts them in L rounds of 32 / L sub-warps, every lane of the warp issuing 
 once per round. `per key` is warp-instructions (one issue slot of one warp) per key.
 
     segment_sass.py --cubin sm_90=X.cubin [--markdown] [--shapes ringsweep_tile_shapes]
-                    [--budget bench/results/segment_budget.csv --check]
+                    [--budget bench/results/segment_budget.csv --check] [--cub DIR]
+
+With --cub, the markdown adds CUB's DeviceSegmentedSort kernels of the same toolkit (segment_cub.py);
+they are for comparison and no budget holds them.
 
 With --shapes, --check and --write-budget also take the compact and medium segments' block rows.
 """
@@ -304,6 +307,8 @@ def main():
     ap = sass_phases.budget_arguments(__doc__)
     ap.add_argument("--shapes", help="tile_shapes' CSV (a file or the program): adds the block classes' table")
     ap.add_argument("--write-budget", action="store_true", help="write --budget from these cubins (then review the diff)")
+    ap.add_argument("--cub", metavar="DIR", help="with --markdown: CUB's DeviceSegmentedSort beside them (segment_cub.py; "
+                    "nvcc builds bench/report/segment_cub.cu into DIR, about 40 s, reused when there)")
     args = ap.parse_args()
     nvdisasm = sass_phases.nvdisasm_or_skip(args.nvdisasm, "segment_sass")
     if nvdisasm is None:
@@ -317,6 +322,10 @@ def main():
         if args.shapes:
             print()
             print(markdown_blocks(block_rows(args)))
+        if args.cub:
+            import segment_cub
+            print()
+            print(segment_cub.markdown(segment_cub.rows(args.cub, nvdisasm)))
     if args.write_budget:
         write_budget(budgeted, args.budget)
         return 0
