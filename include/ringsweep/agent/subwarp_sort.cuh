@@ -255,7 +255,9 @@ RINGSWEEP_UNROLL
     ValueRaw* values_out = p_.values_out;
     if constexpr (Output::TOP_K) {
       count = u32(out.take(u64(size)));
-      at = out.slot(q->segment);
+      // A sub-warp without a segment (size 0) may find anything in q->segment: no slot of it,
+      // not even as an address that is never stored to.
+      at = count != 0 ? out.slot(q->segment) : 0;
       keys_out = out.keys_out;  // null: indices only
       values_out = out.values_out;
     }
