@@ -323,10 +323,13 @@ def kernel_case(demangled):
     """(library, policy, case) of a onesweep kernel, else None.
 
     ringsweep: onesweep_kernel<sort_config<policy_smXX, Key, Value, no_hooks>, portion_tiles<false>> (a
-    plain pass without hints or hooks); CUB: DeviceRadixSortOnesweepKernel<..., KeyT, ValueT, ...>."""
+    plain pass without hints or hooks), and the segmented sort's large-segment pass over
+    segment_tiles (its blocks loop over tiles: case "segmented_" + the plain case, the plain
+    kernel's shape); CUB: DeviceRadixSortOnesweepKernel<..., KeyT, ValueT, ...>."""
     m = re.search(r"ringsweep::[a-z0-9_]+::detail::onesweep_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
-                  r"ringsweep::[a-z0-9_]+::detail::portion_tiles<(?:false|\(bool\)0)> ?>\(", demangled)
+                  r"ringsweep::[a-z0-9_]+::detail::(portion_tiles<(?:false|\(bool\)0)> ?|segment_tiles)>\(", demangled)
     if m:
+        prefix = "segmented_" if m.group(2) == "segment_tiles" else ""
         args = split_args(m.group(1))
         if len(args) != 4 or not args[3].endswith("::no_hooks"):
             return None
@@ -336,14 +339,14 @@ def kernel_case(demangled):
         if key is None:
             return None
         if value.endswith("null_value"):
-            return ("ringsweep", policy, "keys_" + key)
+            return ("ringsweep", policy, prefix + "keys_" + key)
         vname = TYPE_NAMES.get(value)
         m = re.search(r"value_words<(\d+), ?(\d+)>", value)
         if m:  # values move as words of their size (4 bytes: u32)
             vname = "u%d" % (8 * int(m.group(1)))
         if "index_values" in value:
             return None  # argsort: the pairs kernel with made values; not in the report's cases
-        return ("ringsweep", policy, "pairs_%s_%s" % (key, vname)) if vname else None
+        return ("ringsweep", policy, prefix + "pairs_%s_%s" % (key, vname)) if vname else None
     m = re.search(r"cub::[A-Za-z0-9_:]*DeviceRadixSortOnesweepKernel<(.*)>\(", demangled)
     if m:
         args = split_args(m.group(1))
@@ -382,7 +385,7 @@ def analyse(cubin, shapes, nvdisasm, arch, cub_items=None):
             continue
         library, policy, case = kc
         if library == "ringsweep":
-            items = shapes.get((policy, case))
+            items = shapes.get((policy, case[len("segmented_"):] if case.startswith("segmented_") else case))
         else:
             items = (cub_items or {}).get((arch, case))
         if not items or len(insns) < 200:  # a policy compiled out of this architecture: an empty body
