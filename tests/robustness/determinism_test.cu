@@ -4,6 +4,7 @@
 
 #include <ringsweep_simt/control.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -47,6 +48,53 @@ TEST_CASE("identical output under every schedule, worker count and delay", "[det
     INFO("seed " << r.seed << " workers " << r.workers << " delay " << r.delay);
     CHECK(std::memcmp(got_keys.data(), first_keys.data(), n * sizeof(float)) == 0);
     CHECK(got_values == first_values);
+  }
+  simt::set_delay_permille(0);
+  simt::set_workers(saved_workers);
+  simt::set_schedule_seed(saved_seed);
+}
+
+TEST_CASE("top-k: identical output under every schedule, worker count and delay", "[determinism][top_k]") {
+  // The first k of a stable sort: among the many equal keys the earliest positions, whatever the
+  // order in which blocks counted, moved and sorted the candidates (the device's policy).
+  const std::size_t n = 30000, k = 1000;
+  const auto keys = ringsweep_test::random_keys<float>(n, 91, 4);
+  device_buffer<float> k_in(keys), k_out(k);
+  device_buffer<std::uint32_t> idx(k);
+  const ringsweep::sort_options desc{ringsweep::sort_order::descending};
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::top_k_indices(nullptr, bytes, k_in.data(), k_out.data(), idx.data(), n, k, desc));
+  device_buffer<unsigned char> temp(bytes);
+
+  const unsigned long long saved_seed = simt::schedule_seed();
+  const unsigned saved_workers = simt::workers();
+  std::vector<float> first_keys;
+  std::vector<std::uint32_t> first_idx;
+  const struct { unsigned long long seed; unsigned workers; unsigned delay; } runs[] = {
+      {0, 1, 0}, {1, 2, 0}, {2, 3, 20}, {99, 2, 50}};
+  for (const auto& r : runs) {
+    simt::set_schedule_seed(r.seed);
+    simt::set_workers(r.workers);
+    simt::set_delay_permille(r.delay);
+    k_out.fill_bytes(0);
+    idx.fill_bytes(0);
+    REQUIRE_CUDA(ringsweep::top_k_indices(temp.data(), bytes, k_in.data(), k_out.data(), idx.data(), n, k, desc));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const std::vector<float> got_keys = k_out.download();
+    const std::vector<std::uint32_t> got_idx = idx.download();
+    INFO("seed " << r.seed << " workers " << r.workers << " delay " << r.delay);
+    if (first_keys.empty()) {
+      // The first run against the host: positions of the k largest, earliest first among equals.
+      std::vector<std::uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] > keys[b]; });
+      for (std::size_t j = 0; j < k; ++j) REQUIRE(got_idx[j] == order[j]);
+      first_keys = got_keys;
+      first_idx = got_idx;
+      continue;
+    }
+    CHECK(std::memcmp(got_keys.data(), first_keys.data(), k * sizeof(float)) == 0);
+    CHECK(got_idx == first_idx);
   }
   simt::set_delay_permille(0);
   simt::set_workers(saved_workers);

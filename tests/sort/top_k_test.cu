@@ -446,6 +446,8 @@ TEST_CASE("top_k: other key widths and index types", "[sort][top_k]") {
     const auto keys = ringsweep_test::make_keys<__half>(900, distribution::uniform, seed);
     check_top_k<tiny, __half>(keys, 50, sort_options_of(sort_order::ascending), false);
     check_top_k<tiny, __half>(keys, 899, sort_options_of(sort_order::descending), false);
+    const auto bkeys = ringsweep_test::make_keys<__nv_bfloat16>(900, distribution::few_distinct, seed);
+    check_top_k<tiny, __nv_bfloat16>(bkeys, 50, sort_options_of(sort_order::descending), false);
   }
 }
 
