@@ -18,6 +18,27 @@ enum class launch_order {
                 // launch fails: cudaErrorCooperativeLaunchTooLarge); its blocks may wait on each other
 };
 
+/// How the launches after a sort's first go: launch_order::dependent where the policy asks for
+/// programmatic dependent launches (`DEPENDENT`, Policy::DEPENDENT_LAUNCH) and `kernel`, as the
+/// device runs it, was built for sm_90 or newer (an attribute query: no sync; code JIT-compiled
+/// from older PTX has no dependency wait), else serial. Each such launch waits on the device.
+///
+///     launch_order later;
+///     if (cudaError_t e = later_order<Policy::DEPENDENT_LAUNCH>(pass_kernel, later)) return e;
+template <bool DEPENDENT, class Kernel>
+__host__ cudaError_t later_order(Kernel kernel, launch_order& order) {
+  order = launch_order::serial;
+  if constexpr (DEPENDENT) {
+    cudaFuncAttributes attr;
+    const cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
+    if (e != cudaSuccess) return e;
+    if (attr.ptxVersion >= 90) order = launch_order::dependent;
+  } else {
+    (void)kernel;
+  }
+  return cudaSuccess;
+}
+
 /// Launches `kernel` with `shared_bytes` of dynamic shared memory through cudaLaunchKernelEx (the
 /// only launch form ringsweep uses); more than 48 KiB needs the kernel's
 /// cudaFuncAttributeMaxDynamicSharedMemorySize set first.

@@ -123,7 +123,7 @@ struct segmented_dispatch {
     cudaError_t e = cudaMemsetAsync(base + l.counters, 0, counter_bytes(l), stream);
     if (e != cudaSuccess) return e;
     launch_order later = launch_order::serial;
-    e = later_launches(later);
+    e = later_order<Policy::DEPENDENT_LAUNCH>(onesweep_kernel<Config, segment_tiles>, later);
     if (e != cudaSuccess) return e;
     int device = 0, sms = 0;
     e = cudaGetDevice(&device);
@@ -208,19 +208,6 @@ struct segmented_dispatch {
   __host__ static std::size_t counter_bytes(const temp_layout& l) { return l.status - l.counters; }
 
  private:
-  /// How the launches after the first are ordered: as programmatic dependents where the policy
-  /// asks for it and the device runs kernels built for sm_90 or newer (each then waits for its
-  /// predecessor on the device; sort_dispatch's later_launches), else serially.
-  __host__ static cudaError_t later_launches(launch_order& order) {
-    order = launch_order::serial;
-    if constexpr (Policy::DEPENDENT_LAUNCH) {
-      cudaFuncAttributes attr;
-      const cudaError_t e = cudaFuncGetAttributes(&attr, onesweep_kernel<Config, segment_tiles>);
-      if (e != cudaSuccess) return e;
-      if (attr.ptxVersion >= 90) order = launch_order::dependent;
-    }
-    return cudaSuccess;
-  }
 
   /// A grid of `blocks`, at most `cap` and at least 1.
   __host__ static unsigned grid_of(std::size_t blocks, std::size_t cap) {

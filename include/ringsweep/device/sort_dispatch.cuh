@@ -221,14 +221,7 @@ struct sort_dispatch {
   /// the counted kernel (built from the same PTX), so a counted sort instantiates no plain one.
   template <bool COUNTED = false>
   __host__ static cudaError_t later_launches(launch_order& order) {
-    order = launch_order::serial;
-    if constexpr (Policy::DEPENDENT_LAUNCH) {
-      cudaFuncAttributes attr;
-      const cudaError_t e = cudaFuncGetAttributes(&attr, pass_kernel_of<COUNTED, false>());
-      if (e != cudaSuccess) return e;
-      if (attr.ptxVersion >= 90) order = launch_order::dependent;
-    }
-    return cudaSuccess;
+    return later_order<Policy::DEPENDENT_LAUNCH>(pass_kernel_of<COUNTED, false>(), order);
   }
 
   /// Whether this sort's onesweep passes run with cache hints (sort_config::cache_hints): only

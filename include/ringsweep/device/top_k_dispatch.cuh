@@ -291,7 +291,7 @@ struct top_k_dispatch {
       if (e != cudaSuccess) return e;
       // The gathers wait for the sort on the device (top_k_gather_kernel): dependents where it may.
       launch_order later = launch_order::serial;
-      e = later_order<pairs_config>(later);
+      e = later_order<Policy::DEPENDENT_LAUNCH>(small_sort_kernel<typename pairs_config::unhooked>, later);
       if (e != cudaSuccess) return e;
       const unsigned gather_grid =
           unsigned(min_of<std::size_t>(ceil_div<std::size_t>(k, top_k_gather_threads), 4096));
@@ -307,20 +307,6 @@ struct top_k_dispatch {
     }
   }
 
-  /// How the launches after the select's go: as programmatic dependents where the policy asks for
-  /// it and the small sort of `Config` the device runs was built for sm_90 or newer (as the plain
-  /// sort's later launches, sort_dispatch::later_launches); each of them waits on the device first.
-  template <class Config>
-  __host__ static cudaError_t later_order(launch_order& order) {
-    order = launch_order::serial;
-    if constexpr (Policy::DEPENDENT_LAUNCH) {
-      cudaFuncAttributes attr;
-      const cudaError_t e = cudaFuncGetAttributes(&attr, small_sort_kernel<typename Config::unhooked>);
-      if (e != cudaSuccess) return e;
-      if (attr.ptxVersion >= 90) order = launch_order::dependent;
-    }
-    return cudaSuccess;
-  }
 
   /// The stable sort of the k candidates (`keys`, with `values` unless null) in one block of
   /// `Config`'s small sort: k at most its tile, at least one pass (the plain sort's single-tile path,
@@ -330,7 +316,7 @@ struct top_k_dispatch {
                                                     const ValueRaw* values, ValueRaw* values_out, std::size_t k,
                                                     const sort_window& window, cudaStream_t stream) {
     launch_order order = launch_order::serial;
-    const cudaError_t e = later_order<Config>(order);
+    const cudaError_t e = later_order<Policy::DEPENDENT_LAUNCH>(small_sort_kernel<typename Config::unhooked>, order);
     if (e != cudaSuccess) return e;
     small_sort_params<sort_key, typename Config::value_raw_t> params;
     static_cast<key_context<sort_key>&>(params) = kind.context();
