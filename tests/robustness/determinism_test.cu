@@ -12,6 +12,32 @@
 
 using ringsweep_test::device_buffer;
 
+namespace {
+struct schedule {
+  unsigned long long seed;
+  unsigned workers;
+  unsigned delay;  // per mille
+};
+
+/// Runs `run(i)` under each of `schedules` in turn (the backend's schedule seed, worker count and
+/// delay), then restores the backend's settings.
+template <std::size_t N, class Run>
+void under_schedules(const schedule (&schedules)[N], Run run) {
+  const unsigned long long saved_seed = simt::schedule_seed();
+  const unsigned saved_workers = simt::workers();
+  for (std::size_t i = 0; i < N; ++i) {
+    simt::set_schedule_seed(schedules[i].seed);
+    simt::set_workers(schedules[i].workers);
+    simt::set_delay_permille(schedules[i].delay);
+    INFO("seed " << schedules[i].seed << " workers " << schedules[i].workers << " delay " << schedules[i].delay);
+    run(i);
+  }
+  simt::set_delay_permille(0);
+  simt::set_workers(saved_workers);
+  simt::set_schedule_seed(saved_seed);
+}
+}  // namespace
+
 TEST_CASE("identical output under every schedule, worker count and delay", "[determinism]") {
   const std::size_t n = 50000;
   // Few distinct keys: stability decides where most values land.
@@ -24,34 +50,24 @@ TEST_CASE("identical output under every schedule, worker count and delay", "[det
   REQUIRE_CUDA(ringsweep::sort_pairs(nullptr, bytes, k_in.data(), k_out.data(), v_in.data(), v_out.data(), n));
   device_buffer<unsigned char> temp(bytes);
 
-  const unsigned long long saved_seed = simt::schedule_seed();
-  const unsigned saved_workers = simt::workers();
   std::vector<float> first_keys;
   std::vector<std::uint32_t> first_values;
-  const struct { unsigned long long seed; unsigned workers; unsigned delay; } runs[] = {
-      {0, 1, 0}, {1, 2, 0}, {2, 3, 20}, {3, 4, 0}, {99, 2, 50}};
-  for (const auto& r : runs) {
-    simt::set_schedule_seed(r.seed);
-    simt::set_workers(r.workers);
-    simt::set_delay_permille(r.delay);
+  const schedule runs[] = {{0, 1, 0}, {1, 2, 0}, {2, 3, 20}, {3, 4, 0}, {99, 2, 50}};
+  under_schedules(runs, [&](std::size_t i) {
     k_out.fill_bytes(0);
     v_out.fill_bytes(0);
     REQUIRE_CUDA(ringsweep::sort_pairs(temp.data(), bytes, k_in.data(), k_out.data(), v_in.data(), v_out.data(), n));
     REQUIRE_CUDA(cudaDeviceSynchronize());
     const std::vector<float> got_keys = k_out.download();
     const std::vector<std::uint32_t> got_values = v_out.download();
-    if (first_keys.empty()) {
+    if (i == 0) {
       first_keys = got_keys;
       first_values = got_values;
-      continue;
+      return;
     }
-    INFO("seed " << r.seed << " workers " << r.workers << " delay " << r.delay);
     CHECK(std::memcmp(got_keys.data(), first_keys.data(), n * sizeof(float)) == 0);
     CHECK(got_values == first_values);
-  }
-  simt::set_delay_permille(0);
-  simt::set_workers(saved_workers);
-  simt::set_schedule_seed(saved_seed);
+  });
 }
 
 TEST_CASE("top-k: identical output under every schedule, worker count and delay", "[determinism][top_k]") {
@@ -66,24 +82,17 @@ TEST_CASE("top-k: identical output under every schedule, worker count and delay"
   REQUIRE_CUDA(ringsweep::top_k_indices(nullptr, bytes, k_in.data(), k_out.data(), idx.data(), n, k, desc));
   device_buffer<unsigned char> temp(bytes);
 
-  const unsigned long long saved_seed = simt::schedule_seed();
-  const unsigned saved_workers = simt::workers();
   std::vector<float> first_keys;
   std::vector<std::uint32_t> first_idx;
-  const struct { unsigned long long seed; unsigned workers; unsigned delay; } runs[] = {
-      {0, 1, 0}, {1, 2, 0}, {2, 3, 20}, {99, 2, 50}};
-  for (const auto& r : runs) {
-    simt::set_schedule_seed(r.seed);
-    simt::set_workers(r.workers);
-    simt::set_delay_permille(r.delay);
+  const schedule runs[] = {{0, 1, 0}, {1, 2, 0}, {2, 3, 20}, {99, 2, 50}};
+  under_schedules(runs, [&](std::size_t i) {
     k_out.fill_bytes(0);
     idx.fill_bytes(0);
     REQUIRE_CUDA(ringsweep::top_k_indices(temp.data(), bytes, k_in.data(), k_out.data(), idx.data(), n, k, desc));
     REQUIRE_CUDA(cudaDeviceSynchronize());
     const std::vector<float> got_keys = k_out.download();
     const std::vector<std::uint32_t> got_idx = idx.download();
-    INFO("seed " << r.seed << " workers " << r.workers << " delay " << r.delay);
-    if (first_keys.empty()) {
+    if (i == 0) {
       // The first run against the host: positions of the k largest, earliest first among equals.
       std::vector<std::uint32_t> order(n);
       std::iota(order.begin(), order.end(), 0u);
@@ -91,12 +100,9 @@ TEST_CASE("top-k: identical output under every schedule, worker count and delay"
       for (std::size_t j = 0; j < k; ++j) REQUIRE(got_idx[j] == order[j]);
       first_keys = got_keys;
       first_idx = got_idx;
-      continue;
+      return;
     }
     CHECK(std::memcmp(got_keys.data(), first_keys.data(), k * sizeof(float)) == 0);
     CHECK(got_idx == first_idx);
-  }
-  simt::set_delay_permille(0);
-  simt::set_workers(saved_workers);
-  simt::set_schedule_seed(saved_seed);
+  });
 }
