@@ -144,6 +144,36 @@ template <class Key, class Index, class BeginOffsets, class EndOffsets>
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
                                     Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
                                     EndOffsets d_end, std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
+/// Batched over rows of one length, no offset arrays (LLM sampling's batch x vocabulary logits):
+/// `num_segments` rows of `segment_size` keys each, row i being keys
+/// `[i * segment_size, (i + 1) * segment_size)` of `n = num_segments * segment_size`; the top k of
+/// row i into `out[i * k, (i + 1) * k)`, as the forms above with those offsets (the same results,
+/// errors and temporary storage; an `n` whose product overflows is invalid). Knowing every row's
+/// length, the host launches only what such rows need: rows of at most one sort tile are sorted
+/// by a warp or a block each (the classification and one class's kernel), longer ones each split
+/// among blocks as above and their candidates sorted in one class.
+///
+///     // 8 rows of 128,000 logits: the 50 largest of each, with their token ids
+///     ringsweep::segmented_top_k_indices(d_temp, bytes, d_logits, d_best, d_ids, 8, 128000, 50,
+///                                        {ringsweep::sort_order::descending}, stream);
+template <class Key>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out,
+                                 std::size_t num_segments, std::size_t segment_size, std::size_t k,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Value>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t num_segments,
+                                  std::size_t segment_size, std::size_t k, sort_options opts = {},
+                                  cudaStream_t stream = 0);
+/// Rows' indices: positions in the whole input (row i's start is `i * segment_size`).
+template <class Key, class Index>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t num_segments, std::size_t segment_size,
+                                    std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Key, class Index>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                                    Index* indices_out, std::size_t num_segments, std::size_t segment_size,
+                                    std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
 /// Batched custom keys (decomposer.cuh).
 template <class Key, class BeginOffsets, class EndOffsets, class Decomposer, detail::if_decomposer<Decomposer> = 0>
 cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out, std::size_t n,
@@ -192,6 +222,23 @@ template <class Policy, class Key, class Index, class BeginOffsets, class EndOff
 cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                                     Index* indices_out, std::size_t n, std::size_t num_segments, BeginOffsets d_begin,
                                     EndOffsets d_end, std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out,
+                                 std::size_t num_segments, std::size_t segment_size, std::size_t k,
+                                 sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Value>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t num_segments,
+                                  std::size_t segment_size, std::size_t k, sort_options opts = {},
+                                  cudaStream_t stream = 0);
+template <class Policy, class Key, class Index>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t num_segments, std::size_t segment_size,
+                                    std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
+template <class Policy, class Key, class Index>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t keys_out,
+                                    Index* indices_out, std::size_t num_segments, std::size_t segment_size,
+                                    std::size_t k, sort_options opts = {}, cudaStream_t stream = 0);
 // The remaining top-k forms with `Policy` (keys_out null, custom keys), so that every public
 // top-k form has its twin (tests/check_api_forms.py).
 template <class Policy, class Key, class Index>

@@ -91,9 +91,11 @@ struct call_cost {
 /// The segmented sort of `keys` (pairs with each key's index as its value when `pairs`) with the
 /// device's policy, checked key by key and value by value (stable); positions in no segment keep
 /// the output's 0xAB bytes. `cost` (SIMT only, optional): what the sort call itself cost.
+/// `one_length`: the segments are rows of one length from position 0, sorted through the rows
+/// overloads (no offsets).
 template <class Key, bool pairs>
 void check(const std::vector<Key>& keys, const layout& l, const ringsweep::sort_options& opts,
-           call_cost* cost = nullptr) {
+           call_cost* cost = nullptr, bool one_length = false) {
   const std::size_t n = keys.size();
   INFO(l.begin.size() << " segments, n " << n << ", " << ringsweep_test::order_name(opts) << ", bits ["
                       << opts.begin_bit << ", " << opts.end_bit << ")" << (pairs ? ", pairs" : ", keys"));
@@ -104,7 +106,16 @@ void check(const std::vector<Key>& keys, const layout& l, const ringsweep::sort_
   ringsweep_test::device_buffer<long long> begin(l.begin), end(l.end);
   kout.fill_bytes(0xAB);
   vout.fill_bytes(0xAB);
+  const std::size_t row = l.begin.empty() ? 0 : std::size_t(l.end[0] - l.begin[0]);
   const auto call = [&](void* temp, std::size_t& bytes) {
+    if (one_length) {
+      if constexpr (pairs) {
+        return ringsweep::segmented_sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(),
+                                               l.begin.size(), row, opts);
+      } else {
+        return ringsweep::segmented_sort_keys(temp, bytes, kin.data(), kout.data(), l.begin.size(), row, opts);
+      }
+    }
     if constexpr (pairs) {
       return ringsweep::segmented_sort_pairs(temp, bytes, kin.data(), kout.data(), vin.data(), vout.data(), n,
                                              l.begin.size(), begin.data(), end.data(), opts);
@@ -339,5 +350,34 @@ TEST_CASE("segmented network: an all-tiny call pays nothing for the classes it l
   CHECK(cost.memset_bytes <= 1024);  // the counters: nothing that grows with S or n
   CHECK(cost.launches <= 11);
   CHECK(cost.blocks <= 64ull * unsigned(sms));
+}
+
+TEST_CASE("segmented network: rows of one length launch only their class", "[sort][segmented][network]") {
+  // The rows overloads tell the host every segment's size: a call launches the classification
+  // (with the tiny sorts) and the one class its rows are in. u32 keys with the device's policy:
+  // tiny up to 512 keys, compact up to 1024, medium up to 4096, small up to one onesweep tile, then
+  // large (its histogram, scan, passes and copy). Each launch count fails where a class the rows
+  // are not in is launched.
+  int device = 0, sms = 0;
+  REQUIRE_CUDA(cudaGetDevice(&device));
+  REQUIRE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const struct {
+    std::size_t rows, size;
+    unsigned long long launches;
+  } cases[] = {{1024, 64, 1}, {8, 1000, 2}, {4, 4000, 2}, {3, 5000, 2}, {2, 1, 1}};
+  for (const auto& c : cases) {
+    layout l;
+    for (std::size_t s = 0; s < c.rows; ++s) {
+      l.begin.push_back((long long)(s * c.size));
+      l.end.push_back((long long)((s + 1) * c.size));
+    }
+    l.n = c.rows * c.size;
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(l.n, ringsweep_test::distribution::uniform, c.size);
+    call_cost cost;
+    check<std::uint32_t, true>(keys, l, sort_options_of(sort_order::descending), &cost, true);
+    INFO(c.rows << " rows of " << c.size << ": launches " << cost.launches << ", memset bytes " << cost.memset_bytes);
+    CHECK(cost.launches == c.launches);
+    CHECK(cost.memset_bytes <= 1024);
+  }
 }
 #endif

@@ -21,6 +21,10 @@
 
 #include "sort_test_util.cuh"
 
+#if defined(RINGSWEEP_VARIANT_SIMT)
+#include <ringsweep_simt/control.hpp>
+#endif
+
 #if defined(__has_include)
 #if __has_include(<cuda/std/tuple>)
 #include <cuda/std/tuple>
@@ -614,10 +618,16 @@ TEST_CASE("top_k: bad arguments write nothing", "[sort][top_k]") {
 
 namespace {
 
+/// Segments given as rows of one length (the rows overloads: no offsets): `begin` and `end` must
+/// be rows of `size` keys from position 0.
+struct as_rows {
+  std::size_t size;
+};
+
 /// segmented_top_k_{keys, pairs, indices} of `keys` over the segments `[begin[i], end[i])`,
 /// against each valid segment's stable sort cut to k; slots past a segment's size, and every
 /// slot of an ignored segment, must keep their poison. `iters`: the offsets as a pair of
-/// iterators giving `begin` and `end` (instead of device copies of them).
+/// iterators giving `begin` and `end` (instead of device copies of them), or as_rows.
 template <class Policy, class Key, class Index, class Iterators = std::nullptr_t>
 void check_segmented_top_k(const std::vector<Key>& keys, const std::vector<std::int64_t>& begin,
                            const std::vector<std::int64_t>& end, std::size_t k, const ringsweep::sort_options& opts,
@@ -649,7 +659,17 @@ void check_segmented_top_k(const std::vector<Key>& keys, const std::vector<std::
                                                                 idx.data(), n, segments, d_b, d_e, k, opts);
     };
     const auto call = [&](void* t, std::size_t& b) {
-      if constexpr (std::is_same<Iterators, std::nullptr_t>::value) {
+      if constexpr (std::is_same<Iterators, as_rows>::value) {
+        if (form == 0) {
+          return ringsweep::tuning::segmented_top_k_keys<Policy>(t, b, in.data(), out.data(), segments, iters.size, k,
+                                                                 opts);
+        } else if (form == 1) {
+          return ringsweep::tuning::segmented_top_k_pairs<Policy>(t, b, in.data(), out.data(), vin.data(), vout.data(),
+                                                                  segments, iters.size, k, opts);
+        }
+        return ringsweep::tuning::segmented_top_k_indices<Policy>(t, b, in.data(), no_keys ? nullptr : out.data(),
+                                                                  idx.data(), segments, iters.size, k, opts);
+      } else if constexpr (std::is_same<Iterators, std::nullptr_t>::value) {
         return forms(t, b, d_begin.data(), d_end.data());
       } else {
         return forms(t, b, iters.first, iters.second);
@@ -752,19 +772,14 @@ TEST_CASE("segmented_top_k: offsets as iterators", "[sort][top_k][segmented]") {
   }
 }
 
-TEST_CASE("segmented_top_k: rows longer than a tile, each selected by a block", "[sort][top_k][segmented]") {
-  // policy_tiny: a row of more than 192 keys gets a radix select of its own (design.md section 15)
-  // and a sort of its min(k, size) candidates; k above 192 sends those through onesweep passes.
-  // Rows of every kind next to each other: random, all equal, one key of 90%, sorted, reversed,
-  // few distinct, two heavy keys; exactly a tile (a block sorts it) and one key more; empty and
-  // short rows. Buckets of more than an eighth of a row (and a tile) stay in the row and are
-  // counted along the guessed key, so the next split may walk several levels.
-  const std::uint64_t seed = ringsweep_test::catch_seed();
+namespace {
+/// Rows of `sizes` keys one after another, of every kind by their index: random (0 to 3 and 5),
+/// all equal (4), one key of 90% (6), sorted (7), reversed (8), few distinct with shared low
+/// digits (9), two heavy keys and keys sharing two digits with one (10), random after that.
+void long_rows(const std::vector<std::size_t>& sizes, std::uint64_t seed, std::vector<std::int64_t>& begin,
+               std::vector<std::int64_t>& end, std::vector<std::uint32_t>& keys) {
   std::mt19937_64 rng(seed);
-  const std::size_t sizes[] = {1000, 192, 193, 0, 2500, 7, 700, 1500, 900, 300, 1200};
-  std::vector<std::int64_t> begin, end;
-  std::vector<std::uint32_t> keys;
-  for (std::size_t r = 0; r < std::size(sizes); ++r) {
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
     begin.push_back(std::int64_t(keys.size()));
     auto row = ringsweep_test::make_keys<std::uint32_t>(sizes[r], distribution::uniform, seed + r);
     switch (r) {
@@ -794,6 +809,18 @@ TEST_CASE("segmented_top_k: rows longer than a tile, each selected by a block", 
     keys.insert(keys.end(), row.begin(), row.end());
     end.push_back(std::int64_t(keys.size()));
   }
+}
+}  // namespace
+
+TEST_CASE("segmented_top_k: rows longer than a tile, each selected by a block", "[sort][top_k][segmented]") {
+  // policy_tiny: a row of more than 192 keys gets a radix select of its own (design.md section 15)
+  // and a sort of its min(k, size) candidates; k above 192 sends those through onesweep passes.
+  // Rows of every kind next to each other (long_rows); exactly a tile (a block sorts it) and one
+  // key more; empty and short rows. Buckets of more than an eighth of a row (and a tile) stay in
+  // the row and are counted along the guessed key, so the next split may walk several levels.
+  std::vector<std::int64_t> begin, end;
+  std::vector<std::uint32_t> keys;
+  long_rows({1000, 192, 193, 0, 2500, 7, 700, 1500, 900, 300, 1200}, ringsweep_test::catch_seed(), begin, end, keys);
   for (std::size_t k : {std::size_t(1), std::size_t(33), std::size_t(150), std::size_t(250), std::size_t(3000)}) {
     for (sort_order o : {sort_order::ascending, sort_order::descending}) {
       check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, k, sort_options_of(o), k == 33 ? 0 : 1);
@@ -804,6 +831,71 @@ TEST_CASE("segmented_top_k: rows longer than a tile, each selected by a block", 
                                                            sort_options_of(sort_order::descending, 4, 20));
   check_segmented_top_k<tiny, std::uint32_t, std::int64_t>(keys, begin, end, 40,
                                                            sort_options_of(sort_order::ascending, 9, 9), 1);
+}
+
+namespace {
+/// policy_tiny_top_k whose long rows split into parts of at least 48 keys (and k), whatever n.
+struct policy_tiny_top_k_parts : policy_tiny_top_k {
+  static constexpr int TOP_K_ROW_PART_MIN = 48;
+  static constexpr int TOP_K_ROW_PARTS_PER_SM = 1 << 20;
+};
+}  // namespace
+
+TEST_CASE("segmented_top_k: long rows split among blocks", "[sort][top_k][segmented]") {
+  // A row of more than 192 keys splits into min(size / max(48, k), 192 / k) parts, one block's
+  // select each; the parts' candidates, k each in part order, are the row's sorted candidates.
+  // Rows at part boundaries (4 x 48 +- 1 and 5 x 48 +- 1 for k <= 48), of every kind (long_rows:
+  // all equal, one key of 90% and two heavy keys cross the parts with ties), short rows between.
+  // k: 1 (up to 192 parts), 8, 33, 48 (4 parts of 48: 192 candidates, one tile), 64 (3 parts),
+  // 96 (2), 97 (no split).
+  using parts = policy_tiny_top_k_parts;
+  std::vector<std::int64_t> begin, end;
+  std::vector<std::uint32_t> keys;
+  long_rows({239, 240, 241, 191, 193, 9, 700, 1000, 900, 600, 1200, 287, 288, 289}, ringsweep_test::catch_seed() + 5,
+            begin, end, keys);
+  for (std::size_t k : {std::size_t(1), std::size_t(8), std::size_t(33), std::size_t(48), std::size_t(64),
+                        std::size_t(96), std::size_t(97)}) {
+    const sort_order o = k % 2 == 0 ? sort_order::ascending : sort_order::descending;
+    check_segmented_top_k<parts, std::uint32_t, std::int64_t>(keys, begin, end, k, sort_options_of(o),
+                                                              k == 33 ? 0 : (k == 8 || k == 64 ? 1 : 2));
+  }
+  check_segmented_top_k<parts, std::uint32_t, std::int64_t>(keys, begin, end, 40,
+                                                            sort_options_of(sort_order::descending, 4, 20), 1);
+}
+
+TEST_CASE("segmented_top_k: rows of one length", "[sort][top_k][segmented]") {
+  // The rows overloads: the same results as the offsets forms, and (SIMT) the launches of the
+  // class the rows are in only. policy_tiny's classes: tiny up to 96 keys, compact to 128, medium
+  // to 160, small to 192. Short rows: the classification with the tiny sorts (90 keys: one
+  // launch), and their class's kernel (100: two). Long rows (split, policy_tiny_top_k_parts): the
+  // list, the selects and the candidates' classification (14 parts x 4 = 56 candidates: three),
+  // and their class's kernel (4 x 48 = 192 candidates, and 97 of an unsplit row: four). The offsets
+  // forms launch both segmented sorts' every class.
+  using parts = policy_tiny_top_k_parts;
+  const struct {
+    std::size_t rows, size, k;
+    unsigned long long launches;
+  } cases[] = {{16, 90, 8, 1}, {16, 100, 8, 2}, {4, 700, 4, 3}, {3, 193, 48, 4}, {2, 600, 97, 4}, {5, 1, 3, 1}};
+  for (const auto& c : cases) {
+    std::vector<std::int64_t> begin, end;
+    for (std::size_t r = 0; r < c.rows; ++r) {
+      begin.push_back(std::int64_t(r * c.size));
+      end.push_back(std::int64_t((r + 1) * c.size));
+    }
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(c.rows * c.size, distribution::few_distinct,
+                                                               ringsweep_test::catch_seed() + c.size);
+#if defined(RINGSWEEP_VARIANT_SIMT)
+    const unsigned long long before = simt::kernel_launches();
+#endif
+    check_segmented_top_k<parts, std::uint32_t, std::int64_t>(keys, begin, end, c.k,
+                                                              sort_options_of(sort_order::descending), 0,
+                                                              as_rows{c.size});
+#if defined(RINGSWEEP_VARIANT_SIMT)
+    // Three forms, each a size query and a call.
+    INFO(c.rows << " rows of " << c.size << ", k " << c.k);
+    CHECK(simt::kernel_launches() - before == 3 * c.launches);
+#endif
+  }
 }
 
 TEST_CASE("segmented_top_k: 2^16 tiny segments", "[sort][top_k][segmented]") {

@@ -11,6 +11,15 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
+/// What the host knows of a segmented call's segment sizes: every segment the sort sees holds
+/// `lo` to `hi` keys (empty and dropped ones aside). Offsets say nothing (0 to n); rows of one
+/// length say everything; `hi` 0: no segment holds a key. The dispatch launches no class whose
+/// sizes lie above `hi`.
+struct segment_sizes {
+  u64 lo;
+  u64 hi;
+};
+
 /// A segment of more than one tile: keys `[begin, begin + size)`, and the index of its first
 /// tile among the large segments' tiles (the tiles of large segment j follow those of j - 1).
 struct large_segment {
@@ -84,15 +93,46 @@ struct segment_first_k {
   }
 };
 
+/// How a batched top-k splits a long row among blocks (docs/design.md section 15): into
+/// `parts(size)` parts of at least `part_min` keys each (the host makes `part_min >= k`), at most
+/// `max_parts` (the host makes `max_parts * k` at most one sort tile, so that a row's candidates
+/// fit one block's sort). Part c of a row begins `first(size, c)` keys into it, and its block
+/// writes its `min(k, part)` candidates from slot `c * k` of the row's range on: the candidates
+/// of a split row are `parts * k` keys, in part order, each part's grouped by level and in input
+/// order within a group, so equal keys stay in input order.
+struct top_k_row_parts {
+  u64 part_min = 1;
+  u64 max_parts = 1;
+  __host__ __device__ __forceinline__ u64 parts(u64 size) const {
+    const u64 fit = size / part_min;
+    return fit < 1 ? 1 : (fit < max_parts ? fit : max_parts);
+  }
+  /// The first key of part `c` of `parts` (sizes differ by at most one, the longer ones first).
+  __host__ __device__ __forceinline__ static u64 first(u64 size, u64 parts, u64 c) {
+    const u64 q = size / parts, r = size % parts;
+    return c * q + (c < r ? c : r);
+  }
+  /// The candidates a row of `size` keys leaves for the final sort.
+  __host__ __device__ __forceinline__ u64 candidates(u64 size, u64 k) const {
+    const u64 p = parts(size);
+    return p > 1 ? p * k : (k < size ? k : size);
+  }
+};
+
 /// A batched top-k's rows by size (docs/design.md section 15), over `Rows` (segment_offsets or
 /// fixed_rows): `top_k_short_rows` are the rows of at most `large_above` keys (a warp or a block
-/// sorts them), `top_k_candidate_rows` the first `min(k, size)` keys of each longer row, where
-/// the per-row select leaves that row's candidates. Either is empty for the other rows.
+/// sorts them), `top_k_candidate_rows` the candidates the per-row select leaves at the start of
+/// each longer row (top_k_row_parts::candidates). Either is empty for the other rows.
 template <class Rows>
 struct top_k_short_rows {
   Rows rows;
   u64 large_above;
   __host__ bool given(std::size_t segments) const { return rows.given(segments); }
+  __host__ segment_sizes sizes(u64 n) const {
+    const segment_sizes r = rows.sizes(n);
+    if (r.lo > large_above) return segment_sizes{0, 0};
+    return segment_sizes{r.lo, r.hi < large_above ? r.hi : large_above};
+  }
   __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
     return rows.bounds(s, n, begin, end) && end - begin <= large_above;
   }
@@ -102,10 +142,16 @@ struct top_k_candidate_rows {
   Rows rows;
   u64 large_above;
   u64 k;
+  top_k_row_parts split;
   __host__ bool given(std::size_t segments) const { return rows.given(segments); }
+  __host__ segment_sizes sizes(u64 n) const {
+    const segment_sizes r = rows.sizes(n);
+    if (r.hi <= large_above) return segment_sizes{0, 0};
+    return segment_sizes{split.candidates(r.lo > large_above ? r.lo : large_above + 1, k), split.candidates(r.hi, k)};
+  }
   __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
     if (!rows.bounds(s, n, begin, end) || end - begin <= large_above) return false;
-    end = begin + min_of<u64>(k, end - begin);
+    end = begin + split.candidates(end - begin, k);
     return true;
   }
 };

@@ -7,12 +7,14 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// A large row of a batched top-k, listed for the per-row select: segment `segment`'s keys
-/// `[begin, begin + size)` of the input.
+/// A large row of a batched top-k, or a part of one (top_k_row_parts), listed for the per-row
+/// select: segment `segment`'s keys `[begin, begin + size)` of the input, whose candidates go to
+/// the candidate arrays from slot `out` on.
 struct top_k_row {
   u64 segment;
   u64 begin;
   u64 size;
+  u64 out;
 };
 
 /// Arguments of the batched top-k's per-row select (top_k_row_select). `ValueRaw`: the caller's
@@ -29,7 +31,7 @@ struct top_k_rows_params : key_context<Key> {
   sort_window window;  // bits, direction and passes (sort_window::resolve)
   bits_type* buf_keys;        // n keys: a row's current bucket, compacted in place at the row's own range
   u64* buf_pos;               // and their input positions
-  bits_type* cand_keys;       // n keys: a row's min(k, size) candidates at the start of its own range,
+  bits_type* cand_keys;       // n keys: a row's candidates at the start of its own range (its parts' one after another),
   ValueRaw* cand_values;      // grouped by level, in input order within a group (and their values)
 };
 
@@ -66,13 +68,15 @@ struct top_k_row_select {
     const u64 count = min_of<u64>(load_global(p.row_count), p.row_capacity);
     for (u64 i = blockIdx.x; i < count; i += gridDim.x) {
       const top_k_row row = p.rows[i];
-      select_row<ValueRaw, VALUES, POSITIONS>(temp, p, row.begin, row.size);
+      select_row<ValueRaw, VALUES, POSITIONS>(temp, p, row.begin, row.size, row.out);
     }
   }
 
+  /// The select of keys `[begin, begin + size)` (buffered in that range of the bucket arrays), its
+  /// `min(k, size)` candidates to the candidate arrays from slot `out` on.
   template <class ValueRaw, bool VALUES, bool POSITIONS>
   __device__ __forceinline__ static void select_row(TempStorage& temp, const top_k_rows_params<Key, ValueRaw>& p,
-                                                    u64 begin, u64 size) {
+                                                    u64 begin, u64 size, u64 out) {
     constexpr int MAX_PASSES = select::MAX_PASSES;
     __shared__ u64 chosen[3];  // bucket, keys below it, keys in it
     __shared__ unsigned long long uniform_bits;
@@ -159,7 +163,7 @@ RINGSWEEP_UNROLL
     int level = select::highest_level(uniform, p.window.passes - 1);
     u64 k_rem = min_of<u64>(p.k, size);
     u64 cnt = size;        // keys of the current source
-    u64 out_at = begin;    // the row's next candidate slot
+    u64 out_at = out;      // the row's next candidate slot
     bool from_input = true;
     bool path = false;     // the last split counted along the guessed key (its bucket stayed in the row)
     int checks = 0;

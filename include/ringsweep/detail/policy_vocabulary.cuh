@@ -249,6 +249,10 @@ struct policy_defaults {
   // top-k: at most this many ranges (blocks of the select's kernels; a range spans several tiles
   // beyond TOP_K_MAX_RANGES x HIST_THREADS x HIST_ITEMS keys).
   static constexpr int TOP_K_MAX_RANGES = 1024;
+  // batched top-k: a long row is split among blocks in parts of at least TOP_K_ROW_PART_MIN keys
+  // (and k), and of at least n / (TOP_K_ROW_PARTS_PER_SM x SMs).
+  static constexpr int TOP_K_ROW_PART_MIN = 8192;
+  static constexpr int TOP_K_ROW_PARTS_PER_SM = 4;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
     return onesweep_shape::fit(t, 384, 16, 16, 384 * 16 * 4);

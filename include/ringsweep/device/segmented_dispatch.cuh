@@ -30,7 +30,9 @@ template <class Key>
 struct segmented_plan {
   sort_plan<Key> sort;        // n, window, passes, order and key context (its path is unused)
   std::size_t segments = 0;
-  std::size_t large_max = 0;  // large segments at most: min(segments, n / (TILE + 1))
+  std::size_t smallest = 0;   // keys of the smallest non-empty segment at least (segment_sizes::lo)
+  std::size_t largest = 0;    // keys of the largest segment at most (segment_sizes::hi, at most n)
+  std::size_t large_max = 0;  // large segments at most: min(segments, n / (TILE + 1)), 0 when none can be
   std::size_t tiles_max = 0;  // their tiles at most
   temp_layout layout;        // temp_layout::segmented
 };
@@ -78,15 +80,19 @@ struct segmented_dispatch {
   static constexpr int COUNTER_LARGE = 6;  // a 64-bit word (words 6 and 7)
 
   /// Checks the arguments (those of sort_config::make_plan, and n below 2^48, segments below
-  /// 2^32) and lays out the temporary storage; `in_out` adds scratch for the large segments.
+  /// 2^32) and lays out the temporary storage; `in_out` adds scratch for the large segments;
+  /// `sizes`: what the host knows of the segments' sizes (no large class where none is larger
+  /// than a tile).
   __host__ static cudaError_t make_plan(std::size_t n, std::size_t segments, const sort_options& opts, bool in_out,
-                                        segmented_plan<Key>& p) {
+                                        segmented_plan<Key>& p, segment_sizes sizes = segment_sizes{0, ~u64(0)}) {
     cudaError_t e = Config::make_plan(n, opts, false, p.sort);
     if (e != cudaSuccess) return e;
     if (std::uint64_t(n) >= (std::uint64_t(1) << segment_item::begin_bits)) return cudaErrorInvalidValue;
     if (std::uint64_t(segments) > 0xffffffffull) return cudaErrorInvalidValue;
     p.segments = segments;
-    p.large_max = min_of<std::size_t>(segments, n / std::size_t(TILE + 1));
+    p.largest = std::size_t(min_of<u64>(sizes.hi, u64(n)));
+    p.smallest = std::size_t(min_of<u64>(sizes.lo, u64(p.largest)));
+    p.large_max = p.largest > std::size_t(TILE) ? min_of<std::size_t>(segments, n / std::size_t(TILE + 1)) : 0;
     p.tiles_max = p.large_max == 0 ? 0 : n / std::size_t(TILE) + p.large_max;
     p.layout = temp_layout{};
     if (n == 0 || segments == 0) return cudaSuccess;
@@ -105,6 +111,7 @@ struct segmented_dispatch {
   template <class Segments, class Output = segment_in_place>
   __host__ static cudaError_t run(const segmented_plan<Key>& p, void* temp, const buffers& b, const Segments& segments,
                                   cudaStream_t stream, const Output& out = Output{}) {
+    if (p.largest == 0) return cudaSuccess;  // no segment holds a key
     const temp_layout& l = p.layout;
     char* base = reinterpret_cast<char*>(align_up(reinterpret_cast<std::uintptr_t>(temp)));
     u32* counters = reinterpret_cast<u32*>(base + l.counters);
@@ -176,7 +183,7 @@ struct segmented_dispatch {
       if (e != cudaSuccess) return e;
     }
     if constexpr (COMPACT != 0) {
-      if (p.sort.n > std::size_t(TINY)) {  // else no segment is compact
+      if (holds(p, TINY, COMPACT)) {  // else no segment is compact
         constexpr int blocks = compact_config::shape::MIN_BLOCKS;
         segment_sort_params<Key, value_raw_t> cs = sp;
         cs.front_max = u32(COMPACT);
@@ -186,7 +193,7 @@ struct segmented_dispatch {
       }
     }
     if constexpr (MEDIUM != 0) {
-      if (p.sort.n > std::size_t(COMPACT != 0 ? COMPACT : TINY)) {  // else no segment is medium
+      if (holds(p, COMPACT != 0 ? COMPACT : TINY, MEDIUM)) {  // else no segment is medium
         constexpr int blocks = medium_config::shape::MIN_BLOCKS;
         segment_sort_params<Key, value_raw_t> ms = sp;
         ms.front_min = u32(COMPACT + 1);  // above the compact class (TINY + 1 where there is none)
@@ -195,7 +202,7 @@ struct segmented_dispatch {
         if (e != cudaSuccess) return e;
       }
     }
-    if (p.sort.n > std::size_t(MEDIUM != 0 ? MEDIUM : TINY)) {  // else no segment is small
+    if (holds(p, MEDIUM != 0 ? MEDIUM : TINY, TILE)) {  // else no segment is small
       e = launch(small_segment_kernel<typename Config::unhooked, Output>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS),
                  stream, later, sp, out);
       if (e != cudaSuccess) return e;
@@ -208,6 +215,12 @@ struct segmented_dispatch {
   __host__ static std::size_t counter_bytes(const temp_layout& l) { return l.status - l.counters; }
 
  private:
+
+  /// Whether a segment of more than `above` and at most `upto` keys may exist (what the host knows:
+  /// n, and the sizes of rows of one length).
+  __host__ static bool holds(const segmented_plan<Key>& p, int above, int upto) {
+    return p.largest > std::size_t(above) && p.smallest <= std::size_t(upto);
+  }
 
   /// A grid of `blocks`, at most `cap` and at least 1.
   __host__ static unsigned grid_of(std::size_t blocks, std::size_t cap) {

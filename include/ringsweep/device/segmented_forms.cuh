@@ -43,7 +43,7 @@ struct segmented_runner {
   __host__ static cudaError_t plan(std::size_t n, std::size_t segments, const Segments& bounds,
                                    const sort_options& opts, bool in_out, void* d_temp, std::size_t& temp_bytes,
                                    const key_context<K>& context, segmented_plan<K>& p, bool& answered) {
-    const cudaError_t e = dispatch::make_plan(n, segments, opts, in_out, p);
+    const cudaError_t e = dispatch::make_plan(n, segments, opts, in_out, p, bounds.sizes(u64(n)));
     if (e != cudaSuccess) return e;
     p.sort.context = context;
     answered = true;

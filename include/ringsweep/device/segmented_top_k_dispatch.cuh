@@ -29,18 +29,17 @@ struct segmented_top_k_dispatch {
   template <class Value, top_k_output What>
   using config = sort_config<Policy, sort_key, typename kernel_value<sort_value<Value, What>>::type, Hooks>;
 
-  template <class Key, class Value, top_k_output What, class BeginOffsets, class EndOffsets>
+  /// `Rows`: where the segments are, segment_offsets (the caller's offsets) or fixed_rows.
+  template <class Key, class Value, top_k_output What, class Rows>
   __host__ static cudaError_t run(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
-                                  std::size_t& temp_bytes, std::size_t n, std::size_t segments,
-                                  BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
-                                  const sort_options& opts, cudaStream_t stream) {
+                                  std::size_t& temp_bytes, std::size_t n, std::size_t segments, const Rows& bounds,
+                                  std::size_t k, const sort_options& opts, cudaStream_t stream) {
     if constexpr (What == top_k_output::pairs && !value_moves_whole<Value>::value) {
       return with_index_type(n, [&](auto index) {
-        return run_gathered<decltype(index)>(kind, f, d_temp, temp_bytes, n, segments, begin_offsets, end_offsets, k,
-                                             opts, stream);
+        return run_gathered<decltype(index)>(kind, f, d_temp, temp_bytes, n, segments, bounds, k, opts, stream);
       });
     } else {
-      return run_moved(kind, f, d_temp, temp_bytes, n, segments, begin_offsets, end_offsets, k, opts, stream);
+      return run_moved(kind, f, d_temp, temp_bytes, n, segments, bounds, k, opts, stream);
     }
   }
 
@@ -49,16 +48,16 @@ struct segmented_top_k_dispatch {
   /// short segment's size stays unset), then one gather of the winners' values into their slots
   /// (unset slots keep theirs). Temporary storage: the indices form's, then a(segments k
   /// sizeof(Index)) of order. Every check of the values is made before the first launch.
-  template <class Index, class Key, class Value, class BeginOffsets, class EndOffsets>
+  template <class Index, class Key, class Value, class Rows>
   __host__ static cudaError_t run_gathered(const Kind& kind, const top_k_form<Key, Value, top_k_output::pairs>& f,
                                            void* d_temp, std::size_t& temp_bytes, std::size_t n, std::size_t segments,
-                                           BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
-                                           const sort_options& opts, cudaStream_t stream) {
+                                           const Rows& bounds, std::size_t k, const sort_options& opts,
+                                           cudaStream_t stream) {
     static_assert(std::is_trivially_copyable<Value>::value, "ringsweep: values must be trivially copyable");
     using indices_form = top_k_form<Key, Index, top_k_output::indices>;
     std::size_t inner_bytes = 0;
     cudaError_t e = run_moved(kind, indices_form{nullptr, nullptr, nullptr, nullptr}, nullptr, inner_bytes, n,
-                              segments, begin_offsets, end_offsets, k, opts, stream);
+                              segments, bounds, k, opts, stream);
     if (e != cudaSuccess) return e;  // the window, the counts, segments x k against half of size_t
     const std::size_t slots = segments * k;
     if (slots > (~std::size_t(0) >> 2) / (sizeof(Index) + sizeof(Value))) return cudaErrorInvalidValue;
@@ -71,7 +70,6 @@ struct segmented_top_k_dispatch {
     if (k == 0 || n == 0 || segments == 0) return cudaSuccess;
     if (temp_bytes < bytes) return cudaErrorInvalidValue;
     // The indices form's checks (made again there), then the values', before the order's fill.
-    const segment_offsets_of<BeginOffsets, EndOffsets> bounds{begin_offsets, end_offsets};
     if (!bounds.given(segments) || f.keys_in == nullptr || f.keys_out == nullptr || f.values_in == nullptr ||
         f.values_out == nullptr || !kind.aligned(f.keys_in, f.keys_out)) {
       return cudaErrorInvalidValue;
@@ -87,17 +85,34 @@ struct segmented_top_k_dispatch {
     e = cudaMemsetAsync(order, 0xff, slots * sizeof(Index), stream);
     if (e != cudaSuccess) return e;
     std::size_t left = inner_bytes;
-    e = run_moved(kind, indices_form{f.keys_in, f.keys_out, nullptr, order}, d_temp, left, n, segments, begin_offsets,
-                  end_offsets, k, opts, stream);
+    e = run_moved(kind, indices_form{f.keys_in, f.keys_out, nullptr, order}, d_temp, left, n, segments, bounds, k, opts,
+                  stream);
     if (e != cudaSuccess) return e;
     return launch_value_gather<true>(f.values_in, f.values_out, order, slots, count_source{}, stream);
   }
 
-  template <class Key, class Value, top_k_output What, class BeginOffsets, class EndOffsets>
+  /// How long rows split among the per-row select's blocks (top_k_row_parts): parts of at least
+  /// max(TOP_K_ROW_PART_MIN, k) keys and of the call's n over TOP_K_ROW_PARTS_PER_SM parts an SM
+  /// (so that a few long rows fill the device, in about two waves of the kernel's two blocks an
+  /// SM), at most `tile / k` parts a row (its candidates are one sort tile at most), at most 2^31
+  /// parts in all (the list's count is 32-bit).
+  __host__ static cudaError_t row_parts(std::size_t n, std::size_t k, u64 tile, top_k_row_parts& split) {
+    int device = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess) return e;
+    const u64 blocks = u64(max_of(sms, 1)) * u64(Policy::TOP_K_ROW_PARTS_PER_SM);
+    split.part_min = max_of<u64>(max_of<u64>(u64(Policy::TOP_K_ROW_PART_MIN), u64(k)),
+                                 max_of<u64>(ceil_div<u64>(u64(n), blocks), (u64(n) >> 31) + 1));
+    split.max_parts = k == 0 ? 1 : max_of<u64>(1, tile / u64(k));
+    return cudaSuccess;
+  }
+
+  template <class Key, class Value, top_k_output What, class Rows>
   __host__ static cudaError_t run_moved(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
                                         std::size_t& temp_bytes, std::size_t n, std::size_t segments,
-                                        BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
-                                        const sort_options& opts, cudaStream_t stream) {
+                                        const Rows& bounds, std::size_t k, const sort_options& opts,
+                                        cudaStream_t stream) {
     using V = sort_value<Value, What>;
     using cfg = config<Value, What>;
     using runner = segmented_runner<cfg>;
@@ -107,18 +122,29 @@ struct segmented_top_k_dispatch {
     using row_raw = typename std::conditional<VALUES, raw, u32>::type;  // the candidates' values
     // Rows of more than one sort tile are long (the classification's test), and get a select each.
     constexpr u64 LARGE_ABOVE = u64(cfg::TILE);
-    using offsets = segment_offsets_of<BeginOffsets, EndOffsets>;
-    const offsets bounds{begin_offsets, end_offsets};
+    using offsets = Rows;
     const top_k_short_rows<offsets> short_rows{bounds, LARGE_ABOVE};
-    const top_k_candidate_rows<offsets> candidate_rows{bounds, LARGE_ABOVE, u64(k)};
-    // The sorts' storage (a size query: checks the window, n and the segment count); both sorts
-    // are of n keys and `segments` segments, and run one after the other in it.
-    std::size_t sort_bytes = 0;
-    cudaError_t e = runner::run(in_out_form<Key, V>{nullptr, nullptr, nullptr, nullptr}, segments, short_rows, nullptr,
-                                sort_bytes, n, opts, stream, kind.context());
+    top_k_row_parts split;
+    cudaError_t e = row_parts(n, k, u64(cfg::TILE), split);
     if (e != cudaSuccess) return e;
+    const top_k_candidate_rows<offsets> candidate_rows{bounds, LARGE_ABOVE, u64(k), split};
+    // The sorts' storage (size queries: they check the window, n and the segment count); both
+    // sorts are of n keys and `segments` segments, and run one after the other in it.
+    std::size_t sort_bytes = 0, cand_sort_bytes = 0;
+    e = runner::run(in_out_form<Key, V>{nullptr, nullptr, nullptr, nullptr}, segments, short_rows, nullptr,
+                    sort_bytes, n, opts, stream, kind.context());
+    if (e == cudaSuccess) {
+      e = runner::run(in_out_form<Key, V>{nullptr, nullptr, nullptr, nullptr}, segments, candidate_rows, nullptr,
+                      cand_sort_bytes, n, opts, stream, kind.context());
+    }
+    if (e != cudaSuccess) return e;
+    sort_bytes = max_of(sort_bytes, cand_sort_bytes);
     if (segments != 0 && k > (~std::size_t(0) >> 1) / segments) return cudaErrorInvalidValue;
-    const std::size_t long_max = min_of<std::size_t>(segments, n / std::size_t(LARGE_ABOVE + 1));
+    // Long rows, and their parts beyond the first, at most.
+    const std::size_t long_max = bounds.sizes(u64(n)).hi > LARGE_ABOVE
+                                     ? min_of<std::size_t>(segments, n / std::size_t(LARGE_ABOVE + 1))
+                                     : 0;
+    const std::size_t parts_max = long_max == 0 ? 0 : long_max + std::size_t(n / split.part_min);
     std::size_t at = align_up(sort_bytes);
     const auto piece = [&](std::size_t bytes) {
       const std::size_t here = at;
@@ -132,7 +158,7 @@ struct segmented_top_k_dispatch {
     const std::size_t cand_keys_at = piece(n * sizeof(bits_type));  // its candidates, at the start of its range
     const std::size_t cand_values_at = VALUES ? piece(n * sizeof(raw)) : 0;
     const std::size_t segs_at = piece(segments * sizeof(u32));
-    const std::size_t rows_at = piece(long_max * sizeof(top_k_row));
+    const std::size_t rows_at = piece(parts_max * sizeof(top_k_row));
     const std::size_t count_at = piece(sizeof(u32));
     const std::size_t bytes = at + temp_alignment;
     if (d_temp == nullptr) {
@@ -168,13 +194,14 @@ struct segmented_top_k_dispatch {
     u32* const row_count = temp_piece<u32>(d_temp, count_at);
     top_k_row* const rows = temp_piece<top_k_row>(d_temp, rows_at);
     // 1. The long rows, listed on the device, and each one's select to its candidates.
-    e = cudaMemsetAsync(row_count, 0, sizeof(u32), stream);
-    if (e != cudaSuccess) return e;
     if (long_max != 0) {
+      e = cudaMemsetAsync(row_count, 0, sizeof(u32), stream);
+      if (e != cudaSuccess) return e;
       const unsigned list_grid = unsigned(max_of<std::size_t>(
           1, min_of<std::size_t>(ceil_div<std::size_t>(segments, top_k_gather_threads), 4096)));
       e = launch(top_k_rows_list_kernel<offsets>, list_grid, unsigned(top_k_gather_threads), stream,
-                 launch_order::serial, bounds, u64(segments), u64(n), LARGE_ABOVE, rows, u64(long_max), row_count);
+                 launch_order::serial, bounds, u64(segments), u64(n), LARGE_ABOVE, split, u64(k), rows,
+                 u64(parts_max), row_count);
       if (e != cudaSuccess) return e;
       top_k_rows_params<sort_key, row_raw> rp;
       static_cast<key_context<sort_key>&>(rp) = kind.context();
@@ -183,7 +210,7 @@ struct segmented_top_k_dispatch {
       if constexpr (What == top_k_output::pairs) rp.values = reinterpret_cast<const row_raw*>(f.values_in);
       rp.rows = rows;
       rp.row_count = row_count;
-      rp.row_capacity = u64(long_max);
+      rp.row_capacity = u64(parts_max);
       rp.k = u64(k);
       // The window was checked by the sorts' size queries above.
       if (!sort_window::resolve(opts, key_traits<sort_key>::bits, cfg::RADIX_BITS, rp.window)) {
@@ -196,7 +223,7 @@ struct segmented_top_k_dispatch {
       using select_config = sort_config<Policy, sort_key, null_value>;  // keys only, no hooks
       using select = top_k_row_select<select_config>;
       e = launch(top_k_rows_kernel<select_config, row_raw, What == top_k_output::pairs, INDICES>,
-                 unsigned(min_of<std::size_t>(long_max, 8192)), unsigned(select::THREADS), stream,
+                 unsigned(min_of<std::size_t>(parts_max, 8192)), unsigned(select::THREADS), stream,
                  launch_order::serial, rp);
       if (e != cudaSuccess) return e;
     }
@@ -242,15 +269,29 @@ struct segmented_top_k_dispatch {
   }
 };
 
-/// The entry of every segmented top-k overload.
+/// The entry of every segmented top-k overload with offsets.
 template <class Choice, class Kind, class Key, class Value, top_k_output What, class BeginOffsets, class EndOffsets>
 __host__ cudaError_t segmented_top_k(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
                                      std::size_t& temp_bytes, std::size_t n, std::size_t segments,
                                      BeginOffsets begin_offsets, EndOffsets end_offsets, std::size_t k,
                                      const sort_options& opts, cudaStream_t stream) {
+  const segment_offsets_of<BeginOffsets, EndOffsets> bounds{begin_offsets, end_offsets};
+  return with_policy<Choice>([&](auto policy, auto hooks) {
+    return segmented_top_k_dispatch<decltype(policy), decltype(hooks), Kind>::run(kind, f, d_temp, temp_bytes, n,
+                                                                                 segments, bounds, k, opts, stream);
+  });
+}
+
+/// The entry of every batched top-k overload over rows of one length (fixed_rows): n is
+/// `rows * row_keys` (rows_keys: a product that overflows is a count every plan rejects).
+template <class Choice, class Kind, class Key, class Value, top_k_output What>
+__host__ cudaError_t batched_top_k(const Kind& kind, const top_k_form<Key, Value, What>& f, void* d_temp,
+                                   std::size_t& temp_bytes, std::size_t rows, std::size_t row_keys, std::size_t k,
+                                   const sort_options& opts, cudaStream_t stream) {
+  const fixed_rows bounds{u64(row_keys)};
   return with_policy<Choice>([&](auto policy, auto hooks) {
     return segmented_top_k_dispatch<decltype(policy), decltype(hooks), Kind>::run(
-        kind, f, d_temp, temp_bytes, n, segments, begin_offsets, end_offsets, k, opts, stream);
+        kind, f, d_temp, temp_bytes, rows_keys(rows, row_keys), rows, bounds, k, opts, stream);
   });
 }
 

@@ -214,6 +214,73 @@ cudaError_t tuning::segmented_top_k_indices(void* d_temp, std::size_t& temp_byte
                                          n, num_segments, d_begin, d_end, k, opts, stream);
 }
 
+template <class Key>
+cudaError_t segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out,
+                                 std::size_t num_segments, std::size_t segment_size, std::size_t k,
+                                 sort_options opts, cudaStream_t stream) {
+  return tuning::segmented_top_k_keys<detail::for_device>(d_temp, temp_bytes, in, out, num_segments, segment_size, k,
+                                                          opts, stream);
+}
+
+template <class Key, class Value>
+cudaError_t segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                  const Value* values_in, Value* values_out, std::size_t num_segments,
+                                  std::size_t segment_size, std::size_t k, sort_options opts, cudaStream_t stream) {
+  return tuning::segmented_top_k_pairs<detail::for_device>(d_temp, temp_bytes, keys_in, keys_out, values_in,
+                                                           values_out, num_segments, segment_size, k, opts, stream);
+}
+
+template <class Key, class Index>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                    Index* indices_out, std::size_t num_segments, std::size_t segment_size,
+                                    std::size_t k, sort_options opts, cudaStream_t stream) {
+  return tuning::segmented_top_k_indices<detail::for_device>(d_temp, temp_bytes, keys_in, keys_out, indices_out,
+                                                             num_segments, segment_size, k, opts, stream);
+}
+
+template <class Key, class Index>
+cudaError_t segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t,
+                                    Index* indices_out, std::size_t num_segments, std::size_t segment_size,
+                                    std::size_t k, sort_options opts, cudaStream_t stream) {
+  return segmented_top_k_indices(d_temp, temp_bytes, keys_in, static_cast<Key*>(nullptr), indices_out, num_segments,
+                                 segment_size, k, opts, stream);
+}
+
+template <class Policy, class Key>
+cudaError_t tuning::segmented_top_k_keys(void* d_temp, std::size_t& temp_bytes, const Key* in, Key* out,
+                                         std::size_t num_segments, std::size_t segment_size, std::size_t k,
+                                         sort_options opts, cudaStream_t stream) {
+  return detail::batched_top_k<Policy>(detail::builtin_keys<Key>{}, detail::top_k_of(in, out), d_temp, temp_bytes,
+                                       num_segments, segment_size, k, opts, stream);
+}
+
+template <class Policy, class Key, class Value>
+cudaError_t tuning::segmented_top_k_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                          const Value* values_in, Value* values_out, std::size_t num_segments,
+                                          std::size_t segment_size, std::size_t k, sort_options opts,
+                                          cudaStream_t stream) {
+  return detail::batched_top_k<Policy>(detail::builtin_keys<Key>{},
+                                       detail::top_k_of(keys_in, keys_out, values_in, values_out), d_temp, temp_bytes,
+                                       num_segments, segment_size, k, opts, stream);
+}
+
+template <class Policy, class Key, class Index>
+cudaError_t tuning::segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                                            Index* indices_out, std::size_t num_segments, std::size_t segment_size,
+                                            std::size_t k, sort_options opts, cudaStream_t stream) {
+  return detail::batched_top_k<Policy>(detail::builtin_keys<Key>{},
+                                       detail::top_k_indices_of(keys_in, keys_out, indices_out), d_temp, temp_bytes,
+                                       num_segments, segment_size, k, opts, stream);
+}
+
+template <class Policy, class Key, class Index>
+cudaError_t tuning::segmented_top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, std::nullptr_t,
+                                            Index* indices_out, std::size_t num_segments, std::size_t segment_size,
+                                            std::size_t k, sort_options opts, cudaStream_t stream) {
+  return tuning::segmented_top_k_indices<Policy>(d_temp, temp_bytes, keys_in, static_cast<Key*>(nullptr), indices_out,
+                                                 num_segments, segment_size, k, opts, stream);
+}
+
 // The remaining twins (top_k.cuh): the same bodies as the public forms above, with `Policy`.
 
 template <class Policy, class Key, class Index>

@@ -191,7 +191,7 @@ struct gather_runner {
       return cudaErrorInvalidValue;
     }
     segmented_plan<SortKey> p;
-    cudaError_t e = segmented_dispatch<config>::make_plan(n, segments, opts, true, p);
+    cudaError_t e = segmented_dispatch<config>::make_plan(n, segments, opts, true, p, bounds.sizes(u64(n)));
     if (e != cudaSuccess) return e;
     const std::size_t index_bytes = n != 0 ? align_up(n * sizeof(Index)) : 0;
     const std::size_t total = p.layout.bytes + 2 * index_bytes;

@@ -77,6 +77,8 @@ struct segment_offsets {
   __host__ bool given(std::size_t segments) const {
     return segments == 0 || (offsets_present(begin_offsets) && offsets_present(end_offsets));
   }
+  /// What the host knows of the sizes without reading an offset: nothing.
+  __host__ segment_sizes sizes(u64 n) const { return segment_sizes{0, n}; }
   /// Segment `s` as `[begin, end)`: false when it is empty or does not lie within `[0, n)`.
   __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
     const begin_type b = read_offset(begin_offsets, s);
@@ -103,6 +105,7 @@ struct fixed_rows {
   u64 size;
 
   __host__ bool given(std::size_t) const { return true; }
+  __host__ segment_sizes sizes(u64 n) const { return size <= n ? segment_sizes{size, size} : segment_sizes{0, 0}; }
   __device__ __forceinline__ bool bounds(u64 s, u64 n, u64& begin, u64& end) const {
     begin = s * size;
     end = begin + size;

@@ -87,20 +87,25 @@ __global__ void __launch_bounds__(top_k_gather_threads) top_k_index_kernel(const
   }
 }
 
-/// One thread per segment (grid-stride): the rows of more than `large_above` keys, appended in
-/// any order to `rows` (`count` zeroed). Disjoint segments make at most
-/// `capacity` = min(segments, n / (large_above + 1)) of them; overlapping ones (undefined) may
-/// count more, but no row past `capacity` is written or selected.
+/// One thread per segment (grid-stride): the rows of more than `large_above` keys, each as its
+/// `split.parts(size)` parts (a block's select each), appended in any order to `rows` (`count`
+/// zeroed); part c's candidates go to slot `begin + c * k`. Disjoint segments make at most
+/// `capacity` = min(segments, n / (large_above + 1)) + n / split.part_min of them; overlapping
+/// ones (undefined) may count more, but no part past `capacity` is written or selected.
 template <class Segments>
 __global__ void __launch_bounds__(top_k_gather_threads)
-    top_k_rows_list_kernel(Segments segments, u64 num_segments, u64 n, u64 large_above, top_k_row* rows, u64 capacity,
-                           u32* count) {
+    top_k_rows_list_kernel(Segments segments, u64 num_segments, u64 n, u64 large_above, top_k_row_parts split, u64 k,
+                           top_k_row* rows, u64 capacity, u32* count) {
   const u64 stride = u64(gridDim.x) * top_k_gather_threads;
   for (u64 s = u64(blockIdx.x) * top_k_gather_threads + threadIdx.x; s < num_segments; s += stride) {
     u64 begin = 0, end = 0;
     if (!segments.bounds(s, n, begin, end) || end - begin <= large_above) continue;
-    const u32 at = atomicAdd(count, 1u);
-    if (at < capacity) rows[at] = top_k_row{s, begin, end - begin};
+    const u64 size = end - begin, parts = split.parts(size);
+    const u64 at = atomicAdd(count, u32(parts));
+    for (u64 c = 0; c < parts && at + c < capacity; ++c) {
+      const u64 first = top_k_row_parts::first(size, parts, c);
+      rows[at + c] = top_k_row{s, begin + first, top_k_row_parts::first(size, parts, c + 1) - first, begin + c * k};
+    }
   }
 }
 
