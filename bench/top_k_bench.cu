@@ -11,7 +11,14 @@
 //       copying each row's first k (`segsort_copy`); cub::DeviceBatchedTopK::MaxKeys (unsorted,
 //       non-deterministic; only where CCCL_VERSION >= 3005000, e.g. built against the cuda-cccl
 //       wheel's headers: RINGSWEEP_BENCH_CCCL_INCLUDE_DIR, which scripts/gpu_session.sh stage sets)
-// n runs over 2^20 .. 2^28 (--rs_min_log2 / --rs_max_log2). Every row checks its own output once,
+//   batched_top_k/<f32|bf16>/rows:<1|8|64|256>/row:<32768|131072|262144>/k:<1|50|1024>/<ringsweep|segsort_copy|cub_batched>
+//       a language model's sampling: a batch of rows of logits (uniform in [-16, 16)), the k largest
+//       of each with their positions: ringsweep::segmented_top_k_indices over rows of one length
+//       (keys and 4-byte positions, sorted, stable); ringsweep::segmented_sort_pairs of the rows
+//       with their positions plus a copy of each row's first k (`segsort_copy`);
+//       cub::DeviceBatchedTopK::MaxKeys (keys only, unsorted, non-deterministic; f32, k <= 64,
+//       CCCL >= 3.5). torch.topk(sorted=True) on the same shapes: bench/top_k_torch.py.
+// n runs over 2^20 .. 2^28 (--rs_min_log2 / --rs_max_log2; not the batched rows). Every row checks its own output once,
 // before timing, against a full sort of the same keys (the k keys bit for bit; CUB's unsorted
 // ones after sorting them), and stops the program on a mismatch.
 //
@@ -31,6 +38,7 @@
 #define RS_BENCH_CUB_BATCHED_TOPK 1
 #endif
 
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -89,6 +97,28 @@ template <class T> const char* type_name();
 template <> const char* type_name<u32>() { return "u32"; }
 template <> const char* type_name<float>() { return "f32"; }
 template <> const char* type_name<u64>() { return "u64"; }
+template <> const char* type_name<__nv_bfloat16>() { return "bf16"; }
+
+/// Logits: uniform in [-16, 16) on a grid of 2^-16 (bf16 rounds them: many ties).
+template <class T>
+__global__ void logits_kernel(T* out, std::size_t n, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const float x = float(bench::random_bits(seed, i, 1) & 0x1fffffu) * (1.0f / 65536.0f) - 16.0f;
+    if constexpr (std::is_same<T, float>::value) {
+      out[i] = x;
+    } else {
+      out[i] = __float2bfloat16(x);
+    }
+  }
+}
+
+__global__ void iota_kernel(int* out, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    out[i] = int(i);
+  }
+}
 
 template <class T>
 __global__ void fill_kernel(T* out, std::size_t n, std::uint64_t seed) {
@@ -262,12 +292,12 @@ struct row_start {
 
 /// cub::DeviceBatchedTopK::MaxKeys over `rows` rows of `Row` keys, the k largest of each (k <= 64),
 /// unsorted and not deterministic (its fastest requirements; ringsweep's rows are sorted and stable).
-template <int Row>
-cudaError_t cub_batched_top_k(void* temp, std::size_t& bytes, const u32* in, u32* out, std::size_t rows,
+template <int Row, class Key = u32>
+cudaError_t cub_batched_top_k(void* temp, std::size_t& bytes, const Key* in, Key* out, std::size_t rows,
                               std::size_t k, cudaStream_t s) {
   const auto keys_in = cuda::make_transform_iterator(cuda::counting_iterator<std::int64_t>(0),
-                                                     row_start<const u32>{in, std::size_t(Row)});
-  const auto keys_out = cuda::make_transform_iterator(cuda::counting_iterator<std::int64_t>(0), row_start<u32>{out, k});
+                                                     row_start<const Key>{in, std::size_t(Row)});
+  const auto keys_out = cuda::make_transform_iterator(cuda::counting_iterator<std::int64_t>(0), row_start<Key>{out, k});
   const auto env = cuda::std::execution::env{
       cuda::execution::require(cuda::execution::determinism::not_guaranteed, cuda::execution::tie_break::unspecified,
                                cuda::execution::output_ordering::unsorted),
@@ -343,6 +373,88 @@ void bm_segmented_top_k(benchmark::State& state, std::size_t n, std::size_t row,
   BENCH_CHECK(cudaStreamDestroy(s));
 }
 
+/// A batch of `rows` rows of `row` logits: the k largest of each, with positions (see the head).
+template <class Key>
+void bm_batched_top_k(benchmark::State& state, std::size_t rows, std::size_t row, std::size_t k, method m) {
+  cudaStream_t s;
+  BENCH_CHECK(cudaStreamCreate(&s));
+  const std::size_t n = rows * row;
+  device_buffer in(n * sizeof(Key)), out(rows * k * sizeof(Key)), ids(rows * k * sizeof(int)),
+      sorted(n * sizeof(Key)), pos(n * sizeof(int)), sorted_pos(n * sizeof(int));
+  BENCH_CHECK(launch(logits_kernel<Key>, 1024, 256, s, serial, in.as<Key>(), n, std::uint64_t(n * 13 + row + k)));
+  BENCH_CHECK(launch(iota_kernel, 1024, 256, s, serial, pos.as<int>(), n));
+  const ringsweep::sort_options desc{ringsweep::sort_order::descending};
+  const auto sort_rows = [&](void* temp, std::size_t& bytes) {
+    return ringsweep::segmented_sort_pairs(temp, bytes, in.as<const Key>(), sorted.as<Key>(), pos.as<const int>(),
+                                           sorted_pos.as<int>(), rows, row, desc, s);
+  };
+  const auto call = [&](void* temp, std::size_t& bytes) -> cudaError_t {
+    if (m == method::ringsweep) {
+      return ringsweep::segmented_top_k_indices(temp, bytes, in.as<const Key>(), out.as<Key>(), ids.as<int>(), rows,
+                                                row, k, desc, s);
+    }
+    if (m == method::cub_batched) {
+#ifdef RS_BENCH_CUB_BATCHED_TOPK
+      if constexpr (std::is_same<Key, float>::value) {
+        switch (row) {
+          case 32768: return cub_batched_top_k<32768, Key>(temp, bytes, in.as<const Key>(), out.as<Key>(), rows, k, s);
+          case 131072: return cub_batched_top_k<131072, Key>(temp, bytes, in.as<const Key>(), out.as<Key>(), rows, k, s);
+          case 262144: return cub_batched_top_k<262144, Key>(temp, bytes, in.as<const Key>(), out.as<Key>(), rows, k, s);
+          default: break;
+        }
+      }
+#endif
+      return cudaErrorNotSupported;
+    }
+    const cudaError_t e = sort_rows(temp, bytes);
+    if (e != cudaSuccess || temp == nullptr) return e;
+    const cudaError_t c = launch(row_copy_kernel<Key>, 1024, 256, s, serial, sorted.as<const Key>(), out.as<Key>(),
+                                 rows, row, k);
+    if (c != cudaSuccess) return c;
+    return launch(row_copy_kernel<int>, 1024, 256, s, serial, sorted_pos.as<const int>(), ids.as<int>(), rows, row, k);
+  };
+  std::size_t bytes = 0;
+  BENCH_CHECK(call(nullptr, bytes));
+  device_buffer temp(bytes);
+  BENCH_CHECK(call(temp.p, bytes));
+  {
+    // The check, once: each row's first k of the stable segmented sort, keys bit for bit and
+    // positions (CUB's unsorted keys as a set of images); each position's key is its own.
+    const std::vector<Key> got_keys = download(out.as<Key>(), rows * k);
+    const std::vector<int> got_ids = download(ids.as<int>(), rows * k);
+    std::size_t sort_bytes = 0;
+    BENCH_CHECK(sort_rows(nullptr, sort_bytes));
+    device_buffer sort_temp(sort_bytes);
+    BENCH_CHECK(sort_rows(sort_temp.p, sort_bytes));
+    BENCH_CHECK(cudaStreamSynchronize(s));
+    const std::vector<Key> all = download(sorted.as<Key>(), n);
+    const std::vector<int> all_pos = download(sorted_pos.as<int>(), n);
+    bool ok = true;
+    for (std::size_t r = 0; r < rows && ok; ++r) {
+      if (m == method::cub_batched) {
+        std::vector<u64> a, b;
+        for (std::size_t i = 0; i < k; ++i) a.push_back(image(got_keys[r * k + i])), b.push_back(image(all[r * row + i]));
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        ok = a == b;
+        continue;
+      }
+      ok = std::memcmp(&got_keys[r * k], &all[r * row], k * sizeof(Key)) == 0 &&
+           std::memcmp(&got_ids[r * k], &all_pos[r * row], k * sizeof(int)) == 0;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "ringsweep_top_k_bench: %s batched top-k, %zu rows of %zu, k %zu: wrong result\n",
+                   name_of(m), rows, row, k);
+      std::exit(1);
+    }
+  }
+  time_loop(state, s, [&] { return call(temp.p, bytes); });
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(Key)));
+  state.counters["temp_MiB"] = double(bytes) / 1048576.0;
+  state.SetLabel(name_of(m));
+  BENCH_CHECK(cudaStreamDestroy(s));
+}
+
 /// Whether `bytes` of device memory leave room (a tenth of the free memory spare).
 bool fits(std::size_t bytes, const char* what, int lg) {
   if (bytes <= g_free_bytes / 10 * 9) return true;
@@ -397,6 +509,31 @@ void register_segmented_top_k() {
   }
 }
 
+template <class Key>
+void register_batched_top_k() {
+  for (std::size_t rows : {std::size_t(1), std::size_t(8), std::size_t(64), std::size_t(256)}) {
+    for (std::size_t row : {std::size_t(32768), std::size_t(131072), std::size_t(262144)}) {
+      // Input, the sort's output and its scratch, positions (three arrays of ints), the select's
+      // bucket and candidates: about 12 four-byte words per key.
+      if (!fits(rows * row * 4 * 12, "batched_top_k", 0)) continue;
+      for (std::size_t k : {std::size_t(1), std::size_t(50), std::size_t(1024)}) {
+        std::vector<method> methods = {method::ringsweep, method::segsort_copy};
+#ifdef RS_BENCH_CUB_BATCHED_TOPK
+        if (std::is_same<Key, float>::value && k <= 64) methods.push_back(method::cub_batched);
+#endif
+        for (method m : methods) {
+          char name[160];
+          std::snprintf(name, sizeof(name), "batched_top_k/%s/rows:%zu/row:%zu/k:%zu/%s", type_name<Key>(), rows, row,
+                        k, name_of(m));
+          benchmark::RegisterBenchmark(name, [rows, row, k, m](benchmark::State& st) {
+            bm_batched_top_k<Key>(st, rows, row, k, m);
+          })->UseManualTime()->Unit(benchmark::kMicrosecond);
+        }
+      }
+    }
+  }
+}
+
 void parse_own_flags(int& argc, char** argv) {
   int out = 1;
   for (int i = 1; i < argc; ++i) {
@@ -434,6 +571,8 @@ int main(int argc, char** argv) {
   register_top_k<float>();
   register_top_k<u64>();
   register_segmented_top_k();
+  register_batched_top_k<float>();
+  register_batched_top_k<__nv_bfloat16>();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -542,7 +542,7 @@ run_tune() {
 
 run_new() {
   part "rows of later features (top-k, device counts)" "${RS_P2_NEW_S:-25}"
-  local filters="${RS_NEW_FILTERS:-^top_k/ ^device_count/ ^segmented_top_k/u32/row:131072/k:64/n:(1048576|33554432)/}" f bin nbins budget
+  local filters="${RS_NEW_FILTERS:-^top_k/ ^device_count/ ^batched_top_k/f32/rows:(8|256)/row:131072/}" f bin nbins budget
   mapfile -t bins < <(bench_binaries)
   nbins=${#bins[@]}
   if ((nbins == 0)); then
@@ -551,7 +551,7 @@ run_new() {
   fi
   budget=$(part_left)
   local nf
-  nf=$(echo "${filters}" | wc -w)
+  nf=$(($(echo "${filters}" | wc -w) + 1))  # and torch.topk's share
   for f in ${filters}; do
     for bin in "${bins[@]}"; do
       # The host-sort benchmark measures the bus before listing: it has no such rows.
@@ -560,6 +560,11 @@ run_new() {
         "new_$(echo "${f}" | tr -cd 'a-z_')_$(basename "${bin}")"
     done
   done
+  # torch.topk(sorted=True) on the batched rows' shapes, where PyTorch is installed (it says so
+  # and times nothing where it is not).
+  local torch_filter="${RS_TORCH_FILTER:-f32/rows:(8|256)/row:131072/}"
+  timed "torch.topk ${torch_filter}" "${work}/new_torch.txt" "$(min "$((budget / nf))" "$(part_left)")" \
+    python3 bench/top_k_torch.py --filter "${torch_filter}" --reps 10 --out "${work}/new_torch.json"
 }
 
 run_mpi() {
