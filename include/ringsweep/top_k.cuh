@@ -112,7 +112,9 @@ cudaError_t top_k_indices(void* d_temp, std::size_t& temp_bytes, const Key* keys
 /// T = the sort tile of the key and value; L = min(num_segments, n / (T + 1))): the segmented
 /// in/out sort's of n keys (and values: pairs the caller's, indices the Index positions; see
 /// segmented_sort.cuh) + 3 a(n sizeof(Key)) + a(8 n) + [pairs, indices: 2 a(n V)]
-/// + a(4 num_segments) + a(24 L) + a(4) + 256.
+/// + a(4 num_segments) + a(32 (L + n / m)) + a(4) + 256, m = max(TOP_K_ROW_PART_MIN, k,
+/// n / (TOP_K_ROW_PARTS_PER_SM x the device's SMs)) the fewest keys of a long row's part (a long
+/// row is split among up to min(size / m, T / k) blocks, each selecting k candidates).
 /// Pairs whose values are not 1, 2, 4, 8 or 16 bytes (a float3, a 24-byte struct): the batched
 /// indices form runs with I-byte positions (I = 4 for n < 2^32, else 8) into an order of
 /// num_segments x k slots (filled with all ones first), and one gather moves each winner's value

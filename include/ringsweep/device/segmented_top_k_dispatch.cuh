@@ -102,7 +102,7 @@ struct segmented_top_k_dispatch {
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e != cudaSuccess) return e;
     const u64 blocks = u64(max_of(sms, 1)) * u64(Policy::TOP_K_ROW_PARTS_PER_SM);
-    split.part_min = max_of<u64>(max_of<u64>(u64(Policy::TOP_K_ROW_PART_MIN), u64(k)),
+    split.part_min = max_of<u64>(max_of<u64>(u64(max_of(Policy::TOP_K_ROW_PART_MIN, 1)), u64(k)),
                                  max_of<u64>(ceil_div<u64>(u64(n), blocks), (u64(n) >> 31) + 1));
     split.max_parts = k == 0 ? 1 : max_of<u64>(1, tile / u64(k));
     return cudaSuccess;
