@@ -210,8 +210,9 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   if (user_comm == MPI_COMM_NULL || mpi_up == 0 || mpi_down != 0) return cudaErrorInvalidValue;
   const double t_start = MPI_Wtime();
   buffer_cache* cache = cache_of(user_comm, true);
-  MPI_Comm comm;
-  MPI_Comm_dup(user_comm, &comm);
+  bool made = false;  // whether this call made the communicator's duplicate (a collective)
+  const MPI_Comm comm = cached_dup(*cache, user_comm, made);
+  const unsigned dup_rounds = made ? 1u : 0u;
   int rank = 0;
   int p = 1;
   MPI_Comm_rank(comm, &rank);
@@ -261,10 +262,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   const bool staged = cfg.path == exchange_path::staged || (cfg.path == exchange_path::automatic && !cuda_aware());
   unsigned char* host = nullptr;  // the communicator's cached page-locked stages
   if (err == cudaSuccess && staged && p > 1 && n > 0) err = cached_host(*cache, 2 * n * item_bytes, host);
-  auto release = [&]() {
-    MPI_Comm_free(&comm);
-    times.total = MPI_Wtime() - t_start;
-  };
+  auto release = [&]() { times.total = MPI_Wtime() - t_start; };
 
   // ---- 3. the sample, and the agreement before the first write: every rank's status, options, ----
   // count and sample (the digits of evenly spaced keys; distributed_splitters.inl).
@@ -362,7 +360,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   };
 
   if (p == 1) {  // one rank: nothing to agree on or to move; the sort is the result
-    last_collectives().before_exchange = 2;
+    last_collectives().before_exchange = dup_rounds + 1;
     err = final_sort();
     times.final_sort = MPI_Wtime() - t_agreed;
     release();
@@ -393,6 +391,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   search.d_rows = block;
   search.d_table = d_table;
   search.d_marks = d_prefixes;
+  search.gather_all = p <= splitter_tuning().gather_ranks;
   splitter_result found;
   err = search_splitters(search, err, found);
   bool inconsistent = found.inconsistent;
@@ -401,23 +400,52 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   std::vector<unsigned char> table;  // the distinct splitters, in order
   // Keys equal to the splitter: the ranks before this one hold `equal_before` of them, and the
   // first `global position - global_less` of all of them (by rank, then position) go before.
-  std::vector<unsigned long long> cut(std::size_t(p) + 1, 0);
-  cut[std::size_t(p)] = n;
-  for (unsigned b = 0; b < boundaries; ++b) {
-    unsigned long long c = n;
-    if (b < open) {
-      const unsigned long long target = start[b + 1];
-      const unsigned long long need = target - std::min(target, found.global_less[b]);
-      const unsigned long long eb = found.equal_before[b];
-      const unsigned long long take = need <= eb ? 0ull : std::min(need - eb, found.local_equal[b]);
-      c = std::min<unsigned long long>(found.local_less[b] + take, n);
+  // This rank's cut_b (its keys before boundary b) from its keys below and equal to the splitter
+  // and those equal to it on the ranks before; with every rank's counts gathered, every rank's.
+  auto cuts_of = [&](std::size_t count, const unsigned long long* less, const unsigned long long* equal,
+                     const unsigned long long* equal_before, std::vector<unsigned long long>& cut) {
+    cut.assign(std::size_t(p) + 1, 0);
+    cut[std::size_t(p)] = count;
+    for (unsigned b = 0; b < boundaries; ++b) {
+      unsigned long long c = count;
+      if (b < open) {
+        const unsigned long long target = start[b + 1];
+        const unsigned long long need = target - std::min(target, found.global_less[b]);
+        const unsigned long long eb = equal_before[b];
+        const unsigned long long take = need <= eb ? 0ull : std::min(need - eb, equal[b]);
+        c = std::min<unsigned long long>(less[b] + take, count);
+      }
+      cut[b + 1] = std::max(c, cut[b]);
     }
-    cut[b + 1] = std::max(c, cut[b]);
-  }
+  };
+  std::vector<unsigned long long> cut;
   std::vector<unsigned long long> send_counts(static_cast<std::size_t>(p)), recv_counts(static_cast<std::size_t>(p)),
       send_displs(static_cast<std::size_t>(p)), recv_displs(static_cast<std::size_t>(p));
-  for (int q = 0; q < p; ++q) send_counts[q] = cut[q + 1] - cut[q];
-  MPI_Alltoall(send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, recv_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, comm);
+  unsigned run_length_rounds = 0;
+  if (found.gathered) {
+    // Every rank's cuts, the same on every rank: what this rank sends and receives, and whether
+    // every rank receives exactly its n_r (an agreed check: every rank computes all of them).
+    std::vector<unsigned long long> equal_before(open, 0), received_by(std::size_t(p), 0);
+    for (int r = 0; r < p; ++r) {
+      const std::size_t at = std::size_t(r) * open;
+      cuts_of(std::size_t(n_of[std::size_t(r)]), found.all_less.data() + at, found.all_equal.data() + at,
+              equal_before.data(), cut);
+      for (unsigned b = 0; b < open; ++b) equal_before[b] += found.all_equal[at + b];
+      for (int q = 0; q < p; ++q) {
+        received_by[std::size_t(q)] += cut[std::size_t(q) + 1] - cut[std::size_t(q)];
+        if (r == rank) send_counts[std::size_t(q)] = cut[std::size_t(q) + 1] - cut[std::size_t(q)];
+        if (q == rank) recv_counts[std::size_t(r)] = cut[std::size_t(q) + 1] - cut[std::size_t(q)];
+      }
+    }
+    for (int q = 0; q < p; ++q) {
+      if (received_by[std::size_t(q)] != n_of[std::size_t(q)]) inconsistent = true;
+    }
+  } else {
+    cuts_of(n, found.local_less.data(), found.local_equal.data(), found.equal_before.data(), cut);
+    for (int q = 0; q < p; ++q) send_counts[q] = cut[q + 1] - cut[q];
+    MPI_Alltoall(send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, recv_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, comm);
+    run_length_rounds = 1;
+  }
   unsigned long long sent = 0, received = 0;
   for (int q = 0; q < p; ++q) {
     send_displs[q] = sent;
@@ -425,7 +453,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     sent += send_counts[q];
     received += recv_counts[q];
   }
-  if (received != n) inconsistent = true;  // exact balance, or a failure somewhere
+  if (received != n || sent != n) inconsistent = true;  // exact balance, or a failure somewhere
   const double t_split = MPI_Wtime();
   times.splitters = t_split - t_agreed;
 
@@ -501,8 +529,9 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   // Agreement 2, the commit point: every copy that can fail before data moves has been made, and
   // the caller's arrays have only been read. An error anywhere: every rank returns it, untouched.
   err = agree(comm, err, inconsistent);
-  // The collectives so far: the duplicate, agreement 1, the search's, the all-to-all, agreement 2.
-  last_collectives().before_exchange = 2 + last_collectives().splitters + 2;
+  // The collectives so far: the duplicate (when made now), agreement 1, the search's, the run
+  // lengths' all-to-all (beyond gather_ranks ranks), agreement 2.
+  last_collectives().before_exchange = dup_rounds + 1 + last_collectives().splitters + run_length_rounds + 1;
   const double t_partitioned = MPI_Wtime();
   times.partition = t_partitioned - t_split;
   if (err != cudaSuccess) {

@@ -9,12 +9,17 @@
 // second read collects on the device only the keys of the slots that hold a boundary (the
 // candidates: the host never sees a whole bracket's keys); one MPI_Allgather gives every rank
 // every candidate, by rank, and the boundary's key is the right one of its slot's candidates (or
-// a mark). Then,
-// only for the boundaries whose bracket missed or whose candidates were too many to gather, the
-// digit rounds: per 8-bit digit from the top one read of the keys (boundary_histogram_kernel.cuh)
-// and one MPI_Allreduce. An MPI_Exscan of the equal counts only when a boundary's key is a
-// bracket's end or came from the digit rounds (from the candidates, by rank, every rank counts
-// the equal keys before it itself).
+// a mark). For the boundaries whose bracket missed or whose candidates were too many to gather,
+// the digit rounds, before that all-gather: per 8-bit digit from the top one read of the keys
+// (boundary_histogram_kernel.cuh) and one MPI_Allreduce.
+//
+// Up to splitter_settings::gather_ranks ranks the all-gather also carries each rank's keys below
+// and equal to every boundary's slot (or splitter), and is made even when no boundary needs
+// candidates: every rank then knows every rank's keys below and equal to every splitter, so every
+// rank computes every rank's run lengths (distributed.inl: no all-to-all of the run lengths, no
+// exclusive scan). Beyond that (p^2 words would be gathered) the older way: the all-gather only for
+// candidates, an MPI_Exscan of the equal counts when a boundary's key is a heavy mark or came from
+// the digit rounds, and the run lengths' MPI_Alltoall in distributed.inl.
 #pragma once
 
 #include <algorithm>
@@ -40,15 +45,18 @@ struct splitter_settings {
   unsigned sample = 0;
   double sigmas = 5.0;
   double margin = -1.0;
+  /// Up to this many ranks every rank's counts ride on the last all-gather (see the top).
+  int gather_ranks = 256;
 };
 inline splitter_settings& splitter_tuning() {
   static splitter_settings s;
   return s;
 }
 
-/// Collective calls of the last distributed sort of this thread: from the start to the data's
-/// exchange (the communicator's duplicate and agreements 1 and 2 included), and those of the
-/// splitter search alone (after agreement 1, before the all-to-all of the run lengths).
+/// Collective calls of the last distributed sort of this thread: every one from the start to the
+/// data's exchange (the communicator's duplicate when this call made it, agreements 1 and 2, the
+/// search's, the run lengths' all-to-all where it is made), and those of the splitter search alone
+/// (after agreement 1, before the run lengths).
 struct collective_counts {
   unsigned before_exchange = 0;
   unsigned splitters = 0;
@@ -175,11 +183,13 @@ inline void plan_brackets(const unsigned char* samples, unsigned sample, const s
 
 /// What the search finds for each boundary b < open: its key's digits (`prefixes`, rows of
 /// row_bytes), the keys below it globally and on this rank, this rank's keys equal to it, and
-/// those equal to it on the ranks before (`equal_before`, when `have_equal_before`).
+/// those equal to it on the ranks before (`equal_before`). With `gathered`, every rank's keys below
+/// and equal to it instead of this rank's: `all_less[r * open + b]`, `all_equal[r * open + b]`.
 struct splitter_result {
   std::vector<unsigned char> prefixes;
   std::vector<unsigned long long> global_less, local_less, local_equal, equal_before;
-  bool have_equal_before = false;
+  std::vector<unsigned long long> all_less, all_equal;
+  bool gathered = false;
   bool inconsistent = false;
 };
 
@@ -202,6 +212,7 @@ struct search_args {
   unsigned char* d_rows;                        // n rows of `passes` bytes (the second key array)
   unsigned long long* d_table;                  // the tables (the sort's temporary storage)
   unsigned char* d_marks;                       // the marks, then the inside flags
+  bool gather_all;                              // every rank's counts on the last all-gather
 };
 
 /// The distinct first `depth` digits of the boundaries `list` names (rows of row_bytes in
@@ -370,15 +381,22 @@ template <class SortKey>
 cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, splitter_result& out) {
   const unsigned open = a.open;
   const std::vector<unsigned long long>& start = *a.start;
+  const std::size_t ranks = std::size_t(a.p);
   out.prefixes.assign(std::size_t(open) * row_bytes, 0);
   out.global_less.assign(open, 0);
   out.local_less.assign(open, 0);
   out.local_equal.assign(open, static_cast<unsigned long long>(a.n));
   out.equal_before.assign(open, 0);
+  out.gathered = a.gather_all;
+  out.all_less.assign(ranks * open, 0);
+  out.all_equal.assign(ranks * open, 0);
   std::vector<unsigned> fallback;
   bool need_exscan = false;
   if (open > 0 && a.passes == 0) {  // an empty window: every key equal, the split by rank only
-    need_exscan = true;
+    for (std::size_t r = 0; r < ranks; ++r) {
+      for (unsigned b = 0; b < open; ++b) out.all_equal[r * open + b] = (*a.n_of)[r];
+    }
+    need_exscan = !a.gather_all;
   } else if (open > 0) {
     bracket_plan plan;
     plan_brackets(a.samples, a.sample, *a.n_of, start, open, a.passes, plan);
@@ -411,31 +429,38 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
       } else if (plan.inside[s] != 0) {
         if (by_candidates.empty() || slot_of[by_candidates.back()] != s) room += global[s];
         by_candidates.push_back(b);
+        out.local_less[b] = lsum[s];  // below the slot: the candidates add their own below
+        out.local_equal[b] = local[s];  // the slot's keys: every one a candidate
       } else {
         fallback.push_back(b);
       }
     }
     // Every rank sends room rows (its chosen candidates first, then padding) and its count: one
     // all-gather of fixed size, as no rank knows another's count. Too many: the digit rounds.
+    // Gathering every rank's counts, it also carries two words per boundary.
     const std::size_t depth = std::size_t(a.passes);
-    const std::size_t block = 8 + std::size_t(room) * depth;
+    const std::size_t info = a.gather_all ? 16 * std::size_t(open) : 0;
+    std::size_t block = 8 + info + std::size_t(room) * depth;
     if (!by_candidates.empty() && (double(block) * a.p > double(INT_MAX) || block > (std::size_t(1) << 24))) {
+      for (unsigned b : by_candidates) out.local_less[b] = 0;  // the digit rounds count from 0
       fallback.insert(fallback.end(), by_candidates.begin(), by_candidates.end());
       std::sort(fallback.begin(), fallback.end());
       by_candidates.clear();
+      room = 0;
+      block = 8 + info;
     }
-    if (!by_candidates.empty()) {
-      std::vector<unsigned char> send(block, 0), all(block * std::size_t(a.p), 0);
-      auto slot_of_row = [&](const unsigned char* row) {  // for the gathered keys of the chosen slots
-        bool equal = false;
-        unsigned lo = 0, hi = plan.count();
-        while (lo < hi) {
-          const unsigned mid = (lo + hi) / 2;
-          if (row_compare(row, &plan.marks[std::size_t(mid) * row_bytes], a.passes) > 0) lo = mid + 1; else hi = mid;
-        }
-        equal = lo < plan.count() && row_compare(row, &plan.marks[std::size_t(lo) * row_bytes], a.passes) == 0;
-        return 2 * lo + (equal ? 1u : 0u);
-      };
+    std::vector<unsigned char> send(block, 0), all;
+    auto slot_of_row = [&](const unsigned char* row) {  // for the gathered keys of the chosen slots
+      bool equal = false;
+      unsigned lo = 0, hi = plan.count();
+      while (lo < hi) {
+        const unsigned mid = (lo + hi) / 2;
+        if (row_compare(row, &plan.marks[std::size_t(mid) * row_bytes], a.passes) > 0) lo = mid + 1; else hi = mid;
+      }
+      equal = lo < plan.count() && row_compare(row, &plan.marks[std::size_t(lo) * row_bytes], a.passes) == 0;
+      return 2 * lo + (equal ? 1u : 0u);
+    };
+    {
       // The chosen slots' keys, straight from the collect pass into the block this rank sends:
       // about 1/128 of a bracket each, and no per-key work on the host.
       std::vector<unsigned char> chosen(slots, 0);
@@ -447,14 +472,30 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
       unsigned long long sent = 0;
       if (expected > room) {  // more than the slots hold: only after a failure somewhere
         out.inconsistent = true;
-      } else {
-        err = collect_pass(a, plan, chosen, expected, err, send.data() + 8, sent);
+      } else if (!by_candidates.empty()) {
+        err = collect_pass(a, plan, chosen, expected, err, send.data() + 8 + info, sent);
         if (sent != expected && err == cudaSuccess) out.inconsistent = true;
         if (sent != expected) sent = 0;
       }
       std::memcpy(send.data(), &sent, 8);
+    }
+    // The digit rounds after the collect pass (which reads the marks the rounds' prefixes would
+    // overwrite on the device), before the all-gather, which carries their boundaries' counts too.
+    err = digit_rounds(a, fallback, err, out);
+    if (!by_candidates.empty() || a.gather_all) {
+      if (a.gather_all) {
+        std::memcpy(send.data() + 8, out.local_less.data(), 8 * std::size_t(open));
+        std::memcpy(send.data() + 8 + 8 * std::size_t(open), out.local_equal.data(), 8 * std::size_t(open));
+      }
+      all.assign(block * ranks, 0);
       MPI_Allgather(send.data(), int(block), MPI_BYTE, all.data(), int(block), MPI_BYTE, a.comm);
       ++last_collectives().splitters;
+      if (a.gather_all) {  // every rank's counts as it sent them; the candidates' boundaries below
+        for (std::size_t r = 0; r < ranks; ++r) {
+          std::memcpy(&out.all_less[r * open], &all[r * block + 8], 8 * std::size_t(open));
+          std::memcpy(&out.all_equal[r * open], &all[r * block + 8 + 8 * std::size_t(open)], 8 * std::size_t(open));
+        }
+      }
       struct candidate {
         const unsigned char* row;
         int rank;
@@ -466,7 +507,7 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
         std::memcpy(&c, &all[std::size_t(r) * block], 8);
         c = std::min(c, room);
         for (unsigned long long i = 0; i < c; ++i) {
-          const unsigned char* row = &all[std::size_t(r) * block + 8 + i * depth];
+          const unsigned char* row = &all[std::size_t(r) * block + 8 + info + i * depth];
           cands.push_back({row, r, slot_of_row(row)});
         }
       }
@@ -484,6 +525,7 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
         const int c = row_compare(x.row, y.row, a.passes);
         return c != 0 ? c < 0 : x.rank < y.rank;
       };
+      std::vector<unsigned long long> less_of(ranks), equal_of(ranks), rows_of(ranks);
       for (unsigned b : by_candidates) {
         const unsigned s = slot_of[b];
         const auto first = grouped.begin() + std::ptrdiff_t(at[s]);
@@ -495,27 +537,37 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
         }
         std::nth_element(first, first + std::ptrdiff_t(k), last, before);
         const unsigned char* key = first[std::ptrdiff_t(k)].row;
-        unsigned long long less = 0, mine_less = 0, mine_equal = 0, equal_before = 0;
+        unsigned long long less = 0;
+        std::fill(less_of.begin(), less_of.end(), 0);
+        std::fill(equal_of.begin(), equal_of.end(), 0);
+        std::fill(rows_of.begin(), rows_of.end(), 0);
         for (auto c = first; c != last; ++c) {
           const int cmp = row_compare(c->row, key, a.passes);
+          ++rows_of[std::size_t(c->rank)];
           if (cmp < 0) {
             ++less;
-            if (c->rank == a.rank) ++mine_less;
+            ++less_of[std::size_t(c->rank)];
           } else if (cmp == 0) {
-            if (c->rank == a.rank) ++mine_equal;
-            if (c->rank < a.rank) ++equal_before;
+            ++equal_of[std::size_t(c->rank)];
           }
         }
+        unsigned long long equal_before = 0;
+        for (int r = 0; r < a.rank; ++r) equal_before += equal_of[std::size_t(r)];
         std::memcpy(&out.prefixes[std::size_t(b) * row_bytes], key, depth);
         out.global_less[b] = gsum[s] + less;
-        out.local_less[b] = lsum[s] + mine_less;
-        out.local_equal[b] = mine_equal;
+        out.local_less[b] = lsum[s] + less_of[std::size_t(a.rank)];
+        out.local_equal[b] = equal_of[std::size_t(a.rank)];
         out.equal_before[b] = equal_before;
+        for (std::size_t r = 0; a.gather_all && r < ranks; ++r) {
+          // each rank sent the slot's keys below it and its keys in the slot: its candidates
+          if (rows_of[r] != out.all_equal[r * open + b]) out.inconsistent = true;
+          out.all_less[r * open + b] += less_of[r];
+          out.all_equal[r * open + b] = equal_of[r];
+        }
       }
     }
   }
-  err = digit_rounds(a, fallback, err, out);
-  if (need_exscan || !fallback.empty()) {
+  if (!a.gather_all && (need_exscan || !fallback.empty())) {
     std::vector<unsigned long long> before(open, 0);
     MPI_Exscan(out.local_equal.data(), before.data(), int(open), MPI_UNSIGNED_LONG_LONG, MPI_SUM, a.comm);
     ++last_collectives().splitters;
