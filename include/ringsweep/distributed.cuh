@@ -21,8 +21,11 @@
 // MPI_Exscan of the equal counts; a bracket that missed (or candidates too many to gather) falls
 // back to digit rounds from the top: per 8-bit digit one read of the keys (one per 16 distinct
 // prefixes) counts, for each such boundary, the next digit of the keys that match its splitter's
-// digits so far, and one MPI_Allreduce sums the counts. Random keys: two collectives after the
-// first agreement. Each rank then partitions its keys stably into
+// digits so far, and one MPI_Allreduce sums the counts. Up to 256 ranks the last all-gather also
+// carries each rank's keys below and equal to every boundary, so every rank computes every rank's
+// run lengths (no all-to-all of them). Random keys: four collectives before the data moves (the
+// first agreement, the search's two, the commit point), and on the first sort on a communicator
+// its MPI_Comm_dup. Each rank then partitions its keys stably into
 // a second array by destination (one run per rank), agrees with every other rank that all went
 // well (the commit point), and only then exchanges the runs into the caller's arrays (point to
 // point, in messages of at most `chunk_bytes`: directly from and into device memory when the MPI
@@ -44,7 +47,11 @@
 // Collective and blocking: every rank of `comm` calls it with the same key and value types and the
 // same options; it synchronises `stream` (MPI moves data from the host) and returns when this
 // rank's data is sorted. It communicates on a duplicate of `comm`, so messages of the caller's on
-// `comm` are never matched by it. Not to be called concurrently on one communicator.
+// `comm` are never matched by it: made (MPI_Comm_dup) by the first sort on `comm` and kept with
+// `comm`'s buffers, freed when `comm` is (MPI_Comm_free, inside that collective call) or left to
+// MPI_Finalize; release_buffers does not free it. So a program holds one more communicator for
+// each communicator it sorts on, for that communicator's lifetime. Not to be called concurrently
+// on one communicator.
 //
 // Errors, agreed by every rank (every rank returns the same code; none waits on one that returned).
 // The caller's keys and values are either untouched (byte for byte what the caller gave) or fully
@@ -140,6 +147,9 @@ inline phase_times last_phase_times();
 /// attribute of `comm` whose delete callback frees them; a duplicate of `comm` starts with none.
 /// Call it before MPI_Finalize when the CUDA context may be gone by then (cudaDeviceReset), or to
 /// give the memory back between sorts. Local, not collective; not while a sort runs on `comm`.
+/// Memory only: the sort's own duplicate of `comm` (a communicator, no memory of the sort's) stays
+/// until `comm` is freed, as freeing a communicator is collective and this call is not; the next
+/// sort on `comm` allocates again but makes no MPI_Comm_dup.
 /// Returns cudaSuccess (also when nothing is kept), the free's error, or cudaErrorInvalidValue for
 /// a null communicator or MPI not running.
 ///
