@@ -292,7 +292,7 @@ TEST_CASE("distributed splitters: two collectives on random keys, skewed keys an
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 15)));  // the communicator's duplicate made
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 16)));
   CHECK(counted.splitters == (p > 1 ? 2u : 0u));
-  CHECK(counted.before_exchange == (p > 1 ? 4u : 1u));
+  CHECK(counted.before_exchange == (p > 1 ? 3u : 1u));
   const int rank = world_rank();
   std::mt19937_64 rng(seed() * 13 + u64(rank));
   std::vector<u32> two(1800 + 300 * std::size_t(rank)), heavy(2000 + 200 * std::size_t(rank));
@@ -321,7 +321,7 @@ TEST_CASE("distributed splitters: two collectives on random keys, skewed keys an
     CHECK(keys_right(heavy));
     most = std::max(most, counted.splitters);
     if (st.margin < 0) CHECK(counted.splitters <= 2u);  // no exclusive scan: the all-gather counts
-    if (st.margin < 0) CHECK(counted.before_exchange <= 4u);
+    if (st.margin < 0) CHECK(counted.before_exchange <= 3u);
     if (st.margin == 0 && p > 1) CHECK(most >= 1u + 4u + 1u);  // the digit rounds ran: 4 for u32 keys
   }
   // Sampled brackets for other keys: 64-bit keys (8 digits), descending floats with -0.0 and
@@ -387,7 +387,7 @@ TEST_CASE("distributed: the communicator's duplicate is made once and freed with
   MPI_Comm own = MPI_COMM_NULL;
   MPI_Comm_dup(MPI_COMM_WORLD, &own);
   test_comm = own;
-  const unsigned steady = p > 1 ? 4u : 1u;  // random keys: agreement 1, the search's two, agreement 2
+  const unsigned steady = p > 1 ? 3u : 1u;  // random keys: agreement 1, the search's two
   CHECK(pairs_right(make_u32(shape::uniform, seed() + 43)));
   CHECK(counted.before_exchange == steady + 1);  // the duplicate: made now
   CHECK(rmpi::detail_mpi::live_duplicates() == live + 1);
@@ -789,7 +789,7 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
     // host stage (the last rank's own run ends its partition, so its peers' runs are one range:
     // one copy per array), if it sends any.
     const bool staged = path == rmpi::exchange_path::staged;
-    const unsigned long long committed = p == 1 ? 0 : 1 + 2 + 3 + 1 + (staged && sends_away != 0 ? 2 : 0);
+    const unsigned long long committed = p == 1 ? 0 : 1 + 2 + 4 + 1 + 1 + (staged && sends_away != 0 ? 2 : 0);
     if (p > 1) REQUIRE(calls > committed);  // copies after the commit point too: the own run's
     for (unsigned long long k = 1; k <= calls; ++k) {
       INFO("path " << int(path) << ": copy call " << k << " of " << calls << " fails on rank " << failing
@@ -845,7 +845,9 @@ TEST_CASE("distributed memory: one more array and the sort's temporary storage",
       CHECK(rmpi::release_buffers(test_comm) == cudaSuccess);
       simt::reset_peak_device_bytes();
       CHECK(on_all_ranks(simt::peak_device_bytes(device) == held));  // nothing else kept
-      const std::size_t allowed = n * (4 + 8) + temp + 16 * 1024;  // the tables and prefixes: a few KiB
+      // the tables and prefixes: a few KiB; room for the moves of the chosen slots' keys: 16 bytes
+      // per 64 keys (since 2026-11-29)
+      const std::size_t allowed = n * (4 + 8) + temp + 16 * (n / 64) + 16 * 1024;
       INFO("path " << int(path) << ", " << name_of(sh) << ": n_local " << n << ", sort held " << used
                    << " bytes, allowed " << allowed << " (temp " << temp << ")");
       CHECK(all_ranks_returned(e, cudaSuccess));
