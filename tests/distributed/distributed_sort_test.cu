@@ -274,10 +274,11 @@ TEST_CASE("distributed pairs: every data shape, exact balance and stable", "[dis
 
 // The splitter search in O(1) rounds: on random keys, after the sample that rides on agreement 1,
 // one all-reduce (the bracket pass's counts) and one all-gather (the candidates, and every rank's
-// keys below and equal to each boundary's slot, so that every rank knows every run length): two
-// collectives, four from the start to the exchange on a communicator sorted on before (agreement
-// 1, the two, agreement 2; 6 until 2026-11-29: the communicator's duplicate made by every call and
-// the run lengths' all-to-all besides; the digit rounds took P + 1 = 5 and 9 for u32 keys).
+// keys below and equal to each boundary's slot, so that every rank knows every run length, and
+// every rank's status: the commit point): two collectives, three from the start to the exchange on
+// a communicator sorted on before (agreement 1 and the two; 6 until 2026-11-29: the communicator's
+// duplicate made by every call, the run lengths' all-to-all and agreement 2 besides; the digit
+// rounds took P + 1 = 5 and 9 for u32 keys).
 // Skewed keys whose boundary falls on a heavily sampled key take the same two; brackets that miss
 // (forced: a sample of 4 keys per rank, no margin) fall back to the digit rounds. Every result
 // exactly balanced and stable; the sample smaller than n_local, so that sampled keys stand for
@@ -351,9 +352,9 @@ TEST_CASE("distributed splitters: two collectives on random keys, skewed keys an
 }
 
 // Past splitter_settings::gather_ranks ranks (forced here: 0) the all-gather carries no counts:
-// the run lengths go by MPI_Alltoall and heavy keys take an exclusive scan, the older way, one
-// collective more on random keys; results the same.
-TEST_CASE("distributed splitters: the run lengths' all-to-all past gather_ranks", "[distributed]") {
+// the run lengths go by MPI_Alltoall and heavy keys take an exclusive scan, the older way, and
+// agreement 2 is the commit point: two collectives more on random keys; results the same.
+TEST_CASE("distributed splitters: the older ways (the run lengths' all-to-all, agreement 2)", "[distributed]") {
   auto& tuning = rmpi::detail_mpi::splitter_tuning();
   const auto saved = tuning;
   const int p = world_size();
@@ -373,6 +374,14 @@ TEST_CASE("distributed splitters: the run lengths' all-to-all past gather_ranks"
     INFO(name_of(sh) << ", ranks " << p);
     CHECK(pairs_right(make_u32(sh, seed() + 42)));
   }
+  // Every rank's counts gathered, but the commit point after the partition (agreement 2), as where
+  // the chosen slots' moves do not fit the tables: 4 on random keys.
+  tuning.gather_ranks = saved.gather_ranks;
+  tuning.commit_at_gather = false;
+  CHECK(pairs_right(make_u32(shape::uniform, seed() + 46)));
+  CHECK(counted.before_exchange == (p > 1 ? 4u : 1u));
+  CHECK(pairs_right(heavy));
+  CHECK(pairs_right(make_u32(shape::dominant, seed() + 47)));
   tuning = saved;
 }
 
@@ -380,6 +389,7 @@ TEST_CASE("distributed splitters: the run lengths' all-to-all past gather_ranks"
 // sort on a communicator, one collective, and kept with its buffers: later sorts make none, also
 // after release_buffers (which frees memory only, and stays local); MPI_Comm_free of the
 // communicator frees it (the cache's delete callback, inside the caller's collective free).
+// Random keys: 3 collectives before the exchange, 4 with the duplicate.
 TEST_CASE("distributed: the communicator's duplicate is made once and freed with it", "[distributed]") {
   const auto& counted = rmpi::detail_mpi::last_collectives();
   const int p = world_size();
@@ -781,13 +791,14 @@ TEST_CASE("distributed errors: a failed copy on one rank fails every rank, nothi
       CHECK(on_all_ranks(pairs_u32{d_keys.download(), d_values.download()} == part));
     }
     MPI_Bcast(&calls, 1, MPI_UNSIGNED_LONG_LONG, failing, test_comm);
-    // The copies before the commit point, on the failing rank: none with one rank (nothing to
-    // agree on: the sort is the result); else the sample down (before agreement 1), the count
-    // pass's two (the marks up, the slot counts down), the collect pass's three (the chosen slots'
-    // flags up, the number of their keys down, their keys down; no digit rounds on these keys),
-    // the splitters up, and on the staged path the keys and values of its peers' runs down to the
-    // host stage (the last rank's own run ends its partition, so its peers' runs are one range:
-    // one copy per array), if it sends any.
+    // The copies before the commit point (the all-gather, which carries every rank's status), on
+    // the failing rank: none with one rank (nothing to agree on: the sort is the result); else
+    // the sample down (before agreement 1), the count pass's two (the marks up, the slot counts
+    // down), the collect pass's four (the chosen slots' flags up, the number of their keys down,
+    // their keys and positions down; no digit rounds on these keys), the partition's splitters
+    // up, the moves of the chosen slots' keys up, and on the staged path the keys and values of
+    // all but its own run's sure part down to the host stage (the last rank's own run ends its
+    // partition, so that is one range: one copy per array), if it sends any.
     const bool staged = path == rmpi::exchange_path::staged;
     const unsigned long long committed = p == 1 ? 0 : 1 + 2 + 4 + 1 + 1 + (staged && sends_away != 0 ? 2 : 0);
     if (p > 1) REQUIRE(calls > committed);  // copies after the commit point too: the own run's

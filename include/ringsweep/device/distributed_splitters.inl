@@ -48,6 +48,9 @@ struct splitter_settings {
   double margin = -1.0;
   /// Up to this many ranks every rank's counts ride on the last all-gather (see the top).
   int gather_ranks = 256;
+  /// Whether the all-gather may be the commit point (see search_args::pre_commit); a test turns it
+  /// off to take the way where the chosen slots' moves do not fit (agreement 2 after it).
+  bool commit_at_gather = true;
 };
 inline splitter_settings& splitter_tuning() {
   static splitter_settings s;
@@ -487,6 +490,7 @@ cudaError_t search_splitters(const search_args<SortKey>& a, cudaError_t err, spl
     // Committing here, the chosen slots' positions and moves go to the tables of every rank: they
     // must fit (else the partition and agreement 2 after the all-gather, one round more).
     if (commit_here && 16 * room + 8 * (std::size_t(slots) + 1) > a.scratch) commit_here = false;
+    if (!splitter_tuning().commit_at_gather) commit_here = false;
     std::vector<unsigned char> send(block, 0), all;
     std::vector<unsigned long long> positions;  // committing here: each collected key's position
     unsigned long long own_rows = 0;
