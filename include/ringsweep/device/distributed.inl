@@ -254,7 +254,12 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   const std::size_t marks = std::size_t(boundaries) * (bracket_cuts + 1);
   // The count pass's slot counts, and room after them for the chosen slots' positions and moves
   // (16 bytes a key, n / 64 + 64 keys: the commit at the all-gather, distributed_splitters.inl).
+  // The partition's counters: up to 2 splitters per boundary where the all-gather commits (the
+  // marks around a chosen slot), so up to 4 (p - 1) + 1 slots, at most 2^21 counters.
+  const std::size_t commit_counters = std::min<std::size_t>(
+      std::size_t(4 * boundaries + 1) * std::max<std::size_t>((n + 2047) / 2048, 1), std::size_t(1) << 21);
   const std::size_t table_bytes = std::max({std::size_t(boundaries) * 256 * 8, std::size_t(slots) * part_blocks * 8,
+                                            commit_counters * 8,
                                             (2 * marks + 2) * 8 + (p > 1 ? 16 * (n / 64 + 64) : 0)});
   const std::size_t off_values = align_up(n * sizeof(Key));
   const std::size_t off_temp = off_values + align_up(n * value_bytes);
