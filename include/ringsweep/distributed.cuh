@@ -21,16 +21,23 @@
 // MPI_Exscan of the equal counts; a bracket that missed (or candidates too many to gather) falls
 // back to digit rounds from the top: per 8-bit digit one read of the keys (one per 16 distinct
 // prefixes) counts, for each such boundary, the next digit of the keys that match its splitter's
-// digits so far, and one MPI_Allreduce sums the counts. Random keys: two collectives after the
-// first agreement. Each rank then partitions its keys stably into
-// a second array by destination (one run per rank), agrees with every other rank that all went
-// well (the commit point), and only then exchanges the runs into the caller's arrays (point to
+// digits so far, and one MPI_Allreduce sums the counts. Up to 256 ranks the last all-gather also
+// carries each rank's keys below and equal to every boundary, so every rank computes every rank's
+// run lengths (no all-to-all of them). Each rank partitions its keys stably into a second array
+// before that all-gather, by the splitters known then and the marks around the slots that hold
+// a boundary, whose keys a small kernel then puts in their stable sorted order, so that every cut
+// is a position whatever the exact splitter (and the staged path copies its runs to the host);
+// the all-gather carries every rank's status, so every rank agrees there that all went well (the
+// commit point). Random keys: three collectives before the data moves (the first agreement and
+// the search's two), and on the first sort on a communicator its MPI_Comm_dup. Only then does it
+// exchange the runs into the caller's arrays (point to
 // point, in messages of at most `chunk_bytes`: directly from and into device memory when the MPI
 // is CUDA-aware, otherwise staged through page-locked host buffers), and sorts what it received,
 // in source-rank order, with the stable device sort. Network traffic: each key and value crosses
 // the network once; besides, the sample and the candidates (a few thousand keys per rank at a
 // few ranks; docs/design.md, section 14, for how they grow with the ranks).
-// Device memory: one more array of n_local keys and values, and the device sort's constant
+// Device memory: one more array of n_local keys and values, 16 bytes per 64 keys (the moves
+// above), and the device sort's constant
 // temporary storage (values of other sizes: the gathered double-buffer sort's, which grows with
 // n_local, docs/temp_storage.md) (the splitter search's and the partition's tables, O(p) words, share it),
 // plus about 2.3 KiB per rank of the communicator (the brackets' marks): one cudaMalloc block
@@ -44,7 +51,11 @@
 // Collective and blocking: every rank of `comm` calls it with the same key and value types and the
 // same options; it synchronises `stream` (MPI moves data from the host) and returns when this
 // rank's data is sorted. It communicates on a duplicate of `comm`, so messages of the caller's on
-// `comm` are never matched by it. Not to be called concurrently on one communicator.
+// `comm` are never matched by it: made (MPI_Comm_dup) by the first sort on `comm` and kept with
+// `comm`'s buffers, freed when `comm` is (MPI_Comm_free, inside that collective call) or left to
+// MPI_Finalize; release_buffers does not free it. So a program holds one more communicator for
+// each communicator it sorts on, for that communicator's lifetime. Not to be called concurrently
+// on one communicator.
 //
 // Errors, agreed by every rank (every rank returns the same code; none waits on one that returned).
 // The caller's keys and values are either untouched (byte for byte what the caller gave) or fully
@@ -60,10 +71,12 @@
 //    overflow.
 // 2. A failed allocation (device or page-locked host) anywhere: cudaErrorMemoryAllocation (the
 //    largest code any rank met) on every rank, every array untouched (agreement 1).
-// 3. A failure the CUDA runtime reports on any rank before the commit point (agreements 1 and 2): a
-//    failed copy or launch of the sample (agreement 1), of the splitter search (the marks or
-//    prefixes up, the counts and candidates down), of the partition (the
-//    splitters up, its kernels), or a failed copy of the staged path's runs to the host: every rank
+// 3. A failure the CUDA runtime reports on any rank before the commit point (agreement 1, then the
+//    search's all-gather, or agreement 2 where the all-gather cannot commit: past 256 ranks, or
+//    where the moves do not fit): a failed copy or launch of the sample (agreement 1), of the
+//    splitter search (the marks or prefixes up, the counts, candidates and positions down), of the
+//    partition (the splitters and moves up, its kernels), or a failed copy of the staged path's
+//    runs to the host: every rank
 //    returns the largest code reported, every array untouched. Until the commit point the caller's
 //    arrays are only read: the partition writes the second array, the staged path its host stage.
 // 4. After the commit point (every rank has partitioned and staged its runs; the exchange writes
@@ -125,8 +138,10 @@ inline bool cuda_aware_mpi();
 /// Wall-clock seconds (MPI_Wtime) of the last distributed sort of the calling thread, per phase:
 /// `splitters` the search on the unsorted keys (the bracket pass and its collectives, any digit
 /// rounds and exclusive scan) and the count exchange (after the checks, the allocations, the
-/// sample and the first agreement, which only `total` counts), `partition` the stable partition
-/// into runs, the staged path's copies to the host and the agreement at the commit point, `exchange` the data's all-to-all, `final_sort` the sort of
+/// sample and the first agreement, which only `total` counts; where the search's all-gather is the
+/// commit point, also the partition and the staged path's copies, which come before it),
+/// `partition` otherwise the stable partition into runs, the staged path's copies to the host and
+/// agreement 2, `exchange` the data's all-to-all, `final_sort` the sort of
 /// what arrived (and a copy into the caller's buffers where needed), `total` the whole call.
 /// `local_sort` is 0: the first version sorted locally before the exchange (kept so that code
 /// written against it compiles).
@@ -140,6 +155,9 @@ inline phase_times last_phase_times();
 /// attribute of `comm` whose delete callback frees them; a duplicate of `comm` starts with none.
 /// Call it before MPI_Finalize when the CUDA context may be gone by then (cudaDeviceReset), or to
 /// give the memory back between sorts. Local, not collective; not while a sort runs on `comm`.
+/// Memory only: the sort's own duplicate of `comm` (a communicator, no memory of the sort's) stays
+/// until `comm` is freed, as freeing a communicator is collective and this call is not; the next
+/// sort on `comm` allocates again but makes no MPI_Comm_dup.
 /// Returns cudaSuccess (also when nothing is kept), the free's error, or cudaErrorInvalidValue for
 /// a null communicator or MPI not running.
 ///

@@ -130,6 +130,7 @@ inline cudaError_t agree(MPI_Comm comm, cudaError_t mine, bool inconsistent = fa
 /// What a rank tells every other before anything is written.
 struct rank_status {
   long long error, order, begin_bit, end_bit, item_sizes /* key bits, key and value bytes */, chunk_bytes, n;
+  long long scratch;  // bytes of the tables (the search's scratch)
 };
 
 /// One array of the exchange (keys or values), `elem` bytes per item: the sorted runs in `src`
@@ -210,8 +211,9 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   if (user_comm == MPI_COMM_NULL || mpi_up == 0 || mpi_down != 0) return cudaErrorInvalidValue;
   const double t_start = MPI_Wtime();
   buffer_cache* cache = cache_of(user_comm, true);
-  MPI_Comm comm;
-  MPI_Comm_dup(user_comm, &comm);
+  bool made = false;  // whether this call made the communicator's duplicate (a collective)
+  const MPI_Comm comm = cached_dup(*cache, user_comm, made);
+  const unsigned dup_rounds = made ? 1u : 0u;
   int rank = 0;
   int p = 1;
   MPI_Comm_rank(comm, &rank);
@@ -250,8 +252,15 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   const unsigned part_blocks = partition_blocks(n, slots);
   // The bracket pass marks at most bracket_cuts + 1 keys per boundary: its slot counts and marks.
   const std::size_t marks = std::size_t(boundaries) * (bracket_cuts + 1);
+  // The count pass's slot counts, and room after them for the chosen slots' positions and moves
+  // (16 bytes a key, n / 64 + 64 keys: the commit at the all-gather, distributed_splitters.inl).
+  // The partition's counters: up to 2 splitters per boundary where the all-gather commits (the
+  // marks around a chosen slot), so up to 4 (p - 1) + 1 slots, at most 2^21 counters.
+  const std::size_t commit_counters = std::min<std::size_t>(
+      std::size_t(4 * boundaries + 1) * std::max<std::size_t>((n + 2047) / 2048, 1), std::size_t(1) << 21);
   const std::size_t table_bytes = std::max({std::size_t(boundaries) * 256 * 8, std::size_t(slots) * part_blocks * 8,
-                                            (2 * marks + 2) * 8});
+                                            commit_counters * 8,
+                                            (2 * marks + 2) * 8 + (p > 1 ? 16 * (n / 64 + 64) : 0)});
   const std::size_t off_values = align_up(n * sizeof(Key));
   const std::size_t off_temp = off_values + align_up(n * value_bytes);
   const std::size_t off_prefixes = off_temp + align_up(std::max(temp_bytes, table_bytes));
@@ -261,10 +270,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   const bool staged = cfg.path == exchange_path::staged || (cfg.path == exchange_path::automatic && !cuda_aware());
   unsigned char* host = nullptr;  // the communicator's cached page-locked stages
   if (err == cudaSuccess && staged && p > 1 && n > 0) err = cached_host(*cache, 2 * n * item_bytes, host);
-  auto release = [&]() {
-    MPI_Comm_free(&comm);
-    times.total = MPI_Wtime() - t_start;
-  };
+  auto release = [&]() { times.total = MPI_Wtime() - t_start; };
 
   // ---- 3. the sample, and the agreement before the first write: every rank's status, options, ----
   // count and sample (the digits of evenly spaced keys; distributed_splitters.inl).
@@ -296,7 +302,8 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
                          static_cast<long long>(end_bit),
                          static_cast<long long>((std::size_t(key_bits) * 64 + sizeof(Key)) * 64 + value_bytes),
                          static_cast<long long>(cfg.chunk_bytes),
-                         bad_count ? -1ll : static_cast<long long>(n)};
+                         bad_count ? -1ll : static_cast<long long>(n),
+                         static_cast<long long>(align_up(std::max(temp_bytes, table_bytes)))};
   std::memcpy(gather_in.data(), &mine, sizeof(rank_status));
   std::vector<unsigned char> gathered(gather_in.size() * std::size_t(p));
   MPI_Allgather(gather_in.data(), int(gather_in.size()), MPI_BYTE, gathered.data(), int(gather_in.size()), MPI_BYTE,
@@ -312,6 +319,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   bool invalid = false;
   long long worst = 0;
   unsigned long long total_n = 0;
+  long long scratch = LLONG_MAX;  // the fewest bytes of tables any rank has
   std::vector<unsigned long long> start(std::size_t(p) + 1, 0);  // global position of each rank's first key
   for (int r = 0; r < p; ++r) {
     const rank_status& s = all[std::size_t(r)];
@@ -319,6 +327,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
               s.begin_bit != mine.begin_bit || s.end_bit != mine.end_bit || s.item_sizes != mine.item_sizes ||
               s.chunk_bytes != mine.chunk_bytes;
     worst = std::max(worst, s.error);
+    scratch = std::min(scratch, s.scratch);
     if (s.n >= 0) {
       total_n += static_cast<unsigned long long>(s.n);
       n_of[std::size_t(r)] = static_cast<unsigned long long>(s.n);
@@ -362,7 +371,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   };
 
   if (p == 1) {  // one rank: nothing to agree on or to move; the sort is the result
-    last_collectives().before_exchange = 2;
+    last_collectives().before_exchange = dup_rounds + 1;
     err = final_sort();
     times.final_sort = MPI_Wtime() - t_agreed;
     release();
@@ -393,56 +402,18 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   search.d_rows = block;
   search.d_table = d_table;
   search.d_marks = d_prefixes;
-  splitter_result found;
-  err = search_splitters(search, err, found);
-  bool inconsistent = found.inconsistent;
-  std::vector<unsigned char>& prefixes = found.prefixes;
-  std::vector<unsigned> group_of(boundaries, 0);
-  std::vector<unsigned char> table;  // the distinct splitters, in order
-  // Keys equal to the splitter: the ranks before this one hold `equal_before` of them, and the
-  // first `global position - global_less` of all of them (by rank, then position) go before.
-  std::vector<unsigned long long> cut(std::size_t(p) + 1, 0);
-  cut[std::size_t(p)] = n;
-  for (unsigned b = 0; b < boundaries; ++b) {
-    unsigned long long c = n;
-    if (b < open) {
-      const unsigned long long target = start[b + 1];
-      const unsigned long long need = target - std::min(target, found.global_less[b]);
-      const unsigned long long eb = found.equal_before[b];
-      const unsigned long long take = need <= eb ? 0ull : std::min(need - eb, found.local_equal[b]);
-      c = std::min<unsigned long long>(found.local_less[b] + take, n);
-    }
-    cut[b + 1] = std::max(c, cut[b]);
-  }
-  std::vector<unsigned long long> send_counts(static_cast<std::size_t>(p)), recv_counts(static_cast<std::size_t>(p)),
-      send_displs(static_cast<std::size_t>(p)), recv_displs(static_cast<std::size_t>(p));
-  for (int q = 0; q < p; ++q) send_counts[q] = cut[q + 1] - cut[q];
-  MPI_Alltoall(send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, recv_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, comm);
-  unsigned long long sent = 0, received = 0;
-  for (int q = 0; q < p; ++q) {
-    send_displs[q] = sent;
-    recv_displs[q] = received;
-    sent += send_counts[q];
-    received += recv_counts[q];
-  }
-  if (received != n) inconsistent = true;  // exact balance, or a failure somewhere
-  const double t_split = MPI_Wtime();
-  times.splitters = t_split - t_agreed;
-
-  // ---- 5. the stable partition into the second array: the run for rank q is [cut_q, cut_q+1) ----
-  // By slot (slot_partition_kernel.cuh): the distinct splitters of the open boundaries cut the
-  // key order into slots; cut_b, which lies in splitter b's slot of equal keys or at its start,
-  // is a position of the partitioned array. The staged path then copies every peer's run to its
-  // host stage: the last copies before the commit point.
+  search.gather_all = p <= splitter_tuning().gather_ranks;
+  // The stable partition of the caller's arrays into the second ones by `count` splitters (rows
+  // of probe_max_digits bytes, sorted, distinct): slot_partition_kernel.cuh. Splitter b's slot of
+  // equal keys, or its start, holds cut_b.
   using raw_value = detail::value_raw<Value>;
-  if (err == cudaSuccess && !inconsistent && n > 0) {
-    const unsigned count = open > 0 ? distinct_prefixes(prefixes, open, passes, group_of, table) : 0;
-    detail::slot_partition_params<SortKey, detail::value_raw<Value>> sp{};
+  auto partition_by = [&](const std::vector<unsigned char>& rows, unsigned count) {
+    detail::slot_partition_params<SortKey, raw_value> sp{};
     sp.keys_in = reinterpret_cast<const bits_type*>(d_keys);
     sp.keys_out = reinterpret_cast<bits_type*>(keys2);
     if (HAS_VALUES) {
-      sp.values_in = reinterpret_cast<const detail::value_raw<Value>*>(d_values);
-      sp.values_out = reinterpret_cast<detail::value_raw<Value>*>(values2);
+      sp.values_in = reinterpret_cast<const raw_value*>(d_values);
+      sp.values_out = reinterpret_cast<raw_value*>(values2);
     }
     sp.n = n;
     sp.blocks = partition_blocks(n, 2 * count + 1);
@@ -452,25 +423,28 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     sp.count = count;
     sp.depth = passes;
     sp.offsets = d_table;
-    if (count > 0) err = cudaMemcpyAsync(d_prefixes, table.data(), table.size(), cudaMemcpyHostToDevice, stream);
+    cudaError_t e = cudaSuccess;
+    if (count > 0) e = cudaMemcpyAsync(d_prefixes, rows.data(), std::size_t(count) * detail::probe_max_digits,
+                                       cudaMemcpyHostToDevice, stream);
     const bool block_wide = 2 * count + 1 <= detail::slot_block_max_slots;
-    if (err == cudaSuccess) {
-      err = block_wide ? detail::launch(detail::slot_count_block_kernel<SortKey, raw_value>, sp.blocks,
-                                        detail::slot_block_threads, stream, detail::launch_order::serial, sp)
-                       : detail::launch(detail::slot_count_kernel<SortKey, raw_value>, sp.blocks,
-                                        detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
+    if (e == cudaSuccess) {
+      e = block_wide ? detail::launch(detail::slot_count_block_kernel<SortKey, raw_value>, sp.blocks,
+                                      detail::slot_block_threads, stream, detail::launch_order::serial, sp)
+                     : detail::launch(detail::slot_count_kernel<SortKey, raw_value>, sp.blocks,
+                                      detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
     }
-    if (err == cudaSuccess) {
-      err = detail::launch(detail::slot_scan_kernel, 1, detail::slot_scan_threads, stream,
-                           detail::launch_order::serial, d_table, std::size_t(2 * count + 1) * sp.blocks);
+    if (e == cudaSuccess) {
+      e = detail::launch(detail::slot_scan_kernel, 1, detail::slot_scan_threads, stream, detail::launch_order::serial,
+                         d_table, std::size_t(2 * count + 1) * sp.blocks);
     }
-    if (err == cudaSuccess) {
-      err = block_wide ? detail::launch(detail::slot_scatter_block_kernel<SortKey, raw_value>, sp.blocks,
-                                        detail::slot_block_threads, stream, detail::launch_order::serial, sp)
-                       : detail::launch(detail::slot_scatter_kernel<SortKey, raw_value>, sp.blocks,
-                                        detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
+    if (e == cudaSuccess) {
+      e = block_wide ? detail::launch(detail::slot_scatter_block_kernel<SortKey, raw_value>, sp.blocks,
+                                      detail::slot_block_threads, stream, detail::launch_order::serial, sp)
+                     : detail::launch(detail::slot_scatter_kernel<SortKey, raw_value>, sp.blocks,
+                                      detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
     }
-  }
+    return e;
+  };
   const int arrays = HAS_VALUES ? 2 : 1;
   exchange_array ex[2] = {
       {sizeof(Key), reinterpret_cast<const unsigned char*>(keys2), reinterpret_cast<unsigned char*>(d_keys), nullptr,
@@ -482,27 +456,139 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     ex[1].host_src = host + n * sizeof(Key);
     ex[0].host_dst = host + n * item_bytes;
     ex[1].host_dst = ex[0].host_dst + n * sizeof(Key);
-    // The peers' runs lie before and after this rank's own: at most two copies per array.
-    const std::size_t own_begin = std::size_t(send_displs[rank]);
-    const std::size_t own_end = own_begin + std::size_t(send_counts[rank]);
-    for (int a = 0; a < arrays && err == cudaSuccess && !inconsistent; ++a) {
-      const std::size_t e = ex[a].elem;
-      if (own_begin > 0) {
-        err = first_error(err, cudaMemcpyAsync(ex[a].host_src, ex[a].src, own_begin * e, cudaMemcpyDeviceToHost,
-                                               stream));
+  }
+  // The staged path's copies of the partitioned array to the host stage, all but [keep_begin,
+  // keep_end) (the rank's own run, or what surely is): at most two copies per array.
+  auto stage = [&](std::size_t keep_begin, std::size_t keep_end) {
+    cudaError_t e = cudaSuccess;
+    for (int a = 0; a < arrays && host != nullptr && e == cudaSuccess; ++a) {
+      const std::size_t w = ex[a].elem;
+      if (keep_begin > 0) {
+        e = first_error(e, cudaMemcpyAsync(ex[a].host_src, ex[a].src, keep_begin * w, cudaMemcpyDeviceToHost, stream));
       }
-      if (own_end < n) {
-        err = first_error(err, cudaMemcpyAsync(ex[a].host_src + own_end * e, ex[a].src + own_end * e,
-                                               (n - own_end) * e, cudaMemcpyDeviceToHost, stream));
+      if (keep_end < n) {
+        e = first_error(e, cudaMemcpyAsync(ex[a].host_src + keep_end * w, ex[a].src + keep_end * w,
+                                           (n - keep_end) * w, cudaMemcpyDeviceToHost, stream));
       }
     }
+    return e;
+  };
+  // Where the all-gather is the commit point (up to gather_ranks ranks, distributed_splitters.inl):
+  // the partition by the plan's splitters, the chosen slots' keys put in their sorted order, and
+  // the staged path's copies, all before it. The own run's ends lie in the ranges of boundaries
+  // rank - 1 and rank; what lies between them surely stays.
+  search.scratch = std::size_t(scratch);
+  search.pre_commit = [&](const pre_commit_plan& plan) {
+    cudaError_t e = cudaSuccess;
+    if (n > 0) e = partition_by(plan.splitters, unsigned(plan.splitters.size() / detail::probe_max_digits));
+    const std::size_t m = plan.moves.size() / 2;
+    const unsigned long long none[2] = {0, 0};  // the copy is made for no moves too: the same calls
+    if (e == cudaSuccess && n > 0) {
+      e = cudaMemcpyAsync(d_table, m > 0 ? plan.moves.data() : none, m * 16, cudaMemcpyHostToDevice, stream);
+    }
+    if (e == cudaSuccess && m > 0) {
+      e = detail::launch(detail::slot_order_kernel<bits_type, raw_value>,
+                         unsigned((m + detail::bracket_threads - 1) / detail::bracket_threads), detail::bracket_threads,
+                         stream, detail::launch_order::serial, reinterpret_cast<const bits_type*>(d_keys),
+                         reinterpret_cast<bits_type*>(keys2),
+                         HAS_VALUES ? reinterpret_cast<const raw_value*>(d_values) : nullptr,
+                         reinterpret_cast<raw_value*>(values2), d_table, m);
+    }
+    std::size_t keep_begin = rank == 0 ? 0 : std::size_t(unsigned(rank - 1) < open ? plan.hi[std::size_t(rank - 1)] : n);
+    std::size_t keep_end = rank == p - 1 ? n : std::size_t(unsigned(rank) < open ? plan.lo[std::size_t(rank)] : n);
+    if (keep_end < keep_begin) keep_begin = keep_end = 0;  // nothing surely stays: all of it
+    if (e == cudaSuccess && n > 0) e = stage(keep_begin, keep_end);
+    return first_error(e, cudaStreamSynchronize(stream));
+  };
+  splitter_result found;
+  err = search_splitters(search, err, found);
+  bool inconsistent = found.inconsistent;
+  std::vector<unsigned char>& prefixes = found.prefixes;
+  std::vector<unsigned> group_of(boundaries, 0);
+  std::vector<unsigned char> table;  // the distinct splitters, in order
+  // Keys equal to the splitter: the ranks before this one hold `equal_before` of them, and the
+  // first `global position - global_less` of all of them (by rank, then position) go before.
+  // This rank's cut_b (its keys before boundary b) from its keys below and equal to the splitter
+  // and those equal to it on the ranks before; with every rank's counts gathered, every rank's.
+  auto cuts_of = [&](std::size_t count, const unsigned long long* less, const unsigned long long* equal,
+                     const unsigned long long* equal_before, std::vector<unsigned long long>& cut) {
+    cut.assign(std::size_t(p) + 1, 0);
+    cut[std::size_t(p)] = count;
+    for (unsigned b = 0; b < boundaries; ++b) {
+      unsigned long long c = count;
+      if (b < open) {
+        const unsigned long long target = start[b + 1];
+        const unsigned long long need = target - std::min(target, found.global_less[b]);
+        const unsigned long long eb = equal_before[b];
+        const unsigned long long take = need <= eb ? 0ull : std::min(need - eb, equal[b]);
+        c = std::min<unsigned long long>(less[b] + take, count);
+      }
+      cut[b + 1] = std::max(c, cut[b]);
+    }
+  };
+  std::vector<unsigned long long> cut;
+  std::vector<unsigned long long> send_counts(static_cast<std::size_t>(p)), recv_counts(static_cast<std::size_t>(p)),
+      send_displs(static_cast<std::size_t>(p)), recv_displs(static_cast<std::size_t>(p));
+  unsigned run_length_rounds = 0;
+  if (found.gathered) {
+    // Every rank's cuts, the same on every rank: what this rank sends and receives, and whether
+    // every rank receives exactly its n_r (an agreed check: every rank computes all of them).
+    std::vector<unsigned long long> equal_before(open, 0), received_by(std::size_t(p), 0);
+    for (int r = 0; r < p; ++r) {
+      const std::size_t at = std::size_t(r) * open;
+      cuts_of(std::size_t(n_of[std::size_t(r)]), found.all_less.data() + at, found.all_equal.data() + at,
+              equal_before.data(), cut);
+      for (unsigned b = 0; b < open; ++b) equal_before[b] += found.all_equal[at + b];
+      for (int q = 0; q < p; ++q) {
+        received_by[std::size_t(q)] += cut[std::size_t(q) + 1] - cut[std::size_t(q)];
+        if (r == rank) send_counts[std::size_t(q)] = cut[std::size_t(q) + 1] - cut[std::size_t(q)];
+        if (q == rank) recv_counts[std::size_t(r)] = cut[std::size_t(q) + 1] - cut[std::size_t(q)];
+      }
+    }
+    for (int q = 0; q < p; ++q) {
+      if (received_by[std::size_t(q)] != n_of[std::size_t(q)]) inconsistent = true;
+    }
+  } else {
+    cuts_of(n, found.local_less.data(), found.local_equal.data(), found.equal_before.data(), cut);
+    for (int q = 0; q < p; ++q) send_counts[q] = cut[q + 1] - cut[q];
+    MPI_Alltoall(send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, recv_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, comm);
+    run_length_rounds = 1;
   }
-  err = first_error(err, cudaStreamSynchronize(stream));
-  // Agreement 2, the commit point: every copy that can fail before data moves has been made, and
-  // the caller's arrays have only been read. An error anywhere: every rank returns it, untouched.
-  err = agree(comm, err, inconsistent);
-  // The collectives so far: the duplicate, agreement 1, the search's, the all-to-all, agreement 2.
-  last_collectives().before_exchange = 2 + last_collectives().splitters + 2;
+  unsigned long long sent = 0, received = 0;
+  for (int q = 0; q < p; ++q) {
+    send_displs[q] = sent;
+    recv_displs[q] = received;
+    sent += send_counts[q];
+    received += recv_counts[q];
+  }
+  if (received != n || sent != n) inconsistent = true;  // exact balance, or a failure somewhere
+  const double t_split = MPI_Wtime();
+  times.splitters = t_split - t_agreed;
+
+  // ---- 5. the stable partition into the second array: the run for rank q is [cut_q, cut_q+1) ----
+  // Made before the all-gather where that is the commit point (found.committed: pre_commit above),
+  // else here, by the exact splitters, and agreement 2 after it.
+  if (!found.committed) {
+    if (err == cudaSuccess && !inconsistent && n > 0) {
+      const unsigned count = open > 0 ? distinct_prefixes(prefixes, open, passes, group_of, table) : 0;
+      err = partition_by(table, count);
+    }
+    // The peers' runs lie before and after this rank's own: at most two copies per array.
+    const std::size_t own_begin = std::size_t(send_displs[rank]);
+    if (err == cudaSuccess && !inconsistent) err = stage(own_begin, own_begin + std::size_t(send_counts[rank]));
+    err = first_error(err, cudaStreamSynchronize(stream));
+    // Agreement 2, the commit point: every copy that can fail before data moves has been made, and
+    // the caller's arrays have only been read. An error anywhere: every rank returns it, untouched.
+    err = agree(comm, err, inconsistent);
+  } else {
+    // The all-gather was the commit point: its verdict, and the run lengths' check every rank made
+    // alike on the gathered counts.
+    err = found.agreed != cudaSuccess ? found.agreed : (inconsistent ? cudaErrorUnknown : cudaSuccess);
+  }
+  // The collectives so far: the duplicate (when made now), agreement 1, the search's, the run
+  // lengths' all-to-all (beyond gather_ranks ranks), agreement 2 (unless the all-gather committed).
+  last_collectives().before_exchange =
+      dup_rounds + 1 + last_collectives().splitters + run_length_rounds + (found.committed ? 0 : 1);
   const double t_partitioned = MPI_Wtime();
   times.partition = t_partitioned - t_split;
   if (err != cudaSuccess) {

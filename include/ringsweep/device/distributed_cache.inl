@@ -4,9 +4,17 @@
 // step loop) pays for neither after its first call, only when a call needs more than the last.
 //
 // The cache hangs on the caller's communicator as an MPI attribute whose delete callback frees it:
-// release_buffers(comm) (distributed.cuh), MPI_Comm_free(comm), or MPI_Finalize (which deletes the
-// attributes of the predefined communicators). Its copy callback is MPI_COMM_NULL_COPY_FN: a
-// duplicate of the communicator starts with no buffers.
+// MPI_Comm_free(comm), or MPI_Finalize (which deletes the attributes of the predefined
+// communicators). release_buffers(comm) (distributed.cuh) frees its memory only. Its copy callback
+// is MPI_COMM_NULL_COPY_FN: a duplicate of the communicator starts with no buffers.
+//
+// It also keeps the sort's own duplicate of the communicator (its messages never meet the
+// caller's), made by the first sort on it: a later sort makes no MPI_Comm_dup, a collective round
+// of its own. The duplicate lives as long as the communicator: the delete callback frees it
+// inside the caller's MPI_Comm_free (collective already, so the nested free is called by every
+// rank too), and leaves it to MPI_Finalize, which frees every communicator, when the deletion is
+// part of the finalisation (MPI_Finalize deletes MPI_COMM_SELF's attributes first, while MPI works
+// fully: a callback there marks the finalisation). release_buffers stays local: it never frees it.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +32,32 @@ struct buffer_cache {
   unsigned char* device_block = nullptr;
   std::size_t device_bytes = 0;
   int device = -1;  // the device of `device_block`
+  MPI_Comm dup = MPI_COMM_NULL;  // the sort's duplicate of the communicator
 };
+
+/// Whether MPI_Finalize has begun deleting attributes (MPI_COMM_SELF's first, so before any other
+/// communicator's): then a cached duplicate is left to MPI, which frees every communicator.
+inline bool& finalizing() {
+  static bool f = false;
+  return f;
+}
+
+inline int mark_finalizing(MPI_Comm, int, void*, void*) {
+  finalizing() = true;
+  return MPI_SUCCESS;
+}
+
+/// Hangs, once per process, an attribute on MPI_COMM_SELF whose delete callback marks the
+/// finalisation.
+inline void watch_finalize() {
+  static const bool watched = [] {
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, mark_finalizing, &k, nullptr);
+    MPI_Comm_set_attr(MPI_COMM_SELF, k, nullptr);
+    return true;
+  }();
+  (void)watched;
+}
 
 inline cudaError_t free_host(buffer_cache& c) {
   const cudaError_t e = c.host != nullptr ? cudaFreeHost(c.host) : cudaSuccess;
@@ -56,9 +89,20 @@ inline cudaError_t free_all(buffer_cache& c) {
   return h != cudaSuccess ? h : d;
 }
 
+/// The duplicates the sort holds in this process (for tests: one per communicator sorted on, none
+/// once they are freed).
+inline int& live_duplicates() {
+  static int d = 0;
+  return d;
+}
+
 inline int delete_buffer_cache(MPI_Comm, int, void* attribute, void*) {
   buffer_cache* c = static_cast<buffer_cache*>(attribute);
   free_all(*c);
+  if (c->dup != MPI_COMM_NULL && !finalizing()) {
+    MPI_Comm_free(&c->dup);
+    --live_duplicates();
+  }
   delete c;
   return MPI_SUCCESS;
 }
@@ -80,9 +124,22 @@ inline buffer_cache* cache_of(MPI_Comm comm, bool make) {
   MPI_Comm_get_attr(comm, cache_keyval(), &value, &found);
   if (found != 0) return static_cast<buffer_cache*>(value);
   if (!make) return nullptr;
+  watch_finalize();
   buffer_cache* c = new buffer_cache;
   MPI_Comm_set_attr(comm, cache_keyval(), c);
   return c;
+}
+
+/// The sort's duplicate of the communicator of `c`: the cached one, or one made now (MPI_Comm_dup,
+/// collective: every rank makes it at the same call, as every rank's cache was made at the same
+/// call and only MPI_Comm_free deletes it). `made` tells whether it was made now.
+inline MPI_Comm cached_dup(buffer_cache& c, MPI_Comm comm, bool& made) {
+  made = c.dup == MPI_COMM_NULL;
+  if (made) {
+    MPI_Comm_dup(comm, &c.dup);
+    ++live_duplicates();
+  }
+  return c.dup;
 }
 
 /// Page-locked host memory of at least `bytes` in `out`: the cached one, or a new one (the old
@@ -132,9 +189,7 @@ inline cudaError_t release_buffers(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL || up == 0 || down != 0) return cudaErrorInvalidValue;
   detail_mpi::buffer_cache* c = detail_mpi::cache_of(comm, false);
   if (c == nullptr) return cudaSuccess;
-  const cudaError_t e = detail_mpi::free_all(*c);
-  MPI_Comm_delete_attr(comm, detail_mpi::cache_keyval());  // deletes the (now empty) cache
-  return e;
+  return detail_mpi::free_all(*c);  // the memory only: the duplicate lives as long as `comm`
 }
 
 }  // namespace mpi

@@ -55,6 +55,7 @@ struct bracket_params {
   const unsigned char* collect;     // [2 * count + 1]: 1 for a slot whose keys are wanted; or null
   unsigned long long* collected;    // zeroed before: the keys appended to `candidates`
   unsigned char* candidates;        // rows of `depth` bytes, room for the collected slots' keys
+  unsigned long long* positions;    // or null: each collected key's position, beside its row
 };
 
 /// Grid-stride over the keys, each one's slot by a binary search over the marks: the count pass
@@ -86,6 +87,7 @@ __global__ void __launch_bounds__(bracket_threads) bracket_kernel(bracket_params
     if (p.collect != nullptr && p.collect[slot] != 0) {
       const unsigned long long at = atomicAdd(p.collected, 1ull);
       write_digits(p.digits, raw, p.candidates + std::size_t(at) * std::size_t(p.depth), p.depth);
+      if (p.positions != nullptr) p.positions[at] = i;
     }
   }
   __syncthreads();
@@ -94,6 +96,22 @@ __global__ void __launch_bounds__(bracket_threads) bracket_kernel(bracket_params
       if (local[i] != 0) atomicAdd(&p.counts[i], static_cast<unsigned long long>(local[i]));
     }
   }
+}
+
+/// Item `moves[2j]` of the caller's arrays to position `moves[2j + 1]` of the second ones, for
+/// j < m: the keys of the chosen slots, which the partition left in input order, put in their
+/// stable sorted order (the host sorted their rows), so that a boundary inside a slot splits it
+/// at one position (device/distributed_splitters.inl, the commit at the all-gather).
+template <class Bits, class Raw>
+__global__ void __launch_bounds__(bracket_threads)
+    slot_order_kernel(const Bits* keys_in, Bits* keys_out, const Raw* values_in, Raw* values_out,
+                      const unsigned long long* moves, std::size_t m) {
+  const std::size_t j = std::size_t(blockIdx.x) * bracket_threads + threadIdx.x;
+  if (j >= m) return;
+  const unsigned long long from = moves[2 * j];
+  const unsigned long long to = moves[2 * j + 1];
+  keys_out[to] = keys_in[from];
+  if (values_in != nullptr) values_out[to] = values_in[from];
 }
 
 }  // namespace detail
