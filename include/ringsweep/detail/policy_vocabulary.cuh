@@ -249,6 +249,9 @@ struct policy_defaults {
   // top-k: at most this many ranges (blocks of the select's kernels; a range spans several tiles
   // beyond TOP_K_MAX_RANGES x HIST_THREADS x HIST_ITEMS keys).
   static constexpr int TOP_K_MAX_RANGES = 1024;
+  // top-k: the k candidates are sorted in one cooperative launch, a block per sort tile, when
+  // they fill more than one tile and at most this many (and every block is resident at once).
+  static constexpr int TOP_K_SORT_BLOCKS = 1024;
 
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
     return onesweep_shape::fit(t, 384, 16, 16, 384 * 16 * 4);
