@@ -95,13 +95,18 @@ class top_k_sort {
     const int valid = int(min_of<u32>(u32(TILE), p_.k - first));
     const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
     const int lane = int(lane_id());
-    int cur = 0;
+    // The pass's array and the other one, swapped after each pass that moves the keys (registers:
+    // indexing the parameters' arrays by a variable would copy them to local memory).
+    bits_type* from_keys = p_.keys[0];
+    bits_type* to_keys = p_.keys[1];
+    u64* from_pos = p_.pos[0];
+    u64* to_pos = p_.pos[1];
     u32 barriers = 0;
     for (int pass = 0; pass < p_.window.passes; ++pass) {
       const bool last = pass + 1 == p_.window.passes;
       const digit_extractor<Key> digit_of = p_.window.template extractor<RADIX_BITS>(p_, pass);
       // Plain loads: the arrays after the first pass are written by this launch.
-      const bits_type* const src = p_.keys[cur] + first;
+      const bits_type* const src = from_keys + first;
       bits_type keys[ITEMS];
       u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
 RINGSWEEP_UNROLL
@@ -123,7 +128,7 @@ RINGSWEEP_UNROLL
 
       scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
       __syncthreads();
-      bits_type* const dst = last ? p_.keys_out : p_.keys[cur ^ 1];
+      bits_type* const dst = last ? p_.keys_out : to_keys;
       u32 at[ITEMS];
 RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) {
@@ -142,7 +147,7 @@ RINGSWEEP_UNROLL
         __syncthreads();
         scatter_t::to_shared(temp_.u.index, index, ranks, valid);
         __syncthreads();
-        const u64* const pos = p_.pos[cur] + first;
+        const u64* const pos = from_pos + first;
 RINGSWEEP_UNROLL
         for (int k = 0; k < ITEMS; ++k) {
           const int i = k * THREADS + int(threadIdx.x);
@@ -151,19 +156,20 @@ RINGSWEEP_UNROLL
             if (last) {
               p_.out.write(at[k], where);
             } else {
-              p_.pos[cur ^ 1][at[k]] = where;
+              to_pos[at[k]] = where;
             }
           }
         }
       }
       if (last) return;
-      cur ^= 1;
+      swap_of(from_keys, to_keys);
+      swap_of(from_pos, to_pos);
       grid_barrier(p_.arrived, ++barriers);
     }
-    // The last pass moved nothing: the keys are in order in p_.keys[cur]; each block copies its tile.
+    // The last pass moved nothing: the keys are in order in from_keys; each block copies its tile.
     for (int i = int(threadIdx.x); i < valid; i += THREADS) {
-      p_.keys_out[first + u32(i)] = p_.keys[cur][first + u32(i)];
-      if constexpr (POSITIONS) p_.out.write(first + u32(i), p_.pos[cur][first + u32(i)]);
+      p_.keys_out[first + u32(i)] = from_keys[first + u32(i)];
+      if constexpr (POSITIONS) p_.out.write(first + u32(i), from_pos[first + u32(i)]);
     }
   }
 
@@ -202,6 +208,13 @@ RINGSWEEP_UNROLL
     }
     __syncthreads();
     return true;
+  }
+
+  template <class T>
+  __device__ __forceinline__ static void swap_of(T*& a, T*& b) {
+    T* const t = a;
+    a = b;
+    b = t;
   }
 
   TempStorage& temp_;
