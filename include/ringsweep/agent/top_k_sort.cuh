@@ -109,6 +109,7 @@ class top_k_sort {
       const bits_type* const src = from_keys + first;
       bits_type keys[ITEMS];
       u32 digits[ITEMS], ranks[ITEMS], counts[DPT], starts[DPT];
+      // sass: sort_load
 RINGSWEEP_UNROLL
       for (int k = 0; k < ITEMS; ++k) {
         const int i = seg_first + k * warp_threads + lane;
@@ -116,6 +117,7 @@ RINGSWEEP_UNROLL
         digits[k] = digit_of(keys[k]);
       }
       u32* const published = p_.counts + (u64(pass & 1) * gridDim.x + blockIdx.x) * RADIX;
+      // sass: sort_rank
       rank_t(temp_.u.rank).rank(digits, valid, ranks, counts, starts, [&](const u32 (&c)[DPT]) {
 RINGSWEEP_UNROLL
         for (int j = 0; j < DPT; ++j) {
@@ -123,9 +125,11 @@ RINGSWEEP_UNROLL
           if (d < RADIX) published[d] = c[j];
         }
       });
+      // sass: end
       grid_barrier(p_.arrived, ++barriers);
       if (!offsets(pass, starts)) continue;  // one digit: every key stays where it is
 
+      // sass: sort_scatter
       scatter_t::to_shared(temp_.u.keys, keys, ranks, valid);
       __syncthreads();
       bits_type* const dst = last ? p_.keys_out : to_keys;
@@ -140,6 +144,7 @@ RINGSWEEP_UNROLL
           dst[at[k]] = key;
         }
       }
+      // sass: sort_values
       if constexpr (POSITIONS) {
         u32 index[ITEMS];
 RINGSWEEP_UNROLL
@@ -161,6 +166,7 @@ RINGSWEEP_UNROLL
           }
         }
       }
+      // sass: end
       if (last) return;
       swap_of(from_keys, to_keys);
       swap_of(from_pos, to_pos);
