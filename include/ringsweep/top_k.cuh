@@ -20,8 +20,9 @@
 // per level (a digit pass from the most significant down, passes in which all keys agree skipped)
 // the keys below the bucket holding the k-th key become candidates and the bucket's keys are
 // filtered into a buffer (when they fit) for the next level, all in input order; finally the k
-// candidates are sorted by the stable sort (above one block's tile, in one cooperative launch). Random keys cost about one read of the input plus
-// O(candidates) (the count writes each range's likely candidates as it reads); skewed keys (all
+// candidates are sorted stably (one block; above its tile one cooperative launch of a block per
+// tile, which also writes the values or indices). Random keys cost about one read of the input
+// plus O(candidates) (the count writes each range's likely candidates as it reads); skewed keys (all
 // equal, one dominant key) two or three: a bucket too large for the buffer is counted along a
 // guessed key (each pass's most frequent digit), so one more read ends the select whenever the
 // k-th key is that key or its bucket fits (design.md 15); no host synchronisation.
