@@ -87,7 +87,52 @@ std::pair<unsigned long long, unsigned long long> top_k_value_launches(const std
   return {indices, pairs};
 }
 
+/// policy_tiny (192-key sort tiles of 64 threads) with candidate buffers of at least 2^15 keys.
+struct policy_tiny_resident : ringsweep_test::policy_tiny {
+  static constexpr int TOP_K_MIN_CAPACITY = 1 << 15;
+};
+
+__global__ void probe_kernel() {}
+
 }  // namespace
+
+TEST_CASE("top-k's one-launch sort only while every block is resident", "[sort][top_k]") {
+  // The backend holds SMs x (blocks of 64 threads an SM) at once; k up to that many 192-key tiles
+  // is sorted in one cooperative launch (3 launches in all), one key more by the onesweep sort.
+  int device = 0, sms = 0, per_sm = 0;
+  REQUIRE_CUDA(cudaGetDevice(&device));
+  REQUIRE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  REQUIRE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, probe_kernel, 64, 0));
+  const std::size_t edge = std::size_t(sms) * std::size_t(per_sm) * 192;
+  REQUIRE(edge < std::size_t(policy_tiny_resident::TOP_K_MIN_CAPACITY));
+  const std::size_t n = edge + 500;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform,
+                                                             ringsweep_test::catch_seed());
+  const auto ref = ringsweep_test::reference_order(keys, ringsweep::sort_options{});
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(edge + 1);
+  for (const std::size_t k : {edge, edge + 1}) {
+    INFO("k " << k << " (" << sms << " SMs x " << per_sm << " blocks of 192 keys: " << edge << ")");
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::tuning::top_k_keys<policy_tiny_resident>(nullptr, bytes, in.data(), out.data(), n, k));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const unsigned long long l0 = simt::kernel_launches();
+    REQUIRE_CUDA(ringsweep::tuning::top_k_keys<policy_tiny_resident>(temp.data(), bytes, in.data(), out.data(), n, k));
+    const unsigned long long launches = simt::kernel_launches() - l0;
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    std::printf("top-k launches, policy_tiny, n %zu, k %zu: %llu launches\n", n, k, launches);
+    if (k == edge) {
+      CHECK(launches == 3);
+    } else {
+      CHECK(launches > 4);
+    }
+    const auto got = out.download();
+    for (std::size_t i = 0; i < k; ++i) {
+      INFO("i " << i);
+      REQUIRE(got[i] == keys[ref[i]]);
+    }
+  }
+}
 
 TEST_CASE("top-k of random keys takes at most 4 launches", "[sort][top_k]") {
   // 2^18 keys: 128 ranges of 2048 keys (the shipped policy's select tile), candidate buffers of
