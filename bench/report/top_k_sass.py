@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""SASS instructions per key of top-k's first read (top_k_count_kernel), registers and blocks per SM of
-the select's kernels (count, levels), from a cubin built with -lineinfo (the spill gate's).
+"""SASS instructions per key of top-k's first read (top_k_count_kernel) and of a pass of the candidates'
+one-launch sort (top_k_sort_kernel, keys only), registers and blocks per SM of the select's kernels
+(count, levels) and of that sort, from a cubin built with -lineinfo (the spill gate's).
 
 The first read's regions are marked in include/ringsweep/agent/top_k_count.cuh (`// sass: first_*`,
 the markers sass_phases.py reads): `first_load` (a whole tile's vector loads), `first_count` and
@@ -14,16 +15,24 @@ reads at once (HIST_ITEMS = 16 of the shipped policies, at most 64 bytes' worth,
     speculating  = (first_load + first_count + first_speculate + first_append) / keys
     plain        = (first_load + first_plain) / keys
 
-static counts (each loop body once, as ptxas laid it out). Blocks per SM: the fewest that registers
-(a warp's in units of 256), shared memory (the kernel's .nv.shared section plus 1 KiB reserved) and
-threads (2048 an SM) allow, at most 32.
+static counts (each loop body once, as ptxas laid it out). The sort's pass (regions `sort_*` in
+include/ringsweep/agent/top_k_sort.cuh; its offsets, once per tile, are `other`), per key of the
+keys-only sort tile (THREADS x ITEMS of tile_shapes, hence --shapes; without it no sort rows):
 
-    top_k_sass.py --cubin sm_90=X.cubin [--markdown] [--budget bench/results/top_k_budget.csv --check]
+    sort pass    = (sort_load + sort_rank + sort_scatter) / ITEMS
+
+Blocks per SM: the fewest that registers (a warp's in units of 256), shared memory (the kernel's
+.nv.shared section plus 1 KiB reserved) and threads (2048 an SM) allow, at most 32. Budget rows of
+the sort have the case "sort_" + the key's case.
+
+    top_k_sass.py --cubin sm_90=X.cubin [--shapes tile_shapes] [--markdown]
+                  [--budget bench/results/top_k_budget.csv --check]
 """
 import csv
 import os
 import re
 import struct
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -31,7 +40,10 @@ import sass_phases  # noqa: E402
 import segment_sass  # noqa: E402
 
 REGIONS = ["first_load", "first_count", "first_speculate", "first_append", "first_plain"]
+SORT_REGIONS = ["sort_load", "sort_rank", "sort_scatter", "sort_values"]
 KERNEL = re.compile(r"detail::(top_k_(count|levels)_kernel)<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)> ?>\(")
+SORT_KERNEL = re.compile(r"detail::(top_k_sort_kernel)<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
+                         r"ringsweep::[a-z0-9_]+::detail::top_k_no_values ?>\(")
 HIST_ITEMS = 16  # policy_defaults' (every shipped policy's)
 SHARED_PER_SM = {"sm_75": 64 * 1024, "sm_80": 164 * 1024, "sm_90": 228 * 1024}
 THREADS = 128  # HIST_THREADS of the shipped policies
@@ -40,15 +52,20 @@ THREADS = 128  # HIST_THREADS of the shipped policies
 def kernel_case(demangled):
     """(kernel, policy, case, key bytes) of a select kernel for a built-in key, else None."""
     m = KERNEL.search(demangled)
-    if not m:
-        return None
-    args = sass_phases.split_args(m.group(3))
+    if m:
+        kernel, config = m.group(1), m.group(3)
+    else:
+        m = SORT_KERNEL.search(demangled)
+        if not m:
+            return None
+        kernel, config = m.group(1), m.group(2)
+    args = sass_phases.split_args(config)
     if len(args) != 4:
         return None
     kc = segment_sass.config_case(args)
     if kc is None:
         return None
-    return m.group(1), args[0].split("::")[-1], kc[0], kc[1] // 8
+    return kernel, args[0].split("::")[-1], kc[0], kc[1] // 8
 
 
 def shared_bytes(cubin):
@@ -70,13 +87,13 @@ def shared_bytes(cubin):
     return out
 
 
-def blocks_per_sm(arch, regs, shared):
-    by_regs = 65536 // (((regs * 32 + 255) // 256) * 256 * (THREADS // 32)) if regs else 32
+def blocks_per_sm(arch, regs, shared, threads=THREADS):
+    by_regs = 65536 // (((regs * 32 + 255) // 256) * 256 * (threads // 32)) if regs else 32
     by_shared = SHARED_PER_SM.get(arch, 100 * 1024) // (shared + 1024)
-    return min(by_regs, by_shared, 2048 // THREADS, 32)
+    return min(by_regs, by_shared, 2048 // threads, 32)
 
 
-def analyse(cubin, nvdisasm, arch):
+def analyse(cubin, nvdisasm, arch, shapes=None):
     only = sass_phases.symbols_where(cubin, lambda n: kernel_case(n) is not None)
     kernels = sass_phases.disassemble(nvdisasm, cubin, only)
     regs = sass_phases.registers(cubin)
@@ -92,6 +109,16 @@ def analyse(cubin, nvdisasm, arch):
         r = regs.get(mangled, 0)
         row = {"arch": arch, "kernel": kernel, "policy": policy, "case": case, "regs": r,
                "shared": shared.get(mangled, 0), "blocks_per_sm": blocks_per_sm(arch, r, shared.get(mangled, 0))}
+        if kernel == "top_k_sort_kernel":
+            shape = (shapes or {}).get((policy, case))
+            if shape is None:
+                continue
+            threads, items = shape
+            row["blocks_per_sm"] = blocks_per_sm(arch, r, row["shared"], threads)
+            c = segment_sass.counts(insns, regions, SORT_REGIONS)
+            row["keys"] = items
+            row["per_key"] = round((c["sort_load"] + c["sort_rank"] + c["sort_scatter"]) / items, 2)
+            row.update(c)
         if kernel == "top_k_count_kernel":
             c = segment_sass.counts(insns, regions, REGIONS)
             # 2-byte floats: 16 bytes' worth (their ordered image takes registers of its own)
@@ -107,11 +134,11 @@ def analyse(cubin, nvdisasm, arch):
 
 def markdown(rows):
     head = ["arch", "kernel", "case", "registers", "shared bytes", "blocks / SM", "keys / thread",
-            "instr. / key (speculating)", "instr. / key (plain)"] + REGIONS + ["other", "cold"]
+            "instr. / key (speculating; sort: a pass)", "instr. / key (plain)"] + REGIONS + SORT_REGIONS + ["other", "cold"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         vals = [r["arch"], r["kernel"], r["case"], r["regs"], r["shared"], r["blocks_per_sm"]]
-        vals += [r.get(x, "") for x in ["keys", "per_key", "plain_per_key"] + REGIONS + ["other", "cold"]]
+        vals += [r.get(x, "") for x in ["keys", "per_key", "plain_per_key"] + REGIONS + SORT_REGIONS + ["other", "cold"]]
         out.append("| " + " | ".join(str(v) for v in vals) + " |")
     return "\n".join(out)
 
@@ -120,12 +147,12 @@ def check_budget(rows, path):
     failures = []
     with open(path) as f:
         budget = list(csv.DictReader(l for l in f if not l.startswith("#")))
-    by_key = {(r["arch"], r["policy"], r["case"]): r for r in rows if r["kernel"] == "top_k_count_kernel"}
+    by_key = {(r["arch"], r["policy"], budget_case(r)): r for r in rows if budget_case(r)}
     for b in budget:
         k = (b["arch"], b["policy"], b["case"])
         r = by_key.get(k)
         if r is None:
-            failures.append("%s %s %s: no first-read kernel in the cubin (budget row stale?)" % k)
+            failures.append("%s %s %s: no such kernel in the cubin (budget row stale? --shapes for sort rows)" % k)
         elif r["per_key"] > float(b["max_per_key"]):
             failures.append("%s %s %s: %.2f instructions per key, budget %s" % (k + (r["per_key"], b["max_per_key"])))
         elif r["regs"] > int(b["max_regs"]):
@@ -138,18 +165,28 @@ def check_budget(rows, path):
     return failures
 
 
+def budget_case(row):
+    """The budget's case of a row: the first read's key case, "sort_" + it for the sort; else None."""
+    if row["kernel"] == "top_k_count_kernel":
+        return row["case"]
+    if row["kernel"] == "top_k_sort_kernel" and "per_key" in row:
+        return "sort_" + row["case"]
+    return None
+
+
 def write_budget(rows, path):
     import math
-    out = ["# top-k's first read (top_k_count_kernel), checked by the top_k_sass_budget test",
-           "# (bench/report/top_k_sass.py over the spill gate's cubins): SASS instructions per key on the",
-           "# full-tile path while speculating, registers and resident blocks per SM. A kernel past its row",
+    out = ["# top-k's first read (top_k_count_kernel) and its candidates' one-launch sort (top_k_sort_kernel,",
+           "# cases sort_*), checked by the top_k_sass_budget test (bench/report/top_k_sass.py over the spill",
+           "# gate's cubins): SASS instructions per key on the first read's full-tile path while speculating,",
+           "# or of a sort pass; registers and resident blocks per SM. A kernel past its row",
            "# fails the test. Lower a row when a change removes instructions; raise one only with the reason",
            "# in the commit (top_k_sass.py --write-budget writes every row anew).",
            "arch,policy,case,max_per_key,max_regs,min_blocks_per_sm"]
     for r in rows:
-        if r["kernel"] != "top_k_count_kernel":
+        if budget_case(r) is None:
             continue
-        out.append("%s,%s,%s,%.2f,%d,%d" % (r["arch"], r["policy"], r["case"],
+        out.append("%s,%s,%s,%.2f,%d,%d" % (r["arch"], r["policy"], budget_case(r),
                                             math.ceil(r["per_key"] * 100 - 1e-9) / 100, r["regs"], r["blocks_per_sm"]))
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
@@ -158,11 +195,21 @@ def write_budget(rows, path):
 def main():
     ap = sass_phases.budget_arguments(__doc__)
     ap.add_argument("--write-budget", action="store_true", help="write --budget from these cubins (then review the diff)")
+    ap.add_argument("--shapes", help="tile_shapes' CSV, or the program printing it (the sort's rows)")
     args = ap.parse_args()
     nvdisasm = sass_phases.nvdisasm_or_skip(args.nvdisasm, "top_k_sass")
     if nvdisasm is None:
         return 0
-    rows = sass_phases.rows_of_cubins(args.cubin, lambda path, arch: analyse(path, nvdisasm, arch))
+    shapes = None
+    if args.shapes:
+        if os.access(args.shapes, os.X_OK) and not args.shapes.endswith(".csv"):
+            text = subprocess.run([args.shapes], check=True, capture_output=True, text=True).stdout
+        else:
+            with open(args.shapes) as f:
+                text = f.read()
+        shapes = {(r["policy"], r["case"]): (int(r["threads"]), int(r["items"]))
+                  for r in csv.DictReader(text.strip().split("\n"))}
+    rows = sass_phases.rows_of_cubins(args.cubin, lambda path, arch: analyse(path, nvdisasm, arch, shapes))
     if args.markdown:
         print(markdown(rows))
     if args.write_budget:

@@ -20,8 +20,9 @@
 // per level (a digit pass from the most significant down, passes in which all keys agree skipped)
 // the keys below the bucket holding the k-th key become candidates and the bucket's keys are
 // filtered into a buffer (when they fit) for the next level, all in input order; finally the k
-// candidates are sorted by the stable sort. Random keys cost about one read of the input plus
-// O(candidates) (the count writes each range's likely candidates as it reads); skewed keys (all
+// candidates are sorted stably (one block; above its tile one cooperative launch of a block per
+// tile, which also writes the values or indices). Random keys cost about one read of the input
+// plus O(candidates) (the count writes each range's likely candidates as it reads); skewed keys (all
 // equal, one dominant key) two or three: a bucket too large for the buffer is counted along a
 // guessed key (each pass's most frequent digit), so one more read ends the select whenever the
 // k-th key is that key or its bucket fits (design.md 15); no host synchronisation.
@@ -30,8 +31,10 @@
 // R = min(ceil(n / (HIST_THREADS x HIST_ITEMS)), TOP_K_MAX_RANGES = 1024) ranges (2048 keys per range tile in the
 // shipped policies); C = min(n, max(n / 64, 65536)) candidate-buffer keys; K = sizeof(Key)):
 //     256 + a(state) + a(8 P 256) + a(16 P 256) + a(8) + a(4 R P 256) + a(48 R) + a(k K) + a(8 k) + 2 (a(C K) + a(8 C))
-//         + [pairs, indices: a(8 k)] + [indices without keys_out: a(k K)] + the in/out sort of k keys
-//         (pairs and indices: with 8-byte values), see sort.cuh.
+//         + [pairs, indices: a(8 k)] + [indices without keys_out: a(k K)] + a(2048 B) + the in/out sort
+//         of k keys (pairs and indices: with 8-byte values), see sort.cuh; B = ceil(k / T) blocks of the
+//         candidates' one-launch sort (T: the keys-only sort tile) when k is above the small sort's tile
+//         (pairs, indices: that of 8-byte values), B <= TOP_K_SORT_BLOCKS = 1024 and k <= C, else 0.
 // k = n: the stable sort of the whole input runs instead, with its own storage (sort.cuh, argsort
 // for indices; pairs whose values are not 1, 2, 4, 8 or 16 bytes: the gathered sort's, see
 // docs/temp_storage.md). The size query returns it exactly. The formula above holds for values of

@@ -159,32 +159,44 @@ namespace race_sort_test {
 struct top_k_ring : ringsweep_test::policy_ring<4, 2, 1> {
   static constexpr int TOP_K_MIN_CAPACITY = 8;
 };
+/// policy_ring<4, 2, 1> with candidate buffers of at least 4096 keys: k from 129 to 512 are sorted
+/// in one cooperative launch of 2 to 4 blocks of 128 keys.
+struct top_k_ring_sort : ringsweep_test::policy_ring<4, 2, 1> {
+  static constexpr int TOP_K_MIN_CAPACITY = 4096;
+  static constexpr int TOP_K_SORT_BLOCKS = 4;
+};
 }  // namespace race_sort_test
+
+/// The top k of `keys` by top_k_indices with `Policy`: keys and positions checked.
+template <class Policy>
+void race_top_k(const std::vector<std::uint32_t>& keys, std::size_t k) {
+  const std::size_t n = keys.size();
+  INFO("k " << k);
+  ringsweep_test::device_buffer<std::uint32_t> in(keys), out(k), idx(k);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::tuning::top_k_indices<Policy>(nullptr, bytes, in.data(), out.data(), idx.data(), n, k));
+  ringsweep_test::device_bytes temp(bytes);
+  REQUIRE_CUDA(ringsweep::tuning::top_k_indices<Policy>(temp.data(), bytes, in.data(), out.data(), idx.data(), n, k));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  std::vector<std::uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = std::uint32_t(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
+  const auto got = out.download();
+  const auto got_idx = idx.download();
+  for (std::size_t j = 0; j < k; ++j) {
+    INFO("rank " << j);
+    REQUIRE(got_idx[j] == order[j]);
+    REQUIRE(got[j] == keys[order[j]]);
+  }
+}
 
 TEST_CASE("top-k kernels run race-free: the first read, the levels' grid barriers, the final sort",
           "[race][top_k]") {
   // Random keys (two words AND-ed: some repeat) take the select down its levels, each a round of
-  // the levels kernel (the pick and the moves between grid barriers); indices gather positions.
-  using policy = race_sort_test::top_k_ring;
-  const std::size_t n = 3000;
-  const auto keys = ringsweep_test::random_keys<std::uint32_t>(n, 31, 2);
-  for (std::size_t k : {std::size_t(1), std::size_t(40), std::size_t(700)}) {
-    INFO("k " << k);
-    ringsweep_test::device_buffer<std::uint32_t> in(keys), out(k), idx(k);
-    std::size_t bytes = 0;
-    REQUIRE_CUDA(ringsweep::tuning::top_k_indices<policy>(nullptr, bytes, in.data(), out.data(), idx.data(), n, k));
-    ringsweep_test::device_bytes temp(bytes);
-    REQUIRE_CUDA(ringsweep::tuning::top_k_indices<policy>(temp.data(), bytes, in.data(), out.data(), idx.data(), n, k));
-    REQUIRE_CUDA(cudaDeviceSynchronize());
-    std::vector<std::uint32_t> order(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = std::uint32_t(i);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
-    const auto got = out.download();
-    const auto got_idx = idx.download();
-    for (std::size_t j = 0; j < k; ++j) {
-      INFO("rank " << j);
-      REQUIRE(got_idx[j] == order[j]);
-      REQUIRE(got[j] == keys[order[j]]);
-    }
-  }
+  // the levels kernel (the pick and the moves between grid barriers); indices gather positions
+  // after the small sort and the onesweep sort (k = 700: more than a candidate buffer), or come
+  // with the keys from the candidates' one-launch sort (its grid barriers: 2 and 4 blocks).
+  const auto keys = ringsweep_test::random_keys<std::uint32_t>(3000, 31, 2);
+  for (std::size_t k : {std::size_t(1), std::size_t(40), std::size_t(700)}) race_top_k<race_sort_test::top_k_ring>(keys, k);
+  for (std::size_t k : {std::size_t(129), std::size_t(500)}) race_top_k<race_sort_test::top_k_ring_sort>(keys, k);
 }

@@ -59,6 +59,12 @@ struct policy_tiny_top_k_vec : policy_tiny_top_k_spec {
   static constexpr int TOP_K_MIN_CAPACITY = 8192;
 };
 constexpr std::size_t SORT_TILE = 192;  // policy_tiny's onesweep tile for 4-byte keys
+/// policy_tiny whose candidates' one-launch sort takes at most 4 blocks (k from SORT_TILE + 1 to
+/// 4 x SORT_TILE for 4-byte keys), with candidate buffers (its second array) of at least 4096 keys.
+struct policy_tiny_top_k_sort : ringsweep_test::policy_tiny {
+  static constexpr int TOP_K_MIN_CAPACITY = 4096;
+  static constexpr int TOP_K_SORT_BLOCKS = 4;
+};
 
 /// The first k of the stable sort, and what top-k returned for keys, pairs and indices. `offset`:
 /// the input starts that many keys past an allocation's start (unaligned to a vector load).
@@ -174,6 +180,43 @@ TEST_CASE("top_k: every k edge over range and tile edges, both orders", "[sort][
       }
     }
   }
+}
+
+TEST_CASE("top_k: the candidates' sort in one cooperative launch, at its edges", "[sort][top_k]") {
+  // 192-key tiles, at most 4 blocks: k = 192 is the single block's, 193 two blocks (the second of
+  // one key), 385 three, 768 four full ones, 769 the onesweep sort's. Random keys (ties among
+  // them), then many ties: every pass moves nothing (all equal), or the high passes do (a small
+  // range: the last pass is one digit, the sorted keys are copied out); bit windows; 8-byte keys.
+  using policy = policy_tiny_top_k_sort;
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const std::size_t n = 2000;
+  const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, distribution::uniform, seed);
+  for (std::size_t k : {SORT_TILE, SORT_TILE + 1, 2 * SORT_TILE + 1, 4 * SORT_TILE, 4 * SORT_TILE + 1}) {
+    for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+      check_top_k<policy>(keys, k, sort_options_of(o), o == sort_order::descending);
+    }
+  }
+  for (distribution d : {distribution::all_equal, distribution::few_distinct, distribution::small_range}) {
+    INFO(ringsweep_test::name(d));
+    const auto ties = ringsweep_test::make_keys<std::uint32_t>(n, d, seed + 1);
+    check_top_k<policy>(ties, 3 * SORT_TILE + 5, sort_options_of(sort_order::ascending), d == distribution::few_distinct);
+    check_top_k<policy>(ties, 4 * SORT_TILE, sort_options_of(sort_order::descending), false);
+  }
+  {
+    // Random low bytes: the candidates (in input order within a level) move in the first pass
+    // only; the three passes above it hold one digit, so the keys are copied out of the other array.
+    auto low = keys;
+    for (auto& key : low) key &= 0xffu;
+    check_top_k<policy>(low, 3 * SORT_TILE + 5, sort_options_of(sort_order::ascending));
+  }
+  for (auto w : {std::pair<int, int>{4, 20}, {24, 32}}) {
+    check_top_k<policy, std::uint32_t, std::int32_t>(keys, 700, sort_options_of(sort_order::descending, w.first, w.second),
+                                                     w.first == 4);
+  }
+  // 8-byte keys: policy_tiny's tile is 192 keys too (3 a thread); pairs and 64-bit indices.
+  const auto wide = ringsweep_test::make_keys<std::int64_t>(n, distribution::uniform, seed + 2);
+  check_top_k<policy, std::int64_t, std::uint64_t>(wide, 500, sort_options_of(sort_order::ascending));
+  check_top_k<policy, std::int64_t, std::uint64_t>(wide, 500, sort_options_of(sort_order::descending, 3, 50), false);
 }
 
 TEST_CASE("top_k: skewed keys keep the earliest positions", "[sort][top_k]") {

@@ -249,6 +249,9 @@ struct policy_defaults {
   // top-k: at most this many ranges (blocks of the select's kernels; a range spans several tiles
   // beyond TOP_K_MAX_RANGES x HIST_THREADS x HIST_ITEMS keys).
   static constexpr int TOP_K_MAX_RANGES = 1024;
+  // top-k: the k candidates are sorted in one cooperative launch, a block per sort tile, when
+  // they fill more than one tile and at most this many (and every block is resident at once).
+  static constexpr int TOP_K_SORT_BLOCKS = 1024;
   // batched top-k: a long row is split among blocks in parts of at least TOP_K_ROW_PART_MIN keys
   // (and k), and of at least n / (TOP_K_ROW_PARTS_PER_SM x SMs).
   static constexpr int TOP_K_ROW_PART_MIN = 8192;

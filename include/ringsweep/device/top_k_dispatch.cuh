@@ -1,7 +1,7 @@
 // top_k: the one internal entry point of top_k_keys / top_k_pairs / top_k_indices and their
 // segmented and CUB forms: the checks, the temporary-storage layout, the select's two launches (the
 // first read, then every level in one cooperative launch) and the stable sort of the k candidates
-// (docs/design.md section 15).
+// (one block, one cooperative launch, or the onesweep sort; docs/design.md section 15).
 #pragma once
 
 #include <cstddef>
@@ -66,7 +66,8 @@ struct top_k_dispatch {
     std::size_t state = 0, input_counts = 0, level_counts = 0, spec_flags = 0, input_bits = 0, cleared = 0,
                 range_counts = 0, ranges_at = 0, samples = 0,
                 out_keys = 0, out_pos = 0, buf_keys[2] = {0, 0}, buf_pos[2] = {0, 0}, sorted_pos = 0,
-                keys_scratch = 0, sort_temp = 0, sort_bytes = 0, bytes = temp_alignment;
+                keys_scratch = 0, sort_counts = 0, sort_temp = 0, sort_bytes = 0, bytes = temp_alignment;
+    std::size_t sort_blocks = 0;  // the candidates' one-launch sort's grid (0: not that sort)
     std::size_t ranges = 1, capacity = 0;
     int passes = 0;
     sort_window window;  // the final sort's (keys_config::make_plan)
@@ -96,7 +97,7 @@ struct top_k_dispatch {
     l.state = piece(2 * sizeof(typename select::state_t));
     l.input_counts = piece(p * RADIX * 8);
     l.level_counts = piece(2 * p * RADIX * 8);  // by round parity
-    l.spec_flags = piece(3 * 4);  // [2]: the levels kernel's grid barrier
+    l.spec_flags = piece(4 * 4);  // [2], [3]: the grid barriers of the levels and the candidates' sort
     l.input_bits = piece(3 * 8);
     l.cleared = at;
     l.range_counts = piece(l.ranges * p * RADIX * 4);
@@ -111,6 +112,8 @@ struct top_k_dispatch {
     constexpr bool with_pos = What != top_k_output::keys;
     l.sorted_pos = with_pos ? piece(k * 8) : 0;
     l.keys_scratch = f.keys_out == nullptr ? piece(k * kb) : 0;
+    l.sort_blocks = one_launch_blocks(k, l.capacity, l.passes, with_pos);
+    l.sort_counts = piece(l.sort_blocks * 2 * RADIX * 4);
     // The final sort's own storage (a size query of the in/out sort of k candidates).
     std::size_t sort_bytes = 0;
     cudaError_t q;
@@ -126,6 +129,17 @@ struct top_k_dispatch {
     l.sort_temp = piece(sort_bytes);
     l.bytes = temp_alignment + at;
     return cudaSuccess;
+  }
+
+  /// Tiles of the candidates' one-launch sort (a block each) for `k` candidates, or 0 where
+  /// another sort runs: the small sort's single tile holds them (keys_config's, pairs_config's
+  /// with positions), no pass, more than the policy's TOP_K_SORT_BLOCKS tiles, or more than a
+  /// candidate buffer (the sort's second array).
+  __host__ static std::size_t one_launch_blocks(std::size_t k, std::size_t capacity, int passes, bool with_pos) {
+    const std::size_t single = std::size_t(with_pos ? pairs_config::TILE : keys_config::TILE);
+    if (passes <= 0 || k <= single || k > capacity) return 0;
+    const std::size_t blocks = ceil_div<std::size_t>(k, std::size_t(keys_config::TILE));
+    return blocks <= std::size_t(Policy::TOP_K_SORT_BLOCKS) ? blocks : 0;
   }
 
   /// The levels kernel's grid for `ranges` ranges: at most one block a range, and no more than the
@@ -269,6 +283,11 @@ struct top_k_dispatch {
     Key* const keys_dst = f.keys_out != nullptr ? f.keys_out : temp_piece<Key>(d_temp, l.keys_scratch);
     void* const sort_temp = temp_piece<char>(d_temp, l.sort_temp);
     std::size_t sort_bytes = l.sort_bytes;
+    // More than a tile and at most a tile per resident block: one cooperative launch writes the
+    // outputs (values and indices by position on the way).
+    bool sorted = false;
+    e = sort_in_one_launch(kind, f, p, l, d_temp, reinterpret_cast<bits_type*>(keys_dst), k, stream, sorted);
+    if (e != cudaSuccess || sorted) return e;
     if constexpr (What == top_k_output::keys) {
       if (l.passes > 0 && k <= std::size_t(keys_config::TILE)) {
         return small_sort_candidates<keys_config>(kind, p.out_keys, reinterpret_cast<bits_type*>(keys_dst),
@@ -307,6 +326,50 @@ struct top_k_dispatch {
     }
   }
 
+
+  /// The candidates' sort in one cooperative launch (top_k_sort_kernel) where the layout made room
+  /// for it (`l.sort_blocks`) and every block is resident at once (attribute queries: no sync);
+  /// `sorted` says whether it was launched.
+  template <class Key, class Value, top_k_output What>
+  __host__ static cudaError_t sort_in_one_launch(const Kind& kind, const top_k_form<Key, Value, What>& f,
+                                                 const params_t& p, const layout& l, void* d_temp,
+                                                 bits_type* keys_dst, std::size_t k, cudaStream_t stream,
+                                                 bool& sorted) {
+    sorted = false;
+    if (l.sort_blocks == 0) return cudaSuccess;
+    using config = typename keys_config::unhooked;
+    using output = std::conditional_t<
+        What == top_k_output::keys, top_k_no_values,
+        std::conditional_t<What == top_k_output::pairs, top_k_value_gather<value_raw<Value>>, top_k_index_out<Value>>>;
+    int device = 0, sms = 0, per_sm = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess) {
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, top_k_sort_kernel<config, output>,
+                                                        int(config::THREADS), 0);
+    }
+    if (e != cudaSuccess) return e;
+    if (std::size_t(max_of(sms, 0)) * std::size_t(max_of(per_sm, 0)) < l.sort_blocks) return cudaSuccess;
+    top_k_sort_params<sort_key, output> s;
+    static_cast<key_context<sort_key>&>(s) = kind.context();
+    s.keys[0] = p.out_keys;
+    s.keys[1] = p.buf_keys[0];
+    s.pos[0] = p.out_pos;
+    s.pos[1] = p.buf_pos[0];
+    s.keys_out = keys_dst;
+    if constexpr (What == top_k_output::pairs) {
+      s.out = output{reinterpret_cast<const value_raw<Value>*>(f.values_in), reinterpret_cast<value_raw<Value>*>(f.values_out)};
+    } else if constexpr (What == top_k_output::indices) {
+      s.out = output{f.values_out};
+    }
+    s.counts = temp_piece<u32>(d_temp, l.sort_counts);
+    s.arrived = p.spec_flags + 3;
+    s.k = u32(k);
+    s.window = l.window;
+    sorted = true;
+    return launch(top_k_sort_kernel<config, output>, unsigned(l.sort_blocks), unsigned(config::THREADS), stream,
+                  launch_order::cooperative, s);
+  }
 
   /// The stable sort of the k candidates (`keys`, with `values` unless null) in one block of
   /// `Config`'s small sort: k at most its tile, at least one pass (the plain sort's single-tile path,

@@ -1,11 +1,12 @@
 // The kernels of top-k (top_k.cuh): the select's first read and its levels (agent/top_k_count.cuh,
-// top_k_levels.cuh), the per-row select of batched top-k (top_k_row_select.cuh),
-// and the gathers after the sort of the k candidates.
+// top_k_levels.cuh), the per-row select of batched top-k (top_k_row_select.cuh), the candidates'
+// sort in one cooperative launch (top_k_sort.cuh), and the gathers after the other sorts.
 #pragma once
 
 #include "../agent/top_k_count.cuh"
 #include "../agent/top_k_levels.cuh"
 #include "../agent/top_k_row_select.cuh"
+#include "../agent/top_k_sort.cuh"
 #include "../detail/config.cuh"
 #include "../detail/load_store.cuh"
 #include "../detail/policy_for_arch.cuh"
@@ -57,6 +58,21 @@ __global__ void __launch_bounds__(Config::policy::HIST_THREADS, top_k_levels_min
     using agent_t = top_k_levels<Config>;
     __shared__ typename agent_t::TempStorage temp;
     agent_t::run(temp, params);
+  } else {
+    (void)params;
+  }
+}
+
+/// The stable sort of more candidates than one block's tile (top_k_sort::process): a cooperative
+/// grid of one block per tile of `Config`'s shape (the keys-only sort_config, no hooks), every
+/// block resident at once; writes the sorted keys and, by `Output`, their values or indices.
+template <class Config, class Output>
+__global__ void __launch_bounds__(Config::THREADS, 1)
+    top_k_sort_kernel(top_k_sort_params<typename Config::key_type, Output> params) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    using agent_t = top_k_sort<Config, Output>;
+    __shared__ typename agent_t::TempStorage temp;
+    agent_t(temp, params).process();
   } else {
     (void)params;
   }
