@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """SASS instructions per key of top-k's first read (top_k_count_kernel) and of a pass of the candidates'
 one-launch sort (top_k_sort_kernel, keys only), registers and blocks per SM of the select's kernels
-(count, levels) and of that sort, from a cubin built with -lineinfo (the spill gate's).
+(count, levels), of that sort and of the batched top-k's per-row select (top_k_rows_kernel, one block
+per row or part of a row), from a cubin built with -lineinfo (the spill gate's).
 
 The first read's regions are marked in include/ringsweep/agent/top_k_count.cuh (`// sass: first_*`,
 the markers sass_phases.py reads): `first_load` (a whole tile's vector loads), `first_count` and
@@ -42,6 +43,10 @@ import segment_sass  # noqa: E402
 REGIONS = ["first_load", "first_count", "first_speculate", "first_append", "first_plain"]
 SORT_REGIONS = ["sort_load", "sort_rank", "sort_scatter", "sort_values"]
 KERNEL = re.compile(r"detail::(top_k_(count|levels)_kernel)<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)> ?>\(")
+# The batched top-k's per-row select: registers and blocks per SM only (its loops walk a row of
+# any length); case "rows_" + the key's case + the form (keys, pairs: the values' bytes, indices).
+ROWS_KERNEL = re.compile(r"detail::(top_k_rows_kernel)<ringsweep::[a-z0-9_]+::detail::sort_config<(.*?no_hooks)>, "
+                         r"(.*), (true|false), (true|false) ?>\(")
 SORT_KERNEL = re.compile(r"detail::(top_k_sort_kernel)<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
                          r"ringsweep::[a-z0-9_]+::detail::top_k_no_values ?>\(")
 HIST_ITEMS = 16  # policy_defaults' (every shipped policy's)
@@ -52,8 +57,15 @@ THREADS = 128  # HIST_THREADS of the shipped policies
 def kernel_case(demangled):
     """(kernel, policy, case, key bytes) of a select kernel for a built-in key, else None."""
     m = KERNEL.search(demangled)
+    rows_form = None
     if m:
         kernel, config = m.group(1), m.group(3)
+    elif ROWS_KERNEL.search(demangled):
+        m = ROWS_KERNEL.search(demangled)
+        kernel, config = m.group(1), m.group(2)
+        words = re.search(r"value_words<(\d+), ", m.group(3))
+        rows_form = ("pairs" + (words.group(1) if words else "") if m.group(4) == "true"
+                     else "indices" if m.group(5) == "true" else "keys")
     else:
         m = SORT_KERNEL.search(demangled)
         if not m:
@@ -65,7 +77,8 @@ def kernel_case(demangled):
     kc = segment_sass.config_case(args)
     if kc is None:
         return None
-    return kernel, args[0].split("::")[-1], kc[0], kc[1] // 8
+    case = kc[0] if rows_form is None else "rows_%s_%s" % (kc[0], rows_form)
+    return kernel, args[0].split("::")[-1], case, kc[1] // 8
 
 
 def shared_bytes(cubin):

@@ -93,7 +93,7 @@ struct segmented_top_k_dispatch {
 
   /// How long rows split among the per-row select's blocks (top_k_row_parts): parts of at least
   /// max(TOP_K_ROW_PART_MIN, k) keys and of the call's n over TOP_K_ROW_PARTS_PER_SM parts an SM
-  /// (so that a few long rows fill the device, in about two waves of the kernel's two blocks an
+  /// (so that a few long rows fill the device: about two waves where the kernel holds two blocks an
   /// SM), at most `tile / k` parts a row (its candidates are one sort tile at most), at most 2^31
   /// parts in all (the list's count is 32-bit).
   __host__ static cudaError_t row_parts(std::size_t n, std::size_t k, u64 tile, top_k_row_parts& split) {
