@@ -325,7 +325,7 @@ sanitize_runs() {
   echo "host|host_sort_test_gpu|[host]~[alloc]|"
   # Later features, when built (their tests' file names as the issues give them).
   local f
-  for f in .gpu/bin/top_k*_test_gpu .gpu/bin/*device_count*_test_gpu; do
+  for f in .gpu/bin/top_k*_test_gpu .gpu/bin/segmented_top_k*_test_gpu .gpu/bin/*device_count*_test_gpu; do
     [[ -x "${f}" ]] && echo "$(basename "${f}" _test_gpu)|$(basename "${f}")||"
   done
 }
