@@ -1,10 +1,10 @@
-// boundary_histogram_kernel: the splitter search of the distributed sort (device/distributed.inl),
-// on a rank's keys as the caller gave them (unsorted). Round t of the search knows the first t
-// digits (from the top) of every rank boundary's splitter; the distinct ones, sorted, are the
-// round's groups. One read of the keys counts, for each group, the next digit of the keys whose
-// first t digits are the group's: the histogram that fixes digit t of the group's splitters.
-// Also the comparison of a key's leading digits with such a prefix, which the distributed sort's
-// partition (slot_partition_kernel.cuh) shares.
+// boundary_histogram_kernel: the splitter search of the distributed sort
+// (device/distributed_digit_rounds.inl), on a rank's keys as the caller gave them (unsorted). Round
+// t of the search knows the first t digits (from the top) of every rank boundary's splitter; the
+// distinct ones, sorted, are the round's groups. One read of the keys counts, for each group, the
+// next digit of the keys whose first t digits are the group's: the histogram that fixes digit t of
+// the group's splitters. Also the comparison of a key's leading digits with such a prefix, which
+// the distributed sort's partition (slot_partition_kernel.cuh) shares.
 #pragma once
 
 #include <cstddef>

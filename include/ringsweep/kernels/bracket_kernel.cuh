@@ -1,5 +1,5 @@
-// bracket_kernel: the distributed sort's splitter search in O(1) rounds (device/distributed.inl,
-// distributed_splitters.inl), on a rank's keys as the caller gave them. `key_sample_kernel` writes
+// bracket_kernel: the distributed sort's splitter search in O(1) rounds (device/distributed_sort.inl,
+// distributed_brackets.inl), on a rank's keys as the caller gave them. `key_sample_kernel` writes
 // the digits of evenly spaced keys (the rank's share of a global sample); `bracket_kernel` reads
 // the keys against the brackets' ends (the "marks": distinct keys, sorted): once counting the
 // keys of each slot (below, equal to, between marks: the slots of slot_partition_kernel.cuh), and

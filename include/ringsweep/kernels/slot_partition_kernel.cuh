@@ -1,4 +1,4 @@
-// slot_partition_kernel: the distributed sort's stable partition (device/distributed.inl) of a
+// slot_partition_kernel: the distributed sort's stable partition (device/distributed_sort.inl) of a
 // rank's keys (and values), as the caller gave them, into a second array by slot. The splitters
 // (the distinct keys at the rank boundaries, sorted) cut the key order into slots: slot 2i holds
 // the keys strictly between splitter i - 1 and splitter i, slot 2i + 1 the keys equal to splitter
