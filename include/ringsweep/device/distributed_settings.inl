@@ -53,8 +53,6 @@ constexpr int tag_values = 3702;
 /// Ranks at most: the partition's 2p - 1 slots (and one for a warp's idle lanes) fit the 16 bits
 /// its warp matches on.
 constexpr int max_ranks = 1 << 15;
-/// Keys per block of the splitter histogram (up to 1024 blocks per group slice).
-constexpr std::size_t histogram_keys_per_block = 4096;
 
 inline std::size_t align_up(std::size_t x) { return (x + 255) & ~std::size_t(255); }
 
