@@ -69,7 +69,8 @@ void gather_runs(const std::vector<host_extents>& order, const Key* from_keys, c
     }
   }
   const auto copy = [&](std::size_t lo, std::size_t hi) {  // output items [lo, hi)
-    auto it = std::upper_bound(pieces.begin(), pieces.end(), lo, [](std::size_t v, const piece& p) { return v < p.to; });
+    auto it = std::upper_bound(pieces.begin(), pieces.end(), lo,
+                               [](std::size_t v, const piece& p) { return v < p.to; });
     if (it != pieces.begin()) --it;
     for (; it != pieces.end() && it->to < hi; ++it) {
       const std::size_t a = std::max(lo, it->to), z = std::min(hi, it->to + it->count);
