@@ -12,8 +12,9 @@
 // packed into groups of at most a slot (pack_groups: one extent per group and chunk) and sorted.
 // An op's copies in are one call, its copies out (and a partition's runs) another
 // (host_copy_batch.cuh). The slots (host_slots.cuh) are allocated once per call. Data that fits
-// one device is one op of the whole input into the scratch (sort_whole). Either way the caller's arrays are written
-// only at the end, by host copies from the scratch: any error before leaves them untouched.
+// one device is one op of the whole input into the scratch (sort_whole). Either way the caller's
+// arrays are written only at the end, by host copies from the scratch: any error before leaves
+// them untouched.
 #pragma once
 
 #include <algorithm>
