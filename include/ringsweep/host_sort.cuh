@@ -19,8 +19,9 @@
 // data is split by the window's top 8-bit digit: each chunk (a third of a GPU's budget, a double
 // buffer) is copied in, sorted stably by that digit alone (one onesweep pass) and copied to the
 // scratch (2 crossings); then consecutive buckets are packed into groups, sorted by the whole
-// window and copied back to the scratch (2 more; one copy each way per chunk a group touches): 4
-// crossings per key in all. A bucket larger than a chunk is
+// window and copied back to the scratch (2 more; one extent per chunk a group touches): 4
+// crossings per key in all. Each chunk or group is one batched copy call each way (CUDA 12.8+).
+// A bucket larger than a chunk is
 // split again by the next digit: 2 more crossings for its keys per extra level, and a bucket with
 // no digit left holds equal keys and is not moved again, so all-equal keys and heavy skew end in
 // at most one level per digit. The caller's arrays are written once, at the end, by host copies

@@ -24,8 +24,8 @@ bool allocation_fails_now();
 // Counts a page-locked host allocation call (cudaMallocHost, cudaHostAlloc) for
 // simt::host_allocation_calls.
 void count_host_allocation();
-// Counts a copy call (cudaMemcpy, cudaMemcpyAsync); true for the one that RINGSWEEP_SIMT_FAIL_COPY /
-// simt::fail_copy names.
+// Counts a copy call (cudaMemcpy, cudaMemcpyAsync, cudaMemcpyBatchAsync: one per batch); true for
+// the one that RINGSWEEP_SIMT_FAIL_COPY / simt::fail_copy names.
 bool copy_fails_now();
 // Counts the bytes of a copy of `kind` (device to host, or Default from device to host memory)
 // for simt::device_to_host_bytes.

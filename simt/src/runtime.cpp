@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -294,6 +295,63 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
     simt::detail::copy_now(dst, src, bytes);
     return cudaSuccess;
   });
+}
+namespace simt {
+namespace detail {
+namespace {
+// cudaMemcpyBatchAsync of either signature (`fail_index`: 12.8's and 12.9's `failIdx`, or null):
+// the arguments checked as CUDA documents them (the legacy default stream refused), one copy call
+// counted; the injected failure fails every copy of the batch.
+cudaError_t copy_batch(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                       const cudaMemcpyAttributes* attrs, const size_t* attrs_idxs, size_t num_attrs,
+                       size_t* fail_index, cudaStream_t s) {
+  const bool fails = copy_fails_now();
+  const auto invalid = [&](size_t index) {
+    if (fail_index != nullptr) *fail_index = index;
+    return record_error(cudaErrorInvalidValue);
+  };
+  const size_t none = ~size_t(0);
+  if (count == 0 || dsts == nullptr || srcs == nullptr || sizes == nullptr) return invalid(none);
+  if (num_attrs == 0 || num_attrs > count || attrs == nullptr || attrs_idxs == nullptr) return invalid(none);
+  if (s == nullptr || s == cudaStreamLegacy) return invalid(none);
+  for (size_t a = 0; a < num_attrs; ++a) {
+    const bool ascending = a == 0 ? attrs_idxs[0] == 0 : attrs_idxs[a] > attrs_idxs[a - 1];
+    if (!ascending || attrs_idxs[a] >= count) return invalid(none);
+    const int order = int(attrs[a].srcAccessOrder);
+    if (order < cudaMemcpySrcAccessOrderStream || order > cudaMemcpySrcAccessOrderAny) return invalid(attrs_idxs[a]);
+    if ((attrs[a].flags & ~unsigned(cudaMemcpyFlagPreferOverlapWithCompute)) != 0) return invalid(attrs_idxs[a]);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (sizes[i] != 0 && (dsts[i] == nullptr || srcs[i] == nullptr)) return invalid(i);
+  }
+  for (size_t i = 0; i < count; ++i) count_copy_bytes(dsts[i], srcs[i], sizes[i], cudaMemcpyDefault);
+  if (fails) {
+    if (fail_index != nullptr) *fail_index = 0;
+    for (size_t i = 0; i < count; ++i) set_now(dsts[i], 0xA5, sizes[i]);
+    return record_error(cudaErrorLaunchFailure);
+  }
+  // Kept by value: a captured batch runs after the caller's arrays are gone.
+  std::vector<void*> to(dsts, dsts + count);
+  std::vector<const void*> from(srcs, srcs + count);
+  std::vector<size_t> bytes(sizes, sizes + count);
+  return stream_operation(s, [to = std::move(to), from = std::move(from), bytes = std::move(bytes)]() {
+    for (size_t i = 0; i < to.size(); ++i) copy_now(to[i], from[i], bytes[i]);
+    return cudaSuccess;
+  });
+}
+}  // namespace
+}  // namespace detail
+}  // namespace simt
+
+cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                                 cudaMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, cudaStream_t s) {
+  return simt::detail::copy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, nullptr, s);
+}
+// CUDA 12.8's and 12.9's signature, for a caller that sees CUDART_VERSION below 13000.
+cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                                 cudaMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx,
+                                 cudaStream_t s) {
+  return simt::detail::copy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, s);
 }
 cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
   if (bytes != 0 && ptr == nullptr) return record_error(cudaErrorInvalidValue);

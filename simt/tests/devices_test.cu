@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cuda_runtime.h>
+#include <ringsweep_simt/control.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -94,6 +95,97 @@ TEST_CASE("devices: cudaPointerGetAttributes tells memory kinds apart", "[backen
   cudaGetLastError();
   CHECK(cudaFreeHost(pinned) == cudaSuccess);
   CHECK(cudaFree(device) == cudaSuccess);
+}
+
+// CUDA 12.8's and 12.9's signature, which the backend defines beside 13's.
+cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                                 cudaMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx,
+                                 cudaStream_t stream);
+
+TEST_CASE("devices: cudaMemcpyBatchAsync is one copy call, checked and failed as a whole", "[backend][devices]") {
+  cudaStream_t s = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  unsigned *d = nullptr, *pinned = nullptr;
+  REQUIRE(cudaMalloc(&d, 64 * sizeof(unsigned)) == cudaSuccess);
+  REQUIRE(cudaMallocHost(&pinned, 64 * sizeof(unsigned)) == cudaSuccess);
+  for (unsigned i = 0; i < 64; ++i) pinned[i] = i + 1;
+  cudaMemcpyAttributes a{};
+  a.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+  a.srcLocHint.type = cudaMemLocationTypeHost;
+  a.dstLocHint.type = cudaMemLocationTypeDevice;
+  size_t first = 0;
+  // In: two pieces swapped and an empty copy (null pointers allowed); out: back to pageable memory.
+  void* in_dst[3] = {d, d + 40, nullptr};
+  const void* in_src[3] = {pinned + 24, pinned, nullptr};
+  size_t in_bytes[3] = {40 * sizeof(unsigned), 24 * sizeof(unsigned), 0};
+  unsigned long long calls = simt::copy_calls();
+  REQUIRE(cudaMemcpyBatchAsync(in_dst, in_src, in_bytes, 3, &a, &first, 1, s) == cudaSuccess);
+  CHECK(simt::copy_calls() == calls + 1);
+  std::vector<unsigned> back(64, 0u), want(64);
+  for (unsigned i = 0; i < 64; ++i) want[i] = i < 40 ? i + 25 : i - 39;
+  void* out_dst[2] = {back.data(), back.data() + 32};
+  const void* out_src[2] = {d, d + 32};
+  size_t out_bytes[2] = {32 * sizeof(unsigned), 32 * sizeof(unsigned)};
+  std::swap(a.srcLocHint, a.dstLocHint);
+  const unsigned long long down = simt::device_to_host_bytes();
+  REQUIRE(cudaMemcpyBatchAsync(out_dst, out_src, out_bytes, 2, &a, &first, 1, s) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK(back == want);
+  CHECK(simt::device_to_host_bytes() - down == 64 * sizeof(unsigned));
+  // Bad arguments: cudaErrorInvalidValue, nothing written (each still a copy call).
+  std::vector<unsigned> kept = back;
+  const auto refused = [&](void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                           cudaMemcpyAttributes* attrs, size_t* idxs, size_t num, cudaStream_t stream) {
+    const bool r = cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, idxs, num, stream) == cudaErrorInvalidValue;
+    cudaGetLastError();
+    return r && back == kept;
+  };
+  CHECK(refused(out_dst, out_src, out_bytes, 0, &a, &first, 1, s));
+  CHECK(refused(nullptr, out_src, out_bytes, 2, &a, &first, 1, s));
+  CHECK(refused(out_dst, nullptr, out_bytes, 2, &a, &first, 1, s));
+  CHECK(refused(out_dst, out_src, nullptr, 2, &a, &first, 1, s));
+  CHECK(refused(out_dst, out_src, out_bytes, 2, nullptr, &first, 1, s));
+  CHECK(refused(out_dst, out_src, out_bytes, 2, &a, nullptr, 1, s));
+  CHECK(refused(out_dst, out_src, out_bytes, 2, &a, &first, 0, s));
+  cudaMemcpyAttributes two[3] = {a, a, a};
+  size_t idxs[3] = {0, 1, 2};
+  CHECK(refused(out_dst, out_src, out_bytes, 2, two, idxs, 3, s));  // more attributes than copies
+  idxs[1] = 0;
+  CHECK(refused(out_dst, out_src, out_bytes, 2, two, idxs, 2, s));  // not ascending
+  first = 1;
+  CHECK(refused(out_dst, out_src, out_bytes, 2, &a, &first, 1, s));  // the first must be 0
+  first = 0;
+  CHECK(refused(out_dst, out_src, out_bytes, 2, &a, &first, 1, nullptr));  // the legacy default stream
+  CHECK(refused(out_dst, out_src, out_bytes, 2, &a, &first, 1, cudaStreamLegacy));
+  a.flags = 2;
+  CHECK(refused(out_dst, out_src, out_bytes, 2, &a, &first, 1, s));
+  a.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+  a.srcAccessOrder = cudaMemcpySrcAccessOrderInvalid;
+  CHECK(refused(out_dst, out_src, out_bytes, 2, &a, &first, 1, s));
+  a.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+  void* null_dst[2] = {back.data(), nullptr};
+  CHECK(refused(null_dst, out_src, out_bytes, 2, &a, &first, 1, s));
+  // 12.8's signature reports which copy: none for the batch's arguments, else its index.
+  size_t failed = 7;
+  CHECK(cudaMemcpyBatchAsync(null_dst, out_src, out_bytes, 2, &a, &first, 1, &failed, s) == cudaErrorInvalidValue);
+  CHECK(failed == 1);
+  CHECK(cudaMemcpyBatchAsync(out_dst, out_src, out_bytes, 0, &a, &first, 1, &failed, s) == cudaErrorInvalidValue);
+  CHECK(failed == ~size_t(0));
+  cudaGetLastError();
+  CHECK(back == kept);
+  // An injected failure fails the whole batch: every destination garbage, once, one call.
+  calls = simt::copy_calls();
+  simt::fail_copy(1);
+  CHECK(cudaMemcpyBatchAsync(out_dst, out_src, out_bytes, 2, &a, &first, 1, s) == cudaErrorLaunchFailure);
+  simt::fail_copy(0);
+  CHECK(back == std::vector<unsigned>(64, 0xA5A5A5A5u));
+  CHECK(cudaGetLastError() == cudaErrorLaunchFailure);
+  CHECK(cudaMemcpyBatchAsync(out_dst, out_src, out_bytes, 2, &a, &first, 1, s) == cudaSuccess);
+  CHECK(back == want);
+  CHECK(simt::copy_calls() == calls + 2);
+  CHECK(cudaFreeHost(pinned) == cudaSuccess);
+  CHECK(cudaFree(d) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }
 
 TEST_CASE("devices: one memory size per device from a list", "[backend][devices]") {

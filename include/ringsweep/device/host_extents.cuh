@@ -85,8 +85,8 @@ inline host_extents by_address(host_extents e) {
 /// list of extents to sort by the whole window, and appends the sorted data's runs of the scratch,
 /// in order, to `order`. A group's extents are its buckets' in the order of their addresses,
 /// contiguous ones merged: a group of consecutive buckets finds them next to each other in every
-/// chunk that was partitioned, so it is one copy in and one out per chunk, not per bucket and
-/// chunk. That is stable: equal keys share a bucket, whose extents ascend in address (round 0's
+/// chunk that was partitioned, so it is one extent (a copy each way) per chunk, not per bucket
+/// and chunk. That is stable: equal keys share a bucket, whose extents ascend in address (round 0's
 /// chunks ascend, and a partition writes each digit's run inside its own extents, in their order),
 /// so they keep their order in the slot; and the group's sorted keys go back to the same extents
 /// in the same order, which `order` then lists. A bucket that needs no sort (no digit left, or at

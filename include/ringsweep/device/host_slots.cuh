@@ -34,6 +34,7 @@ struct host_slot {
   std::size_t temp_bytes = 0;
   std::size_t capacity = 0;
   cudaStream_t stream = nullptr;
+  int device = 0;  // the stream's and the buffers' device
   // Page-locked: a partition op's digit runs, copied from the device: `offsets` 8-byte words of
   // the sort's own digit offsets (digits from `offsets` on hold no key), or (`offsets` 0)
   // digit_count_kernel's counts, 4-byte words.
@@ -83,6 +84,7 @@ class host_slot_pool {
         s.temp = base + key_bytes + value_bytes;
         s.temp_bytes = temp_bytes;
         s.capacity = capacity;
+        s.device = devices[d];
         if (counts_words != 0) s.counts = counts_ + (d * std::size_t(slots) + std::size_t(j)) * counts_words;
         e = cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking);
       }

@@ -9,10 +9,12 @@
 // by the whole window. The first round partitions the input by its top digit into the scratch;
 // buckets larger than a slot are partitioned again on the next digit, round after round (a
 // bucket with no digit left holds equal keys: already in order); then consecutive buckets are
-// packed into groups of at most a slot (pack_groups: one copy each way per group and chunk) and
-// sorted. The slots (host_slots.cuh) are allocated once per call. Data that fits one device is one
-// op of the whole input into the scratch (sort_whole). Either way the caller's arrays are written
-// only at the end, by host copies from the scratch: any error before leaves them untouched.
+// packed into groups of at most a slot (pack_groups: one extent per group and chunk) and sorted.
+// An op's copies in are one call, its copies out (and a partition's runs) another
+// (host_copy_batch.cuh). The slots (host_slots.cuh) are allocated once per call. Data that fits
+// one device is one op of the whole input into the scratch (sort_whole). Either way the caller's
+// arrays are written only at the end, by host copies from the scratch: any error before leaves
+// them untouched.
 #pragma once
 
 #include <algorithm>
@@ -35,6 +37,7 @@
 #include "../key_traits.cuh"
 #include "../sort_options.cuh"
 #include "host_copy.cuh"
+#include "host_copy_batch.cuh"
 #include "host_extents.cuh"
 #include "host_slots.cuh"
 #include "launch.cuh"
@@ -214,7 +217,7 @@ class host_sort {
     return o;
   }
 
-  /// Enqueues `op` on `s`: gather (H2D), sort, scatter to the scratch (D2H).
+  /// Enqueues `op` on `s`: gather (H2D), sort, scatter to the scratch (D2H); 2 copy calls.
   __host__ cudaError_t enqueue(slot& s, const host_chunk_op& op) const {
     const std::size_t count = op.extents.size();
     const bool input = op.from_input && !stage_input_;
@@ -236,19 +239,18 @@ class host_sort {
                         });
       }
     }
+    // Every extent of both arrays in one batch (host_copy_batch.cuh), and out in one more.
     const Key* key_src = input ? keys_ : scratch_keys_;
     const Value* value_src = input ? values_ : scratch_values_;
+    host_copy_batch in(cudaMemcpyHostToDevice, s.device), out(cudaMemcpyDeviceToHost, s.device);
     std::size_t at = 0;
-    cudaError_t e = cudaSuccess;
     for (const host_extent& x : op.extents.list) {
-      e = cudaMemcpyAsync(s.keys + at, key_src + x.first, x.count * sizeof(Key), cudaMemcpyHostToDevice, s.stream);
-      if (e == cudaSuccess && HAS_VALUES) {
-        e = cudaMemcpyAsync(s.values + at, value_src + x.first, x.count * sizeof(Value), cudaMemcpyHostToDevice,
-                            s.stream);
-      }
-      if (e != cudaSuccess) return e;
+      in.add(s.keys + at, key_src + x.first, x.count * sizeof(Key));
+      if constexpr (HAS_VALUES) in.add(s.values + at, value_src + x.first, x.count * sizeof(Value));
       at += x.count;
     }
+    cudaError_t e = in.issue(s.stream);
+    if (e != cudaSuccess) return e;
     std::size_t bytes = s.temp_bytes;
     bool second = false;
     e = device_sort(s.temp, bytes, s.keys, s.values, count, op_options(op.level), s.stream, second);
@@ -266,8 +268,7 @@ class host_sort {
       s.offsets = e == cudaSuccess && at.found ? min_of(at.radix, BUCKETS) : 0;
       if (s.offsets != 0) {
         const char* base = reinterpret_cast<const char*>(align_up(reinterpret_cast<std::uintptr_t>(s.temp)));
-        e = cudaMemcpyAsync(s.counts, base + at.offset, std::size_t(s.offsets) * sizeof(unsigned long long),
-                            cudaMemcpyDeviceToHost, s.stream);
+        out.add(s.counts, base + at.offset, std::size_t(s.offsets) * sizeof(unsigned long long));
       } else if (e == cudaSuccess) {
         static_assert(BUCKETS <= digit_count_radix, "digit_count_kernel counts 8-bit digits");
         unsigned* const d_counts = static_cast<unsigned*>(s.temp);
@@ -280,24 +281,17 @@ class host_sort {
                      reinterpret_cast<const bits_type*>(s.keys + half), count, partition_extractor(op.level),
                      d_counts);
         }
-        if (e == cudaSuccess) {
-          e = cudaMemcpyAsync(s.counts, d_counts, BUCKETS * sizeof(unsigned), cudaMemcpyDeviceToHost, s.stream);
-        }
+        out.add(s.counts, d_counts, BUCKETS * sizeof(unsigned));
       }
       if (e != cudaSuccess) return e;
     }
     at = 0;
     for (const host_extent& x : op.extents.list) {
-      e = cudaMemcpyAsync(scratch_keys_ + x.first, s.keys + half + at, x.count * sizeof(Key), cudaMemcpyDeviceToHost,
-                          s.stream);
-      if (e == cudaSuccess && HAS_VALUES) {
-        e = cudaMemcpyAsync(scratch_values_ + x.first, s.values + half + at, x.count * sizeof(Value),
-                            cudaMemcpyDeviceToHost, s.stream);
-      }
-      if (e != cudaSuccess) return e;
+      out.add(scratch_keys_ + x.first, s.keys + half + at, x.count * sizeof(Key));
+      if constexpr (HAS_VALUES) out.add(scratch_values_ + x.first, s.values + half + at, x.count * sizeof(Value));
       at += x.count;
     }
-    return cudaSuccess;
+    return out.issue(s.stream);
   }
 
   /// The digit a partition op at `level` splits by.
@@ -473,39 +467,10 @@ class host_sort {
     return cudaSuccess;
   }
 
-  /// The sorted data, from the scratch's runs (order_) into the caller's arrays: the output
-  /// cut into equal parts, one host thread each (`host_threads`, or one per 4 MiB, at most 16); a
-  /// thread that cannot start leaves its part to the calling thread, so this cannot fail.
+  /// The sorted data, from the scratch's runs (order_) into the caller's arrays (gather_runs,
+  /// host_copy.cuh): this cannot fail.
   __host__ void gather() {
-    struct piece {
-      std::size_t from, to, count;  // scratch index, output index, items
-    };
-    std::vector<piece> pieces;
-    std::size_t out = 0;
-    for (const host_extents& run : order_) {
-      for (const host_extent& x : run.list) {
-        if (x.count == 0) continue;
-        pieces.push_back({x.first, out, x.count});
-        out += x.count;
-      }
-    }
-    const auto copy = [&](std::size_t lo, std::size_t hi) {  // output items [lo, hi)
-      auto it = std::upper_bound(pieces.begin(), pieces.end(), lo,
-                                 [](std::size_t v, const piece& p) { return v < p.to; });
-      if (it != pieces.begin()) --it;
-      for (; it != pieces.end() && it->to < hi; ++it) {
-        const std::size_t a = std::max(lo, it->to), z = std::min(hi, it->to + it->count);
-        if (a >= z) continue;
-        const std::size_t from = it->from + (a - it->to);
-        std::memcpy(static_cast<void*>(keys_ + a), static_cast<const void*>(scratch_keys_ + from),
-                    (z - a) * sizeof(Key));
-        if constexpr (HAS_VALUES) {
-          std::memcpy(static_cast<void*>(values_ + a), static_cast<const void*>(scratch_values_ + from),
-                      (z - a) * sizeof(Value));
-        }
-      }
-    };
-    in_host_threads(out, host_copy_parts(out, ITEM, cfg_.host_threads, 1), copy);
+    gather_runs<HAS_VALUES>(order_, scratch_keys_, scratch_values_, keys_, values_, cfg_.host_threads);
   }
 
   /// The progress callback, from the calling thread: never decreasing, 1.0 once at the end.

@@ -41,18 +41,18 @@ unsigned long long host_allocation_calls();
 std::size_t pinned_host_bytes();
 
 // Copy failure (RINGSWEEP_SIMT_FAIL_COPY=k: the k-th copy call of the process fails). Copy calls are
-// cudaMemcpy and cudaMemcpyAsync (not cudaMemset*), counted from 1 over the whole process (every
-// call counts, whatever it returns). The failing one, if its arguments are valid, acts as a copy
-// that failed part-way: it writes 0xA5 bytes over its whole destination instead of the source's
-// (at once, after the work already enqueued) and returns cudaErrorLaunchFailure. Once, not from
-// then on; the error is not sticky.
+// cudaMemcpy, cudaMemcpyAsync, cudaMemcpyBatchAsync (a batch: one), counted from 1 over the process
+// (every call counts, whatever it returns). The failing one, if its arguments are valid, acts as a
+// copy that failed part-way: 0xA5 bytes over its whole destination (a batch's every one) instead of
+// the source's (at once, after the work already enqueued), cudaErrorLaunchFailure returned. Once,
+// not from then on; the error is not sticky.
 //
 //   simt::fail_copy(2);                                    // the second copy call from now fails
 unsigned long long copy_calls();                  // copy calls so far
 void fail_copy(unsigned long long k);             // call copy_calls() + k fails; 0 disarms
 // Bytes copied from device memory to the host so far, over the whole process: the copies
-// (cudaMemcpy, cudaMemcpyAsync) of kind cudaMemcpyDeviceToHost, or cudaMemcpyDefault from device
-// to host memory, counted when enqueued (failing ones too). A test bounds what a routine copies back.
+// (cudaMemcpy, cudaMemcpyAsync) of kind cudaMemcpyDeviceToHost, or cudaMemcpyDefault (a batch's)
+// from device to host memory, counted when enqueued (failing ones too). A test bounds what a routine copies back.
 unsigned long long device_to_host_bytes();
 // Kernel launches since process start: every launch the backend accepts (any launch API; a
 // graph's kernels each time the graph runs), counted when it starts its grid.

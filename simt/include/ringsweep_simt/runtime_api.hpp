@@ -4,8 +4,8 @@
 // they were issued (a dependent launch may overlap its predecessor, as on sm_90).
 //
 // Stream capture: between cudaStreamBeginCapture and cudaStreamEndCapture, kernel launches,
-// cudaMemsetAsync, cudaMemcpyAsync, cudaEventRecord and cudaGraphLaunch on the capturing stream
-// are recorded, not run; cudaGraphLaunch of the instantiated graph runs them in order (launch
+// cudaMemsetAsync, cudaMemcpyAsync, cudaMemcpyBatchAsync, cudaEventRecord and cudaGraphLaunch on
+// the capturing stream are recorded, not run; cudaGraphLaunch of the instantiated graph runs them in order (launch
 // errors surface there). cudaMallocAsync on a capturing stream allocates at once and the memory
 // belongs to the graph (freed with the last graph or graph exec holding it; cudaFreeAsync of it
 // inside the capture does nothing); cudaFreeAsync of other memory is recorded. As on a GPU, calls
@@ -59,6 +59,18 @@ inline cudaError_t cudaMallocAsync(T** ptr, size_t bytes, cudaStream_t s) {
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = 0);
+// Every copy of the batch in stream order, as one copy call (simt::copy_calls, simt::fail_copy: an
+// injected failure fails the whole batch, every destination 0xA5 bytes). The signature of the
+// CUDART_VERSION the caller sees: 12.8 and 12.9 have `failIdx` before the stream; the backend
+// defines both.
+#if CUDART_VERSION >= 13000
+cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                                 cudaMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, cudaStream_t stream);
+#elif CUDART_VERSION >= 12080
+cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                                 cudaMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx,
+                                 cudaStream_t stream);
+#endif
 cudaError_t cudaMemset(void* ptr, int value, size_t bytes);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t stream = 0);
 

@@ -92,6 +92,34 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4
 };
 
+// ---- batched copies (cudaMemcpyBatchAsync) ----------------------------------------------------
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeNone = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+};
+enum cudaMemcpyFlags { cudaMemcpyFlagDefault = 0x0, cudaMemcpyFlagPreferOverlapWithCompute = 0x1 };
+enum cudaMemcpySrcAccessOrder {
+  cudaMemcpySrcAccessOrderInvalid = 0x0,
+  cudaMemcpySrcAccessOrderStream = 0x1,
+  cudaMemcpySrcAccessOrderDuringApiCall = 0x2,
+  cudaMemcpySrcAccessOrderAny = 0x3,
+  cudaMemcpySrcAccessOrderMax = 0x7FFFFFFF
+};
+struct cudaMemcpyAttributes {
+  cudaMemcpySrcAccessOrder srcAccessOrder;
+  cudaMemLocation srcLocHint;  // hints: the backend's memory has fixed locations, so it ignores them
+  cudaMemLocation dstLocHint;
+  unsigned int flags;
+};
+
 // ---- vector types -----------------------------------------------------------------------------
 #define RINGSWEEP_SIMT_VEC(name, T, align2, align4)                                              \
   struct name##1 { T x; };                                                                       \
