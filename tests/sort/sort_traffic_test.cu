@@ -488,7 +488,11 @@ TEST_CASE("batched top-k selects in each row longer than a tile instead of sorti
   // passes of keys, the copy), indices 36.0 and 49.8 (positions through every pass). The select
   // reads a row once (its counts, writing the keys at or below the top digit guessed from its
   // first tile, about 3 / 256 of them, with positions), then only those: 4.16 B/key loaded; the
-  // stores are those candidates' sectors (a few keys per warp-wide store): 0.66 to 0.78.
+  // stores are those candidates' sectors (a few keys per warp-wide store): 0.66 to 0.78 with a
+  // block a row. Since 2026-11-29 a row is split among blocks (4 parts of 16384 keys here: n over
+  // 4 parts per SM of the 4 simulated SMs), each part speculating from its own first tile and
+  // writing its own k candidates: 0.57 (k = 8) and 1.08-1.25 (k = 64, Catch seeds 1 to 6)
+  // stored, indices 1.15-1.33; the loads unchanged.
   const auto keys = ringsweep_test::make_keys<std::uint32_t>(std::size_t(1) << 18, ringsweep_test::distribution::uniform,
                                                              seed);
   for (std::size_t k : {std::size_t(8), std::size_t(64)}) {
@@ -496,14 +500,14 @@ TEST_CASE("batched top-k selects in each row longer than a tile instead of sorti
     std::printf("batched top-k traffic, keys    rows of 65536, k %3zu: %6.3f B/key loaded, %6.3f B/key stored\n", k,
                 t.first, t.second);
     CHECK(t.first <= 4 * 1.1);
-    CHECK(t.second <= 1.0);
+    CHECK(t.second <= 1.4);
   }
   {
     const auto t = segmented_top_k_traffic<batched::indices>(keys, 4, 64);
     std::printf("batched top-k traffic, indices rows of 65536, k  64: %6.3f B/key loaded, %6.3f B/key stored\n",
                 t.first, t.second);
     CHECK(t.first <= 4 * 1.1);
-    CHECK(t.second <= 1.0);
+    CHECK(t.second <= 1.4);
   }
   {
     // One key of 90% in every row, the k-th inside it: the row's buckets are too large for the
