@@ -39,6 +39,25 @@ __host__ cudaError_t later_order(Kernel kernel, launch_order& order) {
   return cudaSuccess;
 }
 
+/// The current device's SM count (attribute queries only: no sync).
+__host__ inline cudaError_t device_sms(int& sms) {
+  int device = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  return e;
+}
+
+/// Blocks of `kernel` (`threads` a block, `shared_bytes` of dynamic shared memory) the current
+/// device holds at once: SMs x its occupancy (0 where it fits nowhere). Attribute queries only.
+template <class Kernel>
+__host__ cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t shared_bytes, std::size_t& blocks) {
+  int sms = 0, per_sm = 0;
+  cudaError_t e = device_sms(sms);
+  if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes);
+  blocks = e == cudaSuccess ? std::size_t(sms > 0 ? sms : 0) * std::size_t(per_sm > 0 ? per_sm : 0) : 0;
+  return e;
+}
+
 /// Launches `kernel` with `shared_bytes` of dynamic shared memory through cudaLaunchKernelEx (the
 /// only launch form ringsweep uses); more than 48 KiB needs the kernel's
 /// cudaFuncAttributeMaxDynamicSharedMemorySize set first.

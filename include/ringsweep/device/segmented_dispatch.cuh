@@ -132,9 +132,8 @@ struct segmented_dispatch {
     launch_order later = launch_order::serial;
     e = later_order<Policy::DEPENDENT_LAUNCH>(onesweep_kernel<Config, segment_tiles>, later);
     if (e != cudaSuccess) return e;
-    int device = 0, sms = 0;
-    e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int sms = 0;
+    e = device_sms(sms);
     if (e != cudaSuccess) return e;
     const std::size_t wide = std::size_t(max_of(1, sms));
 

@@ -97,9 +97,8 @@ struct segmented_top_k_dispatch {
   /// SM), at most `tile / k` parts a row (its candidates are one sort tile at most), at most 2^31
   /// parts in all (the list's count is 32-bit).
   __host__ static cudaError_t row_parts(std::size_t n, std::size_t k, u64 tile, top_k_row_parts& split) {
-    int device = 0, sms = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int sms = 0;
+    const cudaError_t e = device_sms(sms);
     if (e != cudaSuccess) return e;
     const u64 blocks = u64(max_of(sms, 1)) * u64(Policy::TOP_K_ROW_PARTS_PER_SM);
     split.part_min = max_of<u64>(max_of<u64>(u64(max_of(Policy::TOP_K_ROW_PART_MIN, 1)), u64(k)),

@@ -180,9 +180,8 @@ struct sort_dispatch {
 
   /// The histogram's grid, and the device's SM count in `sms`.
   __host__ static cudaError_t histogram_grid(std::size_t n, unsigned& grid, int& sms) {
-    int device = 0, blocks_per_sm = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int blocks_per_sm = 0;
+    cudaError_t e = device_sms(sms);
     if (e == cudaSuccess) {
       e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, histogram_kernel<typename Config::keys_only>,
                                                         Policy::HIST_THREADS, 0);

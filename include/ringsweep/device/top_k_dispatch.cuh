@@ -145,16 +145,10 @@ struct top_k_dispatch {
   /// The levels kernel's grid for `ranges` ranges: at most one block a range, and no more than the
   /// current device holds at once (attribute queries: no sync).
   __host__ static cudaError_t levels_blocks(std::size_t ranges, unsigned& grid) {
-    int device = 0, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (e == cudaSuccess) {
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, top_k_levels_kernel<select_config>,
-                                                        int(select::THREADS), 0);
-    }
+    std::size_t resident = 0;
+    const cudaError_t e = resident_blocks(top_k_levels_kernel<select_config>, int(select::THREADS), 0, resident);
     if (e != cudaSuccess) return e;
-    const std::size_t resident = std::size_t(max_of(sms, 1)) * std::size_t(max_of(per_sm, 1));
-    grid = unsigned(max_of<std::size_t>(min_of<std::size_t>(ranges, resident), 1));
+    grid = unsigned(max_of<std::size_t>(min_of<std::size_t>(ranges, max_of<std::size_t>(resident, 1)), 1));
     return cudaSuccess;
   }
 
@@ -341,15 +335,10 @@ struct top_k_dispatch {
     using output = std::conditional_t<
         What == top_k_output::keys, top_k_no_values,
         std::conditional_t<What == top_k_output::pairs, top_k_value_gather<value_raw<Value>>, top_k_index_out<Value>>>;
-    int device = 0, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (e == cudaSuccess) {
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, top_k_sort_kernel<config, output>,
-                                                        int(config::THREADS), 0);
-    }
+    std::size_t resident = 0;
+    cudaError_t e = resident_blocks(top_k_sort_kernel<config, output>, int(config::THREADS), 0, resident);
     if (e != cudaSuccess) return e;
-    if (std::size_t(max_of(sms, 0)) * std::size_t(max_of(per_sm, 0)) < l.sort_blocks) return cudaSuccess;
+    if (resident < l.sort_blocks) return cudaSuccess;
     top_k_sort_params<sort_key, output> s;
     static_cast<key_context<sort_key>&>(s) = kind.context();
     s.keys[0] = p.out_keys;
