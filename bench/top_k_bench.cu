@@ -201,6 +201,17 @@ u64 image(T k) {
   return u64(traits::to_ordered(traits::to_bits(k)));
 }
 
+/// Whether `got` and `want` hold the same k keys in any order, compared by image (CUB's top-k is
+/// unsorted and may return either zero where they tie).
+template <class T>
+bool same_images(const T* got, const T* want, std::size_t k) {
+  std::vector<u64> a, b;
+  for (std::size_t i = 0; i < k; ++i) a.push_back(image(got[i])), b.push_back(image(want[i]));
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
 enum class method { ringsweep, sort_copy, cub, segsort_copy, cub_batched };
 const char* name_of(method m) {
   switch (m) {
@@ -211,6 +222,17 @@ const char* name_of(method m) {
     case method::cub_batched: return "cub_batched";
   }
   return "?";
+}
+
+/// A checked row's timed loop (time_loop), then its counters: the input's bytes per call, the
+/// temporary storage, the method.
+template <class Once>
+void time_row(benchmark::State& state, cudaStream_t s, std::size_t input_bytes, std::size_t temp_bytes, method m,
+              Once&& once) {
+  time_loop(state, s, once);
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(input_bytes));
+  state.counters["temp_MiB"] = double(temp_bytes) / 1048576.0;
+  state.SetLabel(name_of(m));
 }
 
 template <class Key>
@@ -260,11 +282,7 @@ void bm_top_k(benchmark::State& state, std::size_t n, std::size_t k, method m) {
     auto got = download(out.as<Key>(), k);
     bool ok = true;
     if (m == method::cub) {
-      std::vector<u64> a, b;
-      for (std::size_t i = 0; i < k; ++i) a.push_back(image(got[i])), b.push_back(image(want[i]));
-      std::sort(a.begin(), a.end());
-      std::sort(b.begin(), b.end());
-      ok = a == b;
+      ok = same_images(got.data(), want.data(), k);
     } else {
       ok = std::memcmp(got.data(), want.data(), k * sizeof(Key)) == 0;
     }
@@ -273,10 +291,7 @@ void bm_top_k(benchmark::State& state, std::size_t n, std::size_t k, method m) {
       std::exit(1);
     }
   }
-  time_loop(state, s, [&] { return call(temp.p, bytes); });
-  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(Key)));
-  state.counters["temp_MiB"] = double(bytes) / 1048576.0;
-  state.SetLabel(name_of(m));
+  time_row(state, s, n * sizeof(Key), bytes, m, [&] { return call(temp.p, bytes); });
   BENCH_CHECK(cudaStreamDestroy(s));
 }
 
@@ -366,10 +381,7 @@ void bm_segmented_top_k(benchmark::State& state, std::size_t n, std::size_t row,
       std::exit(1);
     }
   }
-  time_loop(state, s, [&] { return call(temp.p, bytes); });
-  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(u32)));
-  state.counters["temp_MiB"] = double(bytes) / 1048576.0;
-  state.SetLabel(name_of(m));
+  time_row(state, s, n * sizeof(u32), bytes, m, [&] { return call(temp.p, bytes); });
   BENCH_CHECK(cudaStreamDestroy(s));
 }
 
@@ -432,11 +444,7 @@ void bm_batched_top_k(benchmark::State& state, std::size_t rows, std::size_t row
     bool ok = true;
     for (std::size_t r = 0; r < rows && ok; ++r) {
       if (m == method::cub_batched) {
-        std::vector<u64> a, b;
-        for (std::size_t i = 0; i < k; ++i) a.push_back(image(got_keys[r * k + i])), b.push_back(image(all[r * row + i]));
-        std::sort(a.begin(), a.end());
-        std::sort(b.begin(), b.end());
-        ok = a == b;
+        ok = same_images(&got_keys[r * k], &all[r * row], k);
         continue;
       }
       ok = std::memcmp(&got_keys[r * k], &all[r * row], k * sizeof(Key)) == 0 &&
@@ -448,10 +456,7 @@ void bm_batched_top_k(benchmark::State& state, std::size_t rows, std::size_t row
       std::exit(1);
     }
   }
-  time_loop(state, s, [&] { return call(temp.p, bytes); });
-  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(Key)));
-  state.counters["temp_MiB"] = double(bytes) / 1048576.0;
-  state.SetLabel(name_of(m));
+  time_row(state, s, n * sizeof(Key), bytes, m, [&] { return call(temp.p, bytes); });
   BENCH_CHECK(cudaStreamDestroy(s));
 }
 
