@@ -171,8 +171,8 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
     block = warps x (other + passes x small_pass) / s (a partial warp segment's guarded loads are
     cold, as in the network's rows) (the pass loop's body once per digit pass of
     the whole key; every warp runs every instruction, padding or not). A block ranked by
-    per-thread counters (the medium class) runs its `nibble_pass` loop once per 4-bit pass
-    instead: passes = key bits / 4. `threads_of(policy, case,
+    per-thread counters (every block class since 2026-11-29; before, the medium class only) runs
+    its `nibble_pass` loop once per 4-bit pass instead: passes = key bits / 4. `threads_of(policy, case,
     class)` gives the block's threads and tile keys."""
     only = sass_phases.symbols_where(cubin, lambda n: block_case(n) is not None)
     kernels = sass_phases.disassemble(nvdisasm, cubin, only)
@@ -255,8 +255,10 @@ def write_budget(rows, path):
            "# one only with the reason in the commit (segment_sass.py --write-budget writes every row anew).",
            "# Rows of policy segment_compact:<policy>: the compact segments' block (small_segment_kernel of",
            "# segment_compact_policy), warps x (other + passes x small_pass) / segment_keys (--shapes);",
-           "# rows of segment_block:<policy>: the medium segments' block (segment_block_policy), its",
-           "# passes 4-bit ones (nibble_pass), at the sizes above the compact tile.",
+           "# rows of segment_block:<policy>: the medium segments' block (segment_block_policy) at the",
+           "# sizes above the compact tile; rows of segment_small:<policy>: the small segments' block (the",
+           "# onesweep shape's) at the sizes above the medium tile. Every block class ranks by per-thread",
+           "# counters over 4-bit digits, its passes 4-bit ones (nibble_pass).",
            "arch,policy,case,segment_keys,max_per_key,max_regs"]
     for r in rows:
         if r["case"] == "pairs_u32_u64":  # the positions of gathered values, not a shape of its own
@@ -268,13 +270,16 @@ def write_budget(rows, path):
 
 
 def budget_block_rows(rows):
-    """The block rows the budget holds: the compact class's and the medium class's at the sizes
-    they sort (their policies named `segment_compact:<policy>` and `segment_block:<policy>`, as
-    tile_shapes names their shapes)."""
+    """The block rows the budget holds: the compact, medium and small classes' at the sizes they
+    sort (their policies named `segment_compact:<policy>` and `segment_block:<policy>`, as
+    tile_shapes names their shapes, and `segment_small:<policy>`, the onesweep shape's block)."""
     out = [dict(r, policy="segment_compact:" + r["policy"]) for r in rows if r["class"] == "compact"]
     compact_tile = {(r["arch"], r["policy"], r["case"]): r["tile"] for r in rows if r["class"] == "compact"}
     out += [dict(r, policy="segment_block:" + r["policy"]) for r in rows if r["class"] == "medium" and
             r["segment_keys"] > compact_tile.get((r["arch"], r["policy"], r["case"]), 0)]
+    medium_tile = {(r["arch"], r["policy"], r["case"]): r["tile"] for r in rows if r["class"] == "medium"}
+    out += [dict(r, policy="segment_small:" + r["policy"]) for r in rows if r["class"] == "small" and
+            r["segment_keys"] > medium_tile.get((r["arch"], r["policy"], r["case"]), 0)]
     return out
 
 

@@ -30,13 +30,6 @@ struct segment_block_policy : Policy {
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) { return Policy::segment_block(t); }
 };
 
-/// Whether a policy is a segment_block_policy: its block ranks by per-thread counters
-/// (small_sort's THREAD_RANK).
-template <class Policy>
-struct is_segment_block_policy : std::false_type {};
-template <class Policy>
-struct is_segment_block_policy<segment_block_policy<Policy>> : std::true_type {};
-
 /// A policy whose onesweep shape is `Policy::segment_compact_block`'s: the kernel that sorts a
 /// segmented sort's segments above the tiny ones and up to that smaller tile (one block each).
 template <class Policy>

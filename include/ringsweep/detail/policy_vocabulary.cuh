@@ -184,9 +184,10 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 /// - `segment_compact_block(sort_types)`: a smaller block shape for the segments above the tiny
 ///   ones and up to its own tile, where that tile lies between the tiny limit and
 ///   `segment_block`'s tile (a medium block would rank mostly padding for them): one block each,
-///   more per SM. 64 threads x 16 keys (1,024 4-byte keys; 512 8-byte ones), eight blocks per SM:
-///   on sm_90 a 1,024-key u32 segment takes 7.6 warp-instructions per key (128 x 8 took 9.1, the
-///   medium block 30.7; bench/results/segment_instructions.md).
+///   more per SM. 64 threads x 16 keys (1,024 4-byte keys; 512 8-byte ones), eight blocks per SM,
+///   ranked by per-thread counters as the medium block: on sm_90 a 1,024-key u32 segment takes 4.6
+///   warp-instructions per key (7.6 with the onesweep block ranking; 128 x 8 took 9.1 with it, the
+///   medium block 30.7 with it; bench/results/segment_instructions.md).
 /// - `SEGMENT_WARP_ITEMS`: keys whose image is wider than 64 bits (custom keys) sort a tiny segment
 ///   of at most `32 * SEGMENT_WARP_ITEMS` keys in one warp instead (keys per lane; the ranking
 ///   costs each lane `32 * SEGMENT_WARP_ITEMS^2` comparisons per pass).

@@ -46,8 +46,10 @@ __global__ void __launch_bounds__(tiny_segment_threads)
 
 /// Persistent grid: block `b` sorts small segments `b, b + gridDim.x, ...` (from the back of the
 /// items; `FRONT`: those of `p.front_min` to `p.front_max` keys from the front, the compact or
-/// the medium ones, passing over the other class's), each as a single-tile sort of Config's shape;
-/// `Output` as for tiny_segment_kernel. `MIN_BLOCKS`: blocks per SM the registers must allow.
+/// the medium ones, passing over the other class's), each as a single-tile sort of Config's shape
+/// ranked by per-thread counters over 4-bit digits (small_sort's THREAD_RANK: every class, a
+/// fraction of the onesweep block ranking's instructions per key); `Output` as for
+/// tiny_segment_kernel. `MIN_BLOCKS`: blocks per SM the registers must allow.
 template <class Config, class Output = segment_in_place, bool FRONT = false, int MIN_BLOCKS = 1>
 __global__ void __launch_bounds__(Config::THREADS, MIN_BLOCKS)
     small_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p, Output out) {
@@ -56,7 +58,7 @@ __global__ void __launch_bounds__(Config::THREADS, MIN_BLOCKS)
       grid_dependency_wait();
       grid_dependents_launch();
     }
-    using agent_t = small_sort<Config, is_segment_block_policy<typename Config::policy>::value>;
+    using agent_t = small_sort<Config, true>;
     __shared__ typename agent_t::TempStorage temp;
     const u32 count = FRONT ? *p.tiny_count : *p.small_count;
     for (u32 i = blockIdx.x; i < count; i += gridDim.x) {
