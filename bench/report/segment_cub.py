@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sass_phases  # noqa: E402
 import top_k_sass  # noqa: E402
 
-SIZES = [64, 4096]
+SIZES = [16, 64, 1024, 4096]
 KERNEL = re.compile(r"segmented_sort::DeviceSegmentedSortKernel(Small|Large)<\(cub::[A-Za-z0-9_]+::SortOrder\)0, "
                     r"cub::[A-Za-z0-9_]+::detail::segmented_sort::policy_hub<(.*?)>::")
 LABEL = re.compile(r"^\s*(\.L_x_\d+):\s*$")
