@@ -17,7 +17,10 @@ keys per lane for images of at most 32 bits, 8 above): a warp takes 32 segments 
 `other`: their bounds, classification and queue, counted once; the call that classifies a segment
 that is not tiny is marked cold: a warp whose 32 segments are all tiny never makes it),
 then sorts them in L rounds of 32 / L sub-warps, every lane of the warp issuing each instruction
-once per round. `per key` is warp-instructions (one issue slot of one warp) per key.
+once per round. `per key` is warp-instructions (one issue slot of one warp) per key. Segments of
+at most ITEMS / 2 keys take one lane of the smaller network in one round instead (its call is the
+region `net_one_lane`), where the kernel has that class (keys alone, or values of the key's size):
+per key = (other + net_one_lane) / (32 x s).
 
     segment_sass.py --cubin sm_90=X.cubin [--markdown] [--shapes ringsweep_tile_shapes]
                     [--budget bench/results/segment_budget.csv --check] [--cub DIR]
@@ -35,8 +38,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sass_phases  # noqa: E402
 
-REGIONS = ["net_load", "net_within", "net_flip", "net_across", "net_clean", "net_keys", "net_values"]
-SIZES = [16, 64, 256, 512]  # segment sizes the report and the budget name
+REGIONS = ["net_load", "net_within", "net_flip", "net_across", "net_clean", "net_keys", "net_values", "net_one_lane"]
+SIZES = [4, 8, 16, 64, 256, 512]  # segment sizes the report and the budget name
 KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
                     r"ringsweep::[a-z0-9_]+::detail::segment_offsets<[^<>]*>, "
                     r"ringsweep::[a-z0-9_]+::detail::segment_in_place>\(")
@@ -130,6 +133,8 @@ def counts(insns, regions, names=REGIONS):
 
 def per_key(c, key_bits, size):
     items = 16 if key_bits <= 32 else 8
+    if size <= items // 2 and c["net_one_lane"] > 0:  # the one-lane class: 32 segments at once
+        return (c["other"] + c["net_one_lane"]) / (32.0 * size), 1
     lanes = 1
     while lanes * items < size:
         lanes *= 2

@@ -40,15 +40,16 @@ constexpr std::size_t lane_keys() {
   return ringsweep::key_traits<Key>::bits <= 32 ? 16 : 8;
 }
 
-/// Sizes at the network's edges for `Key`: 0, 1, 2, 3, each class's size -1, +0, +1 (lanes x
-/// keys per lane), a lane's keys +-1, past the tiny limit (the compact class: policy_defaults'
+/// Sizes at the network's edges for `Key`: 0, 1, 2, 3, half a lane's keys -1, +0, +1 (the
+/// one-lane class), each class's size -1, +0, +1 (lanes x keys per lane), a lane's keys +-1, past the tiny limit (the compact class: policy_defaults'
 /// segment_compact_block tile of 64 x 16 4-byte or 64 x 8 8-byte keys +-1, and 600 keys; the
 /// medium class: its segment_block tile of 256 x 16 4-byte or 256 x 8 8-byte keys, and one past
 /// it: the small class).
 template <class Key>
 std::vector<std::size_t> network_edges() {
   const std::size_t items = lane_keys<Key>();
-  std::vector<std::size_t> sizes = {0, 1, 2, 3, items / 2 + 1};
+  // Half a lane's keys -1, +0, +1: the one-lane class (32 segments at once by the smaller network).
+  std::vector<std::size_t> sizes = {0, 1, 2, 3, items / 2 - 1, items / 2, items / 2 + 1};
   for (std::size_t lanes = 1; lanes <= 32; lanes *= 2) {
     sizes.push_back(lanes * items - 1);
     sizes.push_back(lanes * items);

@@ -114,6 +114,15 @@ struct queued_segment {
   u64 segment;
 };
 
+/// A warp's buffers of subwarp_sort (both variants): its keys, their order and values.
+template <class Config>
+struct subwarp_storage {
+  static constexpr int KEYS = warp_threads * (key_traits<typename Config::key_type>::bits <= 32 ? 16 : 8);
+  typename Config::bits_type keys[KEYS];                                // the raw keys, in input order
+  alignas(16) u32 order[KEYS];                                          // their byte offsets (key_at), in rank order
+  typename Config::value_raw_t values[Config::HAS_VALUES ? KEYS : 1];  // the values, in input order
+};
+
 /// Sorts tiny segments, one per sub-warp of `lanes` lanes (a power of two, 1 to 32), each lane
 /// holding ITEMS keys: segments of up to `lanes * ITEMS` keys, `32 / lanes` of them per warp at
 /// once. A sub-warp loads its segment striped (coalesced) straight into items (lane j: positions
@@ -128,7 +137,12 @@ struct queued_segment {
 ///     __shared__ typename subwarp_sort<Config>::TempStorage temp[WARPS];
 ///     subwarp_sort<Config> net(temp, warp, params);
 ///     net.sort(&queue[k], lanes, segment_in_place{});   // every lane; queue[k].item == 0: idle
-template <class Config>
+///
+/// `ONE_LANE_ITEMS` (half the lane's keys, or 0): the variant for the smallest segments, of at
+/// most that many keys, one per lane (32 at once), sorted by the smaller network of that many
+/// items (19 exchanges for 8 where 16 items take 63, 5 for 4); it shares the buffers' layout
+/// (TempStorage) with the full variant.
+template <class Config, int ONE_LANE_ITEMS = 0>
 class subwarp_sort {
  public:
   using Key = typename Config::key_type;
@@ -139,28 +153,31 @@ class subwarp_sort {
   static constexpr int KEY_BITS = traits::bits;
   static constexpr bool SUPPORTED = KEY_BITS <= 64;
   static constexpr bool PACKED = KEY_BITS <= 32;
-  /// Keys per lane: 16 for images of at most 32 bits (one 64-bit word each), 8 above.
-  static constexpr int ITEMS = PACKED ? 16 : 8;
-  /// The largest segment: a whole warp's keys.
-  static constexpr int MAX_KEYS = warp_threads * ITEMS;
+  /// Keys per lane of the full variant: 16 for images of at most 32 bits (one 64-bit word each), 8 above.
+  static constexpr int LANE_ITEMS = PACKED ? 16 : 8;
+  /// Half of them: the one-lane variant's.
+  static constexpr int SMALL_ITEMS = LANE_ITEMS / 2;
+  static_assert(ONE_LANE_ITEMS == 0 || ONE_LANE_ITEMS == SMALL_ITEMS, "the one-lane variant holds half a lane's keys");
+  static constexpr bool ONE_LANE = ONE_LANE_ITEMS != 0;
+  /// Keys per lane of this variant.
+  static constexpr int ITEMS = ONE_LANE ? ONE_LANE_ITEMS : LANE_ITEMS;
+  /// The largest segment: a whole warp's keys (the full variant).
+  static constexpr int MAX_KEYS = warp_threads * LANE_ITEMS;
   using item_t = network_item<PACKED>;
 
-  struct TempStorage {
-    bits_type keys[MAX_KEYS];                     // the raw keys, in input order
-    alignas(16) u32 order[MAX_KEYS];              // their byte offsets (key_at), in rank order
-    ValueRaw values[HAS_VALUES ? MAX_KEYS : 1];  // the values, in input order
-  };
+  using TempStorage = subwarp_storage<Config>;
+  static_assert(TempStorage::KEYS == MAX_KEYS, "one warp's keys");
 
-  /// The lanes a segment of `size` keys (at most MAX_KEYS) takes: a power of two.
+  /// The lanes a segment of `size` keys (at most MAX_KEYS) takes in the full variant: a power of two.
   __host__ __device__ static int lanes_for(u32 size) {
     int lanes = 1;
-    while (u32(lanes * ITEMS) < size) lanes *= 2;
+    while (u32(lanes * LANE_ITEMS) < size) lanes *= 2;
     return lanes;
   }
 
   /// `temps`: the block's buffers, one a warp; this warp's is `temps[warp]`. Slots are named by
   /// their byte offsets from `temps[0]` (an item carries its key's: the tie-break and the address
-  /// at once).
+  /// at once). The two variants take the same buffers.
   __device__ __forceinline__ subwarp_sort(TempStorage* temps, int warp, const sort_arrays<Key, ValueRaw>& p)
       : temps_(temps), temp_(temps[warp]), warp_offset_(u32(warp) * u32(sizeof(TempStorage))), p_(p) {}
 
@@ -169,7 +186,8 @@ class subwarp_sort {
   /// stores rather than held through the network. `out`: in place (segment_in_place) or the first
   /// `out.take(size)` keys and values to the slots of segment `q->segment` (segment_first_k).
   template <class Output>
-  __device__ __forceinline__ void sort(const queued_segment* q, int lanes, const Output& out) {
+  __device__ __forceinline__ void sort(const queued_segment* q, int lanes_in, const Output& out) {
+    const int lanes = ONE_LANE ? 1 : lanes_in;  // the one-lane variant: known here
     const int lane = int(lane_id());
     const int j = lane & (lanes - 1);         // lane within the sub-warp
     // sass: net_load
@@ -216,8 +234,8 @@ RINGSWEEP_UNROLL
     sort_within(x, std::make_integer_sequence<int, odd_even_merge<ITEMS>::COUNT>{});
     // sass: net_flip
     // Stages across lanes: runs of k = kl * ITEMS keys (the bound opaque: derived from the loads'
-    // shift instead, it was held through the network and spilled).
-    const int stages_to = opaque(lanes);
+    // shift instead, it was held through the network and spilled). None in the one-lane variant.
+    const int stages_to = ONE_LANE ? 1 : opaque(lanes);
     const int jn = opaque(lane) & (stages_to - 1);  // j, made again (not held through the loads)
     for (int kl = 2; kl <= stages_to; kl *= 2) {
       const bool lower = (jn & (kl / 2)) == 0;
@@ -245,7 +263,7 @@ RINGSWEEP_UNROLL
     // their keys (and values) by offset and stores them striped (coalesced), like the loads.
     read_item(q, begin, size);
     // Made again here, not held through the network (opaque: the compiler cannot reuse them).
-    const int lanes_after = opaque(lanes);
+    const int lanes_after = ONE_LANE ? 1 : opaque(lanes);
     const int shift_after = __ffs(lanes_after) - 1;
     const int j_after = lane & (lanes_after - 1);
     const int sub_after = (lane - j_after) * ITEMS;  // the sub-warp's first rank and first slot

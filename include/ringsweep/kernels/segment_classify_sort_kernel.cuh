@@ -42,7 +42,8 @@ RINGSWEEP_UNROLL
 /// Persistent grid; each warp takes 32 consecutive segments at a time, one per lane. A segment of
 /// 2 to `tiny_keys` keys (at most subwarp_sort's MAX_KEYS) is tiny: the warp queues its tiny segments by the lanes each
 /// needs (1, 2, 4, ... 32, a power of two) and sorts them class by class, `32 / lanes` segments at
-/// once; every other segment goes to classify_segment (one key copied, small and large listed).
+/// once, those of at most half a lane's keys first, 32 at once by the one-lane variant's smaller
+/// network; every other segment goes to classify_segment (one key copied, small and large listed).
 /// `Output`: where tiny, small and one-key segments go (segment_lists.cuh).
 template <class Config, class Segments, class Output = segment_in_place>
 __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_blocks)
@@ -53,8 +54,15 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
     // be scheduled at once.
     if constexpr (Config::policy::DEPENDENT_LAUNCH) grid_dependents_launch();
     using net_t = subwarp_sort<Config>;
+    using one_lane_t = subwarp_sort<Config, net_t::SMALL_ITEMS>;
+    // The one-lane class where the registers allow it: keys alone, or values of the key's size
+    // (others are read from the buffer by slot number, a division more: with the second network
+    // in the kernel, 4 bytes spilled at its 64 registers). Elsewhere class 0 stays empty.
+    constexpr bool ONE_LANE_CLASS = !Config::HAS_VALUES || sizeof(typename Config::value_raw_t) == sizeof(typename Config::bits_type);
     constexpr int WARPS = classify_sort_threads / warp_threads;
-    constexpr int CLASSES = 6;  // sub-warps of 1, 2, 4, 8, 16 and 32 lanes
+    // Class 0: at most SMALL_ITEMS keys, one lane each (one_lane_t); class c of 1 to 6: sub-warps
+    // of 2^(c - 1) lanes (1 to 32) of net_t. Codes 0 to 6 and 7 (none) fit three ballots.
+    constexpr int CLASSES = 7;
     __shared__ typename net_t::TempStorage temp[WARPS];
     // The warp's tiny segments by class, an empty entry after them, and where each class starts.
     __shared__ queued_segment queue[WARPS][warp_threads + 1];
@@ -74,12 +82,12 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
       if (first >= p.classify.num_segments) break;
       const u64 s = first + lane;
       u64 begin = 0, end = 0;
-      int cls = -1;  // the class of a tiny segment: log2 of its lanes
+      int cls = -1;  // the class of a tiny segment: 0, or 1 + log2 of its lanes
       if (s < p.classify.num_segments && p.classify.segments.bounds(s, p.classify.n, begin, end)) {
         const u64 size = end - begin;
         if (size >= 2 && size <= u64(p.classify.tiny_keys)) {  // at most MAX_KEYS
           const int lanes = net_t::lanes_for(u32(size));
-          cls = 31 - __clz(lanes);
+          cls = ONE_LANE_CLASS && size <= u64(net_t::SMALL_ITEMS) ? 0 : 32 - __clz(lanes);
         } else {
           // sass: cold
           // (the instruction report's model: 32 tiny segments a warp, which never come here)
@@ -105,10 +113,10 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
         queue[warp][at].segment = s;
       }
       __syncwarp();
-      // Class by class, 32 / lanes segments at a time. The class and the queue cursor live in
+      // Classes 1 to 6, class by class, 32 / lanes segments at a time. The class and the queue cursor live in
       // shared memory (cursor[warp]: class << 8 | next), read again after each network: every
       // register goes to the network's keys (held through it, they spilled at 64 registers).
-      if (lane == 0) cursor[warp] = class_first[warp][0];
+      if (lane == 0) cursor[warp] = 1u << 8 | class_first[warp][1];
       __syncwarp();
       for (;;) {
         const u32 state = cursor[warp];
@@ -121,12 +129,24 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
           __syncwarp();
           continue;
         }
-        const u32 k = next + (lane >> c);  // this sub-warp's segment
+        const int shift = c - 1;  // log2 of the class's lanes
+        const u32 k = next + (lane >> shift);  // this sub-warp's segment
         const u32 at_k = k < class_first[warp][c + 1] ? k : u32(warp_threads);  // none: the empty entry
-        net_t(temp, warp, p.sort).sort(&queue[warp][at_k], 1 << c, out);
+        net_t(temp, warp, p.sort).sort(&queue[warp][at_k], 1 << shift, out);
         __syncwarp();
-        if (lane == 0) cursor[warp] = state + u32(warp_threads >> c);
+        if (lane == 0) cursor[warp] = state + u32(warp_threads >> shift);
         __syncwarp();
+      }
+      // Then class 0 (at most SMALL_ITEMS keys), the queue's first entries: one lane each, all of
+      // them in one round of the smaller network.
+      if constexpr (ONE_LANE_CLASS) {
+        if (class_first[warp][1] != 0) {
+          const u32 at_k = lane < class_first[warp][1] ? lane : u32(warp_threads);  // none: the empty entry
+          // sass: net_one_lane
+          one_lane_t(temp, int(opaque(u32(warp))), p.sort).sort(&queue[warp][at_k], 1, out);  // warp made again
+          // sass: end
+          __syncwarp();
+        }
       }
       __syncwarp();  // the queue's next use
       if (lane == 0) warp_round[warp] += 1;
