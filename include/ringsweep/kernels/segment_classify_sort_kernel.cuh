@@ -42,8 +42,9 @@ RINGSWEEP_UNROLL
 /// Persistent grid; each warp takes 32 consecutive segments at a time, one per lane. A segment of
 /// 2 to `tiny_keys` keys (at most subwarp_sort's MAX_KEYS) is tiny: the warp queues its tiny segments by the lanes each
 /// needs (1, 2, 4, ... 32, a power of two) and sorts them class by class, `32 / lanes` segments at
-/// once, those of at most half a lane's keys first, 32 at once by the one-lane variant's smaller
-/// network; every other segment goes to classify_segment (one key copied, small and large listed).
+/// once, then those of at most half a lane's keys, 32 at once by the one-lane variant's smaller
+/// network (where the kernel's registers allow it: keys alone, or values of the key's size); every
+/// other segment goes to classify_segment (one key copied, small and large listed).
 /// `Output`: where tiny, small and one-key segments go (segment_lists.cuh).
 template <class Config, class Segments, class Output = segment_in_place>
 __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_blocks)
@@ -113,9 +114,10 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
         queue[warp][at].segment = s;
       }
       __syncwarp();
-      // Classes 1 to 6, class by class, 32 / lanes segments at a time. The class and the queue cursor live in
-      // shared memory (cursor[warp]: class << 8 | next), read again after each network: every
-      // register goes to the network's keys (held through it, they spilled at 64 registers).
+      // Classes 1 to 6, class by class, 32 / lanes segments at a time. The class and the queue
+      // cursor live in shared memory (cursor[warp]: class << 8 | next), read again after each
+      // network: every register goes to the network's keys (held through it, they spilled at 64
+      // registers).
       if (lane == 0) cursor[warp] = 1u << 8 | class_first[warp][1];
       __syncwarp();
       for (;;) {
