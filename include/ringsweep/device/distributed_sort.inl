@@ -1,7 +1,9 @@
 // The distributed sort's one entry, detail_mpi::distributed_sort (included by distributed.inl,
 // after <mpi.h>): the protocol step by step, from the checks and allocations to the final sort.
 // Its pieces: distributed_settings.inl, distributed_local.inl, distributed_agreement.inl,
-// distributed_exchange.inl, distributed_cache.inl and the splitter search (distributed_splitters.inl).
+// distributed_cache.inl, the splitter search (distributed_splitters.inl), the run lengths
+// (distributed_run_lengths.inl), the rank's partition and final sort (distributed_arrays.inl) and
+// the exchange (distributed_exchange.inl).
 // Why no rank can wait forever: docs/design.md, section 14.
 #pragma once
 
@@ -19,9 +21,11 @@
 #include "../kernels/bracket_kernel.cuh"
 #include "../kernels/slot_partition_kernel.cuh"
 #include "distributed_agreement.inl"
+#include "distributed_arrays.inl"
 #include "distributed_cache.inl"
 #include "distributed_exchange.inl"
 #include "distributed_local.inl"
+#include "distributed_run_lengths.inl"
 #include "distributed_search_args.inl"
 #include "distributed_search_settings.inl"
 #include "distributed_settings.inl"
@@ -195,32 +199,12 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   unsigned long long* d_table = reinterpret_cast<unsigned long long*>(block + off_temp);
   unsigned char* d_prefixes = block + off_prefixes;
 
-  // The final step: the stable sort of what lies in the caller's arrays, the result copied back
-  // when it ends in the second array. That copy's source stays intact, so a failed copy is made
-  // once more (a transient failure leaves the rank's part sorted; its error is still returned).
-  auto final_sort = [&]() {
-    double_buffer<Key> fk(d_keys, keys2);
-    double_buffer<Value> fv(d_values, values2);
-    cudaError_t e = local_sort<HAS_VALUES>(kind, d_temp, temp_bytes, fk, fv, n, opts, stream);
-    if (e == cudaSuccess && fk.current() != d_keys) {
-      auto copy_back = [&]() {
-        cudaError_t c = cudaMemcpyAsync(d_keys, fk.current(), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
-        if (HAS_VALUES) {
-          c = first_error(c, cudaMemcpyAsync(d_values, fv.current(), n * value_bytes, cudaMemcpyDeviceToDevice,
-                                             stream));
-        }
-        return first_error(c, cudaStreamSynchronize(stream));
-      };
-      e = copy_back();
-      if (e != cudaSuccess) copy_back();
-      return e;
-    }
-    return first_error(e, cudaStreamSynchronize(stream));
-  };
+  // The final sort (here, or step 7) and the partition (step 5) of this rank's arrays.
+  const rank_arrays<HAS_VALUES, Kind, Value> arrays{kind, d_keys, d_values, keys2, values2, n, stream};
 
   if (p == 1) {  // one rank: nothing to agree on or to move; the sort is the result
     last_collectives().before_exchange = dup_rounds + 1;
-    err = final_sort();
+    err = arrays.final_sort(d_temp, temp_bytes, opts);
     times.final_sort = MPI_Wtime() - t_agreed;
     release();
     return err;
@@ -251,49 +235,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   search.d_table = d_table;
   search.d_marks = d_prefixes;
   search.gather_all = p <= splitter_tuning().gather_ranks;
-  // The stable partition of the caller's arrays into the second ones by `count` splitters (rows
-  // of probe_max_digits bytes, sorted, distinct): slot_partition_kernel.cuh. Splitter b's slot of
-  // equal keys, or its start, holds cut_b.
-  using raw_value = detail::value_raw<Value>;
-  auto partition_by = [&](const std::vector<unsigned char>& rows, unsigned count) {
-    detail::slot_partition_params<SortKey, raw_value> sp{};
-    sp.keys_in = reinterpret_cast<const bits_type*>(d_keys);
-    sp.keys_out = reinterpret_cast<bits_type*>(keys2);
-    if (HAS_VALUES) {
-      sp.values_in = reinterpret_cast<const raw_value*>(d_values);
-      sp.values_out = reinterpret_cast<raw_value*>(values2);
-    }
-    sp.n = n;
-    sp.blocks = partition_blocks(n, 2 * count + 1);
-    sp.span = (n + sp.blocks - 1) / sp.blocks;
-    sp.digits = digits;
-    sp.splitters = d_prefixes;
-    sp.count = count;
-    sp.depth = passes;
-    sp.offsets = d_table;
-    cudaError_t e = cudaSuccess;
-    if (count > 0) e = cudaMemcpyAsync(d_prefixes, rows.data(), std::size_t(count) * detail::probe_max_digits,
-                                       cudaMemcpyHostToDevice, stream);
-    const bool block_wide = 2 * count + 1 <= detail::slot_block_max_slots;
-    if (e == cudaSuccess) {
-      e = block_wide ? detail::launch(detail::slot_count_block_kernel<SortKey, raw_value>, sp.blocks,
-                                      detail::slot_block_threads, stream, detail::launch_order::serial, sp)
-                     : detail::launch(detail::slot_count_kernel<SortKey, raw_value>, sp.blocks,
-                                      detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
-    }
-    if (e == cudaSuccess) {
-      e = detail::launch(detail::slot_scan_kernel, 1, detail::slot_scan_threads, stream, detail::launch_order::serial,
-                         d_table, std::size_t(2 * count + 1) * sp.blocks);
-    }
-    if (e == cudaSuccess) {
-      e = block_wide ? detail::launch(detail::slot_scatter_block_kernel<SortKey, raw_value>, sp.blocks,
-                                      detail::slot_block_threads, stream, detail::launch_order::serial, sp)
-                     : detail::launch(detail::slot_scatter_kernel<SortKey, raw_value>, sp.blocks,
-                                      detail::slot_partition_threads, stream, detail::launch_order::serial, sp);
-    }
-    return e;
-  };
-  const int arrays = HAS_VALUES ? 2 : 1;
+  const int exchanged = HAS_VALUES ? 2 : 1;  // arrays: keys, and values
   exchange_array ex[2] = {
       {sizeof(Key), reinterpret_cast<const unsigned char*>(keys2), reinterpret_cast<unsigned char*>(d_keys), nullptr,
        nullptr, tag_keys},
@@ -305,22 +247,6 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
     ex[0].host_dst = host + n * item_bytes;
     ex[1].host_dst = ex[0].host_dst + n * sizeof(Key);
   }
-  // The staged path's copies of the partitioned array to the host stage, all but [keep_begin,
-  // keep_end) (the rank's own run, or what surely is): at most two copies per array.
-  auto stage = [&](std::size_t keep_begin, std::size_t keep_end) {
-    cudaError_t e = cudaSuccess;
-    for (int a = 0; a < arrays && host != nullptr && e == cudaSuccess; ++a) {
-      const std::size_t w = ex[a].elem;
-      if (keep_begin > 0) {
-        e = first_error(e, cudaMemcpyAsync(ex[a].host_src, ex[a].src, keep_begin * w, cudaMemcpyDeviceToHost, stream));
-      }
-      if (keep_end < n) {
-        e = first_error(e, cudaMemcpyAsync(ex[a].host_src + keep_end * w, ex[a].src + keep_end * w,
-                                           (n - keep_end) * w, cudaMemcpyDeviceToHost, stream));
-      }
-    }
-    return e;
-  };
   // Where the all-gather is the commit point (up to gather_ranks ranks, distributed_splitters.inl):
   // the partition by the plan's splitters, the chosen slots' keys put in their sorted order, and
   // the staged path's copies, all before it. The own run's ends lie in the ranges of boundaries
@@ -328,88 +254,28 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   search.scratch = std::size_t(scratch);
   search.pre_commit = [&](const pre_commit_plan& plan) {
     cudaError_t e = cudaSuccess;
-    if (n > 0) e = partition_by(plan.splitters, unsigned(plan.splitters.size() / detail::probe_max_digits));
+    if (n > 0) {
+      e = arrays.partition(plan.splitters, unsigned(plan.splitters.size() / detail::probe_max_digits), digits, passes,
+                           d_prefixes, d_table);
+    }
     const std::size_t m = plan.moves.size() / 2;
     const unsigned long long none[2] = {0, 0};  // the copy is made for no moves too: the same calls
     if (e == cudaSuccess && n > 0) {
       e = cudaMemcpyAsync(d_table, m > 0 ? plan.moves.data() : none, m * 16, cudaMemcpyHostToDevice, stream);
     }
-    if (e == cudaSuccess && m > 0) {
-      e = detail::launch(detail::slot_order_kernel<bits_type, raw_value>,
-                         unsigned((m + detail::bracket_threads - 1) / detail::bracket_threads), detail::bracket_threads,
-                         stream, detail::launch_order::serial, reinterpret_cast<const bits_type*>(d_keys),
-                         reinterpret_cast<bits_type*>(keys2),
-                         HAS_VALUES ? reinterpret_cast<const raw_value*>(d_values) : nullptr,
-                         reinterpret_cast<raw_value*>(values2), d_table, m);
-    }
+    if (e == cudaSuccess) e = arrays.order_slots(d_table, m);
     std::size_t keep_begin = rank == 0 ? 0 : std::size_t(unsigned(rank - 1) < open ? plan.hi[std::size_t(rank - 1)] : n);
     std::size_t keep_end = rank == p - 1 ? n : std::size_t(unsigned(rank) < open ? plan.lo[std::size_t(rank)] : n);
     if (keep_end < keep_begin) keep_begin = keep_end = 0;  // nothing surely stays: all of it
-    if (e == cudaSuccess && n > 0) e = stage(keep_begin, keep_end);
+    if (e == cudaSuccess && n > 0) e = stage_runs(ex, exchanged, n, keep_begin, keep_end, stream);
     return first_error(e, cudaStreamSynchronize(stream));
   };
   splitter_result found;
   err = search_splitters(search, err, found);
-  bool inconsistent = found.inconsistent;
-  std::vector<unsigned char>& prefixes = found.prefixes;
-  std::vector<unsigned> group_of(boundaries, 0);
-  std::vector<unsigned char> table;  // the distinct splitters, in order
-  // Keys equal to the splitter: the ranks before this one hold `equal_before` of them, and the
-  // first `global position - global_less` of all of them (by rank, then position) go before.
-  // This rank's cut_b (its keys before boundary b) from its keys below and equal to the splitter
-  // and those equal to it on the ranks before; with every rank's counts gathered, every rank's.
-  auto cuts_of = [&](std::size_t count, const unsigned long long* less, const unsigned long long* equal,
-                     const unsigned long long* equal_before, std::vector<unsigned long long>& cut) {
-    cut.assign(std::size_t(p) + 1, 0);
-    cut[std::size_t(p)] = count;
-    for (unsigned b = 0; b < boundaries; ++b) {
-      unsigned long long c = count;
-      if (b < open) {
-        const unsigned long long target = start[b + 1];
-        const unsigned long long need = target - std::min(target, found.global_less[b]);
-        const unsigned long long eb = equal_before[b];
-        const unsigned long long take = need <= eb ? 0ull : std::min(need - eb, equal[b]);
-        c = std::min<unsigned long long>(less[b] + take, count);
-      }
-      cut[b + 1] = std::max(c, cut[b]);
-    }
-  };
-  std::vector<unsigned long long> cut;
-  std::vector<unsigned long long> send_counts(static_cast<std::size_t>(p)), recv_counts(static_cast<std::size_t>(p)),
-      send_displs(static_cast<std::size_t>(p)), recv_displs(static_cast<std::size_t>(p));
-  unsigned run_length_rounds = 0;
-  if (found.gathered) {
-    // Every rank's cuts, the same on every rank: what this rank sends and receives, and whether
-    // every rank receives exactly its n_r (an agreed check: every rank computes all of them).
-    std::vector<unsigned long long> equal_before(open, 0), received_by(std::size_t(p), 0);
-    for (int r = 0; r < p; ++r) {
-      const std::size_t at = std::size_t(r) * open;
-      cuts_of(std::size_t(n_of[std::size_t(r)]), found.all_less.data() + at, found.all_equal.data() + at,
-              equal_before.data(), cut);
-      for (unsigned b = 0; b < open; ++b) equal_before[b] += found.all_equal[at + b];
-      for (int q = 0; q < p; ++q) {
-        received_by[std::size_t(q)] += cut[std::size_t(q) + 1] - cut[std::size_t(q)];
-        if (r == rank) send_counts[std::size_t(q)] = cut[std::size_t(q) + 1] - cut[std::size_t(q)];
-        if (q == rank) recv_counts[std::size_t(r)] = cut[std::size_t(q) + 1] - cut[std::size_t(q)];
-      }
-    }
-    for (int q = 0; q < p; ++q) {
-      if (received_by[std::size_t(q)] != n_of[std::size_t(q)]) inconsistent = true;
-    }
-  } else {
-    cuts_of(n, found.local_less.data(), found.local_equal.data(), found.equal_before.data(), cut);
-    for (int q = 0; q < p; ++q) send_counts[q] = cut[q + 1] - cut[q];
-    MPI_Alltoall(send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, recv_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, comm);
-    run_length_rounds = 1;
-  }
-  unsigned long long sent = 0, received = 0;
-  for (int q = 0; q < p; ++q) {
-    send_displs[q] = sent;
-    recv_displs[q] = received;
-    sent += send_counts[q];
-    received += recv_counts[q];
-  }
-  if (received != n || sent != n) inconsistent = true;  // exact balance, or a failure somewhere
+  // What this rank sends and receives (distributed_run_lengths.inl): every rank's cuts where the
+  // counts were gathered (the same on every rank, an agreed check), else its own and an all-to-all.
+  const run_lengths runs = runs_of(comm, rank, p, n, open, start, n_of, found);
+  const bool inconsistent = found.inconsistent || runs.inconsistent;
   const double t_split = MPI_Wtime();
   times.splitters = t_split - t_agreed;
 
@@ -418,12 +284,15 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   // else here, by the exact splitters, and agreement 2 after it.
   if (!found.committed) {
     if (err == cudaSuccess && !inconsistent && n > 0) {
-      const unsigned count = open > 0 ? distinct_prefixes(prefixes, open, passes, group_of, table) : 0;
-      err = partition_by(table, count);
+      std::vector<unsigned> group_of(boundaries, 0);
+      std::vector<unsigned char> table;  // the distinct splitters, in order
+      const unsigned count = open > 0 ? distinct_prefixes(found.prefixes, open, passes, group_of, table) : 0;
+      err = arrays.partition(table, count, digits, passes, d_prefixes, d_table);
     }
     // The peers' runs lie before and after this rank's own: at most two copies per array.
-    const std::size_t own_begin = std::size_t(send_displs[rank]);
-    if (err == cudaSuccess && !inconsistent) err = stage(own_begin, own_begin + std::size_t(send_counts[rank]));
+    const std::size_t own_begin = std::size_t(runs.send_displs[std::size_t(rank)]);
+    const std::size_t own_end = own_begin + std::size_t(runs.send_counts[std::size_t(rank)]);
+    if (err == cudaSuccess && !inconsistent) err = stage_runs(ex, exchanged, n, own_begin, own_end, stream);
     err = first_error(err, cudaStreamSynchronize(stream));
     // Agreement 2, the commit point: every copy that can fail before data moves has been made, and
     // the caller's arrays have only been read. An error anywhere: every rank returns it, untouched.
@@ -436,7 +305,7 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   // The collectives so far: the duplicate (when made now), agreement 1, the search's, the run
   // lengths' all-to-all (beyond gather_ranks ranks), agreement 2 (unless the all-gather committed).
   last_collectives().before_exchange =
-      dup_rounds + 1 + last_collectives().splitters + run_length_rounds + (found.committed ? 0 : 1);
+      dup_rounds + 1 + last_collectives().splitters + runs.rounds + (found.committed ? 0 : 1);
   const double t_partitioned = MPI_Wtime();
   times.partition = t_partitioned - t_split;
   if (err != cudaSuccess) {
@@ -445,61 +314,15 @@ cudaError_t distributed_sort(MPI_Comm user_comm, const Kind& kind, typename Kind
   }
 
   // ---- 6. the exchange, from the second array (or its host stage) into the caller's arrays -----
-  // Receives first, for every peer; then, peer by peer from rank + 1 on (so that no rank is
-  // everyone's first peer), the sends; the rank's own run moves on the device. On the staged path
-  // each message's copy to the device is queued as soon as it has arrived, overlapping the
-  // messages still in flight.
-  std::vector<MPI_Request> recv_requests, send_requests;
-  std::vector<stage_copy> stage_copies;
-  for (int a = 0; a < arrays; ++a) {
-    post_receives(comm, rank, p, ex[a], recv_counts, recv_displs, cfg.chunk_bytes, recv_requests, stage_copies);
-  }
-  for (int k = 1; k < p; ++k) {
-    const int q = (rank + k) % p;
-    for (int a = 0; a < arrays; ++a) {
-      post_sends(comm, q, ex[a], send_counts, send_displs, cfg.chunk_bytes, send_requests);
-    }
-  }
-  auto own_run = [&]() {
-    cudaError_t e = cudaSuccess;
-    for (int a = 0; a < arrays && send_counts[rank] > 0; ++a) {
-      e = first_error(e, cudaMemcpyAsync(ex[a].dst + std::size_t(recv_displs[rank]) * ex[a].elem,
-                                         ex[a].src + std::size_t(send_displs[rank]) * ex[a].elem,
-                                         std::size_t(send_counts[rank]) * ex[a].elem, cudaMemcpyDeviceToDevice,
-                                         stream));
-    }
-    return e;
-  };
-  err = own_run();
-  if (host != nullptr) {
-    for (std::size_t done = 0; done < recv_requests.size(); ++done) {
-      int index = MPI_UNDEFINED;
-      MPI_Waitany(int(recv_requests.size()), recv_requests.data(), &index, MPI_STATUS_IGNORE);
-      if (index == MPI_UNDEFINED) break;
-      const stage_copy& c = stage_copies[std::size_t(index)];
-      err = first_error(err, cudaMemcpyAsync(c.device, c.host, c.bytes, cudaMemcpyHostToDevice, stream));
-    }
-  } else {
-    MPI_Waitall(int(recv_requests.size()), recv_requests.data(), MPI_STATUSES_IGNORE);
-  }
-  MPI_Waitall(int(send_requests.size()), send_requests.data(), MPI_STATUSES_IGNORE);
-  err = first_error(err, cudaStreamSynchronize(stream));
-  bool delivered = err == cudaSuccess;
-  if (!delivered) {
-    // A failed copy into the caller's arrays: every source is intact (the second array, the host
-    // stages), so the copies are made once more; the error is still returned (agreement 3).
-    cudaError_t again = own_run();
-    for (std::size_t i = 0; host != nullptr && i < stage_copies.size(); ++i) {
-      const stage_copy& c = stage_copies[i];
-      again = first_error(again, cudaMemcpyAsync(c.device, c.host, c.bytes, cudaMemcpyHostToDevice, stream));
-    }
-    delivered = first_error(again, cudaStreamSynchronize(stream)) == cudaSuccess;
-  }
+  // (distributed_exchange.inl). A failed copy into the caller's arrays is made once more from its
+  // intact source; the error is still returned (agreement 3).
+  bool delivered = false;
+  err = exchange_runs(comm, rank, p, ex, exchanged, runs, cfg.chunk_bytes, stream, delivered);
   const double t_exchanged = MPI_Wtime();
   times.exchange = t_exchanged - t_partitioned;
 
   // ---- 7. the stable sort of what arrived: source-rank order, each run in its stable order -----
-  if (delivered) err = first_error(err, final_sort());
+  if (delivered) err = first_error(err, arrays.final_sort(d_temp, temp_bytes, opts));
   err = agree(comm, err);  // agreement 3: the same verdict on every rank
   times.final_sort = MPI_Wtime() - t_exchanged;
   release();
