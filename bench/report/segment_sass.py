@@ -19,8 +19,7 @@ that is not tiny is marked cold: a warp whose 32 segments are all tiny never mak
 then sorts them in L rounds of 32 / L sub-warps, every lane of the warp issuing each instruction
 once per round. `per key` is warp-instructions (one issue slot of one warp) per key. Segments of
 at most ITEMS / 2 keys take one lane of the smaller network in one round instead (its call is the
-region `net_one_lane`), where the kernel has that class (keys alone, or values of the key's size):
-per key = (other + net_one_lane) / (32 x s).
+region `net_one_lane`): per key = (other + net_one_lane) / (32 x s).
 
     segment_sass.py --cubin sm_90=X.cubin [--markdown] [--shapes ringsweep_tile_shapes]
                     [--budget bench/results/segment_budget.csv --check] [--cub DIR]

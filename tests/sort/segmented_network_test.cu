@@ -89,21 +89,21 @@ struct call_cost {
   unsigned long long launches = 0, blocks = 0, memset_bytes = 0;
 };
 
-/// The segmented sort of `keys` (pairs with each key's index as its value when `pairs`) with the
-/// device's policy, checked key by key and value by value (stable); positions in no segment keep
-/// the output's 0xAB bytes. `cost` (SIMT only, optional): what the sort call itself cost.
+/// The segmented sort of `keys` (pairs with each key's index, an `Index`, as its value when
+/// `pairs`) with the device's policy, checked key by key and value by value (stable); positions in
+/// no segment keep the output's 0xAB bytes. `cost` (SIMT only, optional): what the sort call itself cost.
 /// `one_length`: the segments are rows of one length from position 0, sorted through the rows
 /// overloads (no offsets).
-template <class Key, bool pairs>
+template <class Key, bool pairs, class Index = std::uint32_t>
 void check(const std::vector<Key>& keys, const layout& l, const ringsweep::sort_options& opts,
            call_cost* cost = nullptr, bool one_length = false) {
   const std::size_t n = keys.size();
   INFO(l.begin.size() << " segments, n " << n << ", " << ringsweep_test::order_name(opts) << ", bits ["
                       << opts.begin_bit << ", " << opts.end_bit << ")" << (pairs ? ", pairs" : ", keys"));
-  std::vector<std::uint32_t> index(n);
-  for (std::size_t i = 0; i < n; ++i) index[i] = std::uint32_t(i);
+  std::vector<Index> index(n);
+  for (std::size_t i = 0; i < n; ++i) index[i] = Index(i);
   ringsweep_test::device_buffer<Key> kin(keys), kout(n);
-  ringsweep_test::device_buffer<std::uint32_t> vin(index), vout(n);
+  ringsweep_test::device_buffer<Index> vin(index), vout(n);
   ringsweep_test::device_buffer<long long> begin(l.begin), end(l.end);
   kout.fill_bytes(0xAB);
   vout.fill_bytes(0xAB);
@@ -153,16 +153,16 @@ void check(const std::vector<Key>& keys, const layout& l, const ringsweep::sort_
       INFO("segment of " << e - b << " keys, position " << j);
       covered[b + j] = true;
       REQUIRE(ringsweep_test::raw_bits(got[b + j]) == ringsweep_test::raw_bits(keys[b + order[j]]));
-      if (pairs) REQUIRE(got_index[b + j] == std::uint32_t(b + order[j]));
+      if (pairs) REQUIRE(got_index[b + j] == Index(b + order[j]));
     }
   }
-  unsigned char poison[sizeof(Key)];
+  unsigned char poison[sizeof(Key) > sizeof(Index) ? sizeof(Key) : sizeof(Index)];
   std::memset(poison, 0xAB, sizeof poison);
   for (std::size_t i = 0; i < n; ++i) {
     if (covered[i]) continue;
     INFO("gap position " << i);
     REQUIRE(std::memcmp(&got[i], poison, sizeof(Key)) == 0);
-    if (pairs) REQUIRE(got_index[i] == 0xABABABABu);
+    if (pairs) REQUIRE(std::memcmp(&got_index[i], poison, sizeof(Index)) == 0);
   }
   REQUIRE(ringsweep_test::same_keys(kin.download(), keys));
 }
@@ -191,6 +191,18 @@ TEMPLATE_TEST_CASE("segmented network: pairs, stable", "[sort][segmented][networ
   const layout l = lay_out(network_edges<TestType>(), 3, true);
   const auto keys = ringsweep_test::make_keys<TestType>(l.n, ringsweep_test::distribution::few_distinct, seed);
   for (auto o : {sort_order::ascending, sort_order::descending}) check<TestType, true>(keys, l, sort_options_of(o));
+}
+
+// Values wider than the key (a float key's 8-byte index, as torch.sort returns): the one-lane
+// class copies them to the warp's buffer after its network, the other classes before theirs.
+TEMPLATE_TEST_CASE("segmented network: pairs with values wider than the key", "[sort][segmented][network]",
+                   std::uint32_t, float) {
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const layout l = lay_out(network_edges<TestType>(), 3, true);
+  const auto keys = ringsweep_test::make_keys<TestType>(l.n, ringsweep_test::distribution::few_distinct, seed);
+  for (auto o : {sort_order::ascending, sort_order::descending}) {
+    check<TestType, true, std::int64_t>(keys, l, sort_options_of(o));
+  }
 }
 
 TEST_CASE("segmented network: bit windows", "[sort][segmented][network]") {

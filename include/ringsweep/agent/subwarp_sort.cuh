@@ -159,6 +159,11 @@ class subwarp_sort {
   static constexpr int SMALL_ITEMS = LANE_ITEMS / 2;
   static_assert(ONE_LANE_ITEMS == 0 || ONE_LANE_ITEMS == SMALL_ITEMS, "the one-lane variant holds half a lane's keys");
   static constexpr bool ONE_LANE = ONE_LANE_ITEMS != 0;
+  /// The one-lane variant with values of another size than the key's: their copy to the buffer
+  /// waits until after the network (each lane its own segment's, in input order), then each rank's
+  /// is read from the slot its item carried. Copied before the network, as the keys are, they
+  /// spilled the classification kernel at its 64 registers.
+  static constexpr bool LATE_VALUES = ONE_LANE && HAS_VALUES && sizeof(ValueRaw) != sizeof(bits_type);
   /// Keys per lane of this variant.
   static constexpr int ITEMS = ONE_LANE ? ONE_LANE_ITEMS : LANE_ITEMS;
   /// The largest segment: a whole warp's keys (the full variant).
@@ -212,7 +217,7 @@ class subwarp_sort {
       // Item r's key: slot sub + j + r * lanes, at byte offset `first + r * stride`, its tie-break.
       const u32 first = warp_offset_ + u32(sub + j) * u32(sizeof(bits_type));
       const u32 stride = opaque(u32(lanes) * u32(sizeof(bits_type)));  // one multiply-add an item
-      if constexpr (HAS_VALUES && !Output::POSITIONS) {
+      if constexpr (HAS_VALUES && !Output::POSITIONS && !LATE_VALUES) {
         // sass: net_values
         // The values first: to the buffer before the keys take their registers.
         const ValueRaw* values_in = p_.values_in + (begin + u32(j));
@@ -304,7 +309,15 @@ RINGSWEEP_UNROLL
       });
     }
     // sass: net_values
-    if constexpr (HAS_VALUES) {
+    if constexpr (HAS_VALUES && LATE_VALUES && !Output::POSITIONS) {
+      // One lane, its segment's values to the buffer in input order only now (registers are free
+      // after the network): all `size` of them (a top-k stores fewer), then each rank's from the
+      // slot its item carried.
+      ValueRaw* dst = values_out + at;
+      const ValueRaw* values_in = p_.values_in + begin;
+      each_item(int(size), [&](int r) { temp_.values[sub_after + r] = load_global(values_in + r); });
+      each_item(striped, [&](int r) { store_global(dst + r, value_at(temp_.order[a0 + u32(r)])); });
+    } else if constexpr (HAS_VALUES) {
       ValueRaw* dst = values_out + (at + u32(j_after));
       each_item(striped, [&](int r) {
         const u32 from = temp_.order[a0 + u32(r) * u32(lanes_after)];
@@ -357,9 +370,20 @@ RINGSWEEP_UNROLL
     const sort_arrays<Key, ValueRaw>& p;
     u64 mask;  // built-in keys: the window's bits in place (no shift: the order is the same)
     __device__ __forceinline__ explicit word_maker(const sort_arrays<Key, ValueRaw>& p_) : p(p_) {
-      const int width = p.window.end_bit - p.window.begin_bit;
-      mask = width >= 64 ? ~u64(0) : (u64(1) << width) - 1u;
-      if constexpr (!key_context<Key>::custom_key) mask = p.window.begin_bit < 64 ? mask << p.window.begin_bit : 0;
+      // Keys of at most 32 bits with values of 8 bytes or more: made at each network call
+      // (opaque), where hoisted to the kernel's start its predicate was held through every network
+      // and spilled the kernel at its 64 registers (u32 keys, 8-byte values). Elsewhere made once.
+      constexpr bool REMADE = PACKED && HAS_VALUES && sizeof(ValueRaw) >= 8;
+      if constexpr (REMADE) {
+        const int begin_bit = opaque(p.window.begin_bit);
+        const int width = p.window.end_bit - begin_bit;
+        mask = width >= 64 ? ~u64(0) : (u64(1) << width) - 1u;
+        if constexpr (!key_context<Key>::custom_key) mask = begin_bit < 64 ? mask << begin_bit : 0;
+      } else {
+        const int width = p.window.end_bit - p.window.begin_bit;
+        mask = width >= 64 ? ~u64(0) : (u64(1) << width) - 1u;
+        if constexpr (!key_context<Key>::custom_key) mask = p.window.begin_bit < 64 ? mask << p.window.begin_bit : 0;
+      }
     }
     __device__ __forceinline__ u64 operator()(const bits_type& raw) const {
       if constexpr (!key_context<Key>::custom_key && PACKED) {

@@ -40,11 +40,11 @@ RINGSWEEP_UNROLL
 }
 
 /// Persistent grid; each warp takes 32 consecutive segments at a time, one per lane. A segment of
-/// 2 to `tiny_keys` keys (at most subwarp_sort's MAX_KEYS) is tiny: the warp queues its tiny segments by the lanes each
-/// needs (1, 2, 4, ... 32, a power of two) and sorts them class by class, `32 / lanes` segments at
-/// once, then those of at most half a lane's keys, 32 at once by the one-lane variant's smaller
-/// network (where the kernel's registers allow it: keys alone, or values of the key's size); every
-/// other segment goes to classify_segment (one key copied, small and large listed).
+/// 2 to `tiny_keys` keys (at most subwarp_sort's MAX_KEYS) is tiny: the warp queues its tiny
+/// segments by the lanes each needs (1, 2, 4, ... 32, a power of two) and sorts them class by class,
+/// `32 / lanes` segments at once, then those of at most half a lane's keys, 32 at once by the
+/// one-lane variant's smaller network; every other segment goes to classify_segment (one key
+/// copied, small and large listed).
 /// `Output`: where tiny, small and one-key segments go (segment_lists.cuh).
 template <class Config, class Segments, class Output = segment_in_place>
 __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_blocks)
@@ -56,10 +56,6 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
     if constexpr (Config::policy::DEPENDENT_LAUNCH) grid_dependents_launch();
     using net_t = subwarp_sort<Config>;
     using one_lane_t = subwarp_sort<Config, net_t::SMALL_ITEMS>;
-    // The one-lane class where the registers allow it: keys alone, or values of the key's size
-    // (others are read from the buffer by slot number, a division more: with the second network
-    // in the kernel, 4 bytes spilled at its 64 registers). Elsewhere class 0 stays empty.
-    constexpr bool ONE_LANE_CLASS = !Config::HAS_VALUES || sizeof(typename Config::value_raw_t) == sizeof(typename Config::bits_type);
     constexpr int WARPS = classify_sort_threads / warp_threads;
     // Class 0: at most SMALL_ITEMS keys, one lane each (one_lane_t); class c of 1 to 6: sub-warps
     // of 2^(c - 1) lanes (1 to 32) of net_t. Codes 0 to 6 and 7 (none) fit three ballots.
@@ -88,7 +84,7 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
         const u64 size = end - begin;
         if (size >= 2 && size <= u64(p.classify.tiny_keys)) {  // at most MAX_KEYS
           const int lanes = net_t::lanes_for(u32(size));
-          cls = ONE_LANE_CLASS && size <= u64(net_t::SMALL_ITEMS) ? 0 : 32 - __clz(lanes);
+          cls = size <= u64(net_t::SMALL_ITEMS) ? 0 : 32 - __clz(lanes);
         } else {
           // sass: cold
           // (the instruction report's model: 32 tiny segments a warp, which never come here)
@@ -141,14 +137,12 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
       }
       // Then class 0 (at most SMALL_ITEMS keys), the queue's first entries: one lane each, all of
       // them in one round of the smaller network.
-      if constexpr (ONE_LANE_CLASS) {
-        if (class_first[warp][1] != 0) {
-          const u32 at_k = lane < class_first[warp][1] ? lane : u32(warp_threads);  // none: the empty entry
-          // sass: net_one_lane
-          one_lane_t(temp, int(opaque(u32(warp))), p.sort).sort(&queue[warp][at_k], 1, out);  // warp made again
-          // sass: end
-          __syncwarp();
-        }
+      if (class_first[warp][1] != 0) {
+        const u32 at_k = lane < class_first[warp][1] ? lane : u32(warp_threads);  // none: the empty entry
+        // sass: net_one_lane
+        one_lane_t(temp, int(opaque(u32(warp))), p.sort).sort(&queue[warp][at_k], 1, out);  // warp made again
+        // sass: end
+        __syncwarp();
       }
       __syncwarp();  // the queue's next use
       if (lane == 0) warp_round[warp] += 1;
