@@ -114,10 +114,17 @@ struct queued_segment {
   u64 segment;
 };
 
+/// Keys per lane of subwarp_sort's full variant for keys of `Key`: 16 for images of at most 32 bits
+/// (one 64-bit word each with its tie-break), 8 above.
+template <class Key>
+__host__ __device__ constexpr int subwarp_lane_items() {
+  return key_traits<Key>::bits <= 32 ? 16 : 8;
+}
+
 /// A warp's buffers of subwarp_sort (both variants): its keys, their order and values.
 template <class Config>
 struct subwarp_storage {
-  static constexpr int KEYS = warp_threads * (key_traits<typename Config::key_type>::bits <= 32 ? 16 : 8);
+  static constexpr int KEYS = warp_threads * subwarp_lane_items<typename Config::key_type>();
   typename Config::bits_type keys[KEYS];                                // the raw keys, in input order
   alignas(16) u32 order[KEYS];                                          // their byte offsets (key_at), in rank order
   typename Config::value_raw_t values[Config::HAS_VALUES ? KEYS : 1];  // the values, in input order
@@ -153,8 +160,8 @@ class subwarp_sort {
   static constexpr int KEY_BITS = traits::bits;
   static constexpr bool SUPPORTED = KEY_BITS <= 64;
   static constexpr bool PACKED = KEY_BITS <= 32;
-  /// Keys per lane of the full variant: 16 for images of at most 32 bits (one 64-bit word each), 8 above.
-  static constexpr int LANE_ITEMS = PACKED ? 16 : 8;
+  /// Keys per lane of the full variant (subwarp_lane_items).
+  static constexpr int LANE_ITEMS = subwarp_lane_items<Key>();
   /// Half of them: the one-lane variant's.
   static constexpr int SMALL_ITEMS = LANE_ITEMS / 2;
   static_assert(ONE_LANE_ITEMS == 0 || ONE_LANE_ITEMS == SMALL_ITEMS, "the one-lane variant holds half a lane's keys");
