@@ -193,8 +193,18 @@ TEMPLATE_TEST_CASE("segmented network: pairs, stable", "[sort][segmented][networ
   for (auto o : {sort_order::ascending, sort_order::descending}) check<TestType, true>(keys, l, sort_options_of(o));
 }
 
+/// A 16-byte value made from an index (both halves), for the classification's two-warp blocks.
+struct alignas(16) wide_index {
+  std::uint64_t lo = 0, hi = 0;
+  wide_index() = default;
+  explicit wide_index(std::size_t i) : lo(i), hi(~std::uint64_t(i)) {}
+  bool operator==(const wide_index& o) const { return lo == o.lo && hi == o.hi; }
+};
+
 // Values wider than the key (a float key's 8-byte index, as torch.sort returns): the one-lane
 // class copies them to the warp's buffer after its network, the other classes before theirs.
+// 16-byte values of 4-byte keys: no one-lane class (the kernel's registers), and blocks of two
+// warps (four warps' buffers pass 48 KiB of shared memory).
 TEMPLATE_TEST_CASE("segmented network: pairs with values wider than the key", "[sort][segmented][network]",
                    std::uint32_t, float) {
   const std::uint64_t seed = ringsweep_test::catch_seed();
@@ -202,6 +212,9 @@ TEMPLATE_TEST_CASE("segmented network: pairs with values wider than the key", "[
   const auto keys = ringsweep_test::make_keys<TestType>(l.n, ringsweep_test::distribution::few_distinct, seed);
   for (auto o : {sort_order::ascending, sort_order::descending}) {
     check<TestType, true, std::int64_t>(keys, l, sort_options_of(o));
+  }
+  if constexpr (std::is_same<TestType, std::uint32_t>::value) {
+    check<TestType, true, wide_index>(keys, l, sort_options_of(sort_order::ascending));
   }
 }
 

@@ -223,6 +223,9 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : segmented<std::uint16_t, void>();
   e = e != cudaSuccess ? e : segmented<std::uint64_t, void>();
   e = e != cudaSuccess ? e : segmented<std::uint32_t, std::uint32_t>();
+  // 4-byte keys with 16-byte values: the classification's two-warp block (four warps' buffers
+  // passed the 48 KiB of static shared memory: it did not compile before 2026-11-29).
+  e = e != cudaSuccess ? e : segmented<std::uint32_t, v16>();
   e = e != cudaSuccess ? e : segmented_decomposed<fi_key, fi_decomposer>();
   e = e != cudaSuccess ? e : counted<std::uint32_t, void>();
   e = e != cudaSuccess ? e : counted<std::uint64_t, void>();

@@ -171,6 +171,9 @@ class subwarp_sort {
   /// is read from the slot its item carried. Copied before the network, as the keys are, they
   /// spilled the classification kernel at its 64 registers.
   static constexpr bool LATE_VALUES = ONE_LANE && HAS_VALUES && sizeof(ValueRaw) != sizeof(bits_type);
+  /// Whether a kernel of 64 registers holds the one-lane variant beside the full one: not for keys
+  /// of at most 32 bits with 16-byte values (u8 and u16 keys spilled 4-20 bytes with it).
+  static constexpr bool ONE_LANE_FITS = !(PACKED && HAS_VALUES && sizeof(ValueRaw) > 8);
   /// Keys per lane of this variant.
   static constexpr int ITEMS = ONE_LANE ? ONE_LANE_ITEMS : LANE_ITEMS;
   /// The largest segment: a whole warp's keys (the full variant).
@@ -377,10 +380,11 @@ RINGSWEEP_UNROLL
     const sort_arrays<Key, ValueRaw>& p;
     u64 mask;  // built-in keys: the window's bits in place (no shift: the order is the same)
     __device__ __forceinline__ explicit word_maker(const sort_arrays<Key, ValueRaw>& p_) : p(p_) {
-      // Keys of at most 32 bits with values of 8 bytes or more: made at each network call
-      // (opaque), where hoisted to the kernel's start its predicate was held through every network
-      // and spilled the kernel at its 64 registers (u32 keys, 8-byte values). Elsewhere made once.
-      constexpr bool REMADE = PACKED && HAS_VALUES && sizeof(ValueRaw) >= 8;
+      // Keys of at most 32 bits with 8-byte values: made at each network call (opaque), where
+      // hoisted to the kernel's start its predicate was held through every network and spilled the
+      // kernel at its 64 registers (u32 keys). Elsewhere made once (made at each call, u8 keys with
+      // 16-byte values spilled instead).
+      constexpr bool REMADE = PACKED && HAS_VALUES && sizeof(ValueRaw) == 8;
       if constexpr (REMADE) {
         const int begin_bit = opaque(p.window.begin_bit);
         const int width = p.window.end_bit - begin_bit;

@@ -166,9 +166,11 @@ struct segmented_dispatch {
       segment_classify_sort_params<Key, Segments, value_raw_t> csp;
       csp.classify = cp;
       csp.sort = sp;
-      e = launch(segment_classify_sort_kernel<typename Config::unhooked, Segments, Output>,
-                 grid_of(ceil_div<std::size_t>(p.segments, classify_sort_threads), wide * 8),
-                 unsigned(classify_sort_threads), stream, launch_order::serial, csp, out);
+      using net_config = typename Config::unhooked;
+      constexpr int threads = classify_sort_threads<net_config>();
+      e = launch(segment_classify_sort_kernel<net_config, Segments, Output>,
+                 grid_of(ceil_div<std::size_t>(p.segments, threads), wide * classify_sort_min_blocks<net_config>()),
+                 unsigned(threads), stream, launch_order::serial, csp, out);
       if (e != cudaSuccess) return e;
     } else {
       e = launch(segment_classify_kernel<Segments, bits_type, value_raw_t, Output>,

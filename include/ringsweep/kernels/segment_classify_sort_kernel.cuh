@@ -3,6 +3,8 @@
 // only the small and large ones are listed for later launches.
 #pragma once
 
+#include <cstddef>
+
 #include "../agent/segment_lists.cuh"
 #include "../agent/subwarp_sort.cuh"
 #include "../detail/config.cuh"
@@ -13,9 +15,29 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-constexpr int classify_sort_threads = 128;
-/// Blocks per SM the registers must allow: 8 (32 warps; at most 64 registers a thread).
-constexpr int classify_sort_min_blocks = 8;
+/// Classes of the warp's queue: 0 the one-lane class, c of 1 to 6 sub-warps of 2^(c - 1) lanes.
+constexpr int classify_sort_classes = 7;
+/// Shared memory of one warp of segment_classify_sort_kernel: its network's buffers, its queue
+/// (32 segments and an empty entry), where each class starts, its cursor and its round.
+template <class Config>
+__host__ __device__ constexpr std::size_t classify_sort_warp_bytes() {
+  return sizeof(subwarp_storage<Config>) + sizeof(queued_segment) * (warp_threads + 1) +
+         sizeof(u32) * (classify_sort_classes + 1 + 2);
+}
+/// Threads of a segment_classify_sort_kernel block of `Config`: four warps, or two where four
+/// warps pass the 48 KiB of static shared memory (keys of at most 32 bits with 16-byte values:
+/// 51,424 bytes).
+template <class Config>
+__host__ __device__ constexpr int classify_sort_threads() {
+  return 4 * classify_sort_warp_bytes<Config>() <= 48 * 1024 ? 128 : 64;
+}
+/// Warps per SM the registers must allow: 32 (at most 64 registers a thread).
+constexpr int classify_sort_warps_per_sm = 32;
+/// Blocks per SM for that.
+template <class Config>
+__host__ __device__ constexpr int classify_sort_min_blocks() {
+  return classify_sort_warps_per_sm * warp_threads / classify_sort_threads<Config>();
+}
 
 /// Arguments of segment_classify_sort_kernel: the classification's, and the sort's arrays and
 /// window for the tiny segments it sorts itself.
@@ -43,11 +65,11 @@ RINGSWEEP_UNROLL
 /// 2 to `tiny_keys` keys (at most subwarp_sort's MAX_KEYS) is tiny: the warp queues its tiny
 /// segments by the lanes each needs (1, 2, 4, ... 32, a power of two) and sorts them class by class,
 /// `32 / lanes` segments at once, then those of at most half a lane's keys, 32 at once by the
-/// one-lane variant's smaller network; every other segment goes to classify_segment (one key
-/// copied, small and large listed).
+/// one-lane variant's smaller network (where the registers hold it: ONE_LANE_FITS); every other
+/// segment goes to classify_segment (one key copied, small and large listed).
 /// `Output`: where tiny, small and one-key segments go (segment_lists.cuh).
 template <class Config, class Segments, class Output = segment_in_place>
-__global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_blocks)
+__global__ void __launch_bounds__(classify_sort_threads<Config>(), classify_sort_min_blocks<Config>())
     segment_classify_sort_kernel(
         segment_classify_sort_params<typename Config::key_type, Segments, typename Config::value_raw_t> p, Output out) {
   if constexpr (policy_compiled_here<typename Config::policy>()) {
@@ -56,10 +78,11 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
     if constexpr (Config::policy::DEPENDENT_LAUNCH) grid_dependents_launch();
     using net_t = subwarp_sort<Config>;
     using one_lane_t = subwarp_sort<Config, net_t::SMALL_ITEMS>;
-    constexpr int WARPS = classify_sort_threads / warp_threads;
+    constexpr int WARPS = classify_sort_threads<Config>() / warp_threads;
+    static_assert(WARPS * classify_sort_warp_bytes<Config>() <= 48 * 1024, "static shared memory of a block");
     // Class 0: at most SMALL_ITEMS keys, one lane each (one_lane_t); class c of 1 to 6: sub-warps
     // of 2^(c - 1) lanes (1 to 32) of net_t. Codes 0 to 6 and 7 (none) fit three ballots.
-    constexpr int CLASSES = 7;
+    constexpr int CLASSES = classify_sort_classes;
     __shared__ typename net_t::TempStorage temp[WARPS];
     // The warp's tiny segments by class, an empty entry after them, and where each class starts.
     __shared__ queued_segment queue[WARPS][warp_threads + 1];
@@ -84,7 +107,7 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
         const u64 size = end - begin;
         if (size >= 2 && size <= u64(p.classify.tiny_keys)) {  // at most MAX_KEYS
           const int lanes = net_t::lanes_for(u32(size));
-          cls = size <= u64(net_t::SMALL_ITEMS) ? 0 : 32 - __clz(lanes);
+          cls = one_lane_t::ONE_LANE_FITS && size <= u64(net_t::SMALL_ITEMS) ? 0 : 32 - __clz(lanes);
         } else {
           // sass: cold
           // (the instruction report's model: 32 tiny segments a warp, which never come here)
@@ -137,12 +160,14 @@ __global__ void __launch_bounds__(classify_sort_threads, classify_sort_min_block
       }
       // Then class 0 (at most SMALL_ITEMS keys), the queue's first entries: one lane each, all of
       // them in one round of the smaller network.
-      if (class_first[warp][1] != 0) {
-        const u32 at_k = lane < class_first[warp][1] ? lane : u32(warp_threads);  // none: the empty entry
-        // sass: net_one_lane
-        one_lane_t(temp, int(opaque(u32(warp))), p.sort).sort(&queue[warp][at_k], 1, out);  // warp made again
-        // sass: end
-        __syncwarp();
+      if constexpr (one_lane_t::ONE_LANE_FITS) {
+        if (class_first[warp][1] != 0) {
+          const u32 at_k = lane < class_first[warp][1] ? lane : u32(warp_threads);  // none: the empty entry
+          // sass: net_one_lane
+          one_lane_t(temp, int(opaque(u32(warp))), p.sort).sort(&queue[warp][at_k], 1, out);  // warp made again
+          // sass: end
+          __syncwarp();
+        }
       }
       __syncwarp();  // the queue's next use
       if (lane == 0) warp_round[warp] += 1;
