@@ -380,11 +380,13 @@ RINGSWEEP_UNROLL
     const sort_arrays<Key, ValueRaw>& p;
     u64 mask;  // built-in keys: the window's bits in place (no shift: the order is the same)
     __device__ __forceinline__ explicit word_maker(const sort_arrays<Key, ValueRaw>& p_) : p(p_) {
-      // Keys of at most 32 bits with 8-byte values: made at each network call (opaque), where
-      // hoisted to the kernel's start its predicate was held through every network and spilled the
-      // kernel at its 64 registers (u32 keys). Elsewhere made once (made at each call, u8 keys with
+      // Keys of at most 32 bits with 8-byte values or values narrower than the key: made at each
+      // network call (opaque), where hoisted to the kernel's start its predicate was held through
+      // every network and spilled the kernel at its 64 registers (u32 keys with 8-byte values, u16
+      // keys with 1-byte ones: 4 bytes). Elsewhere made once (made at each call, u8 keys with
       // 16-byte values spilled instead).
-      constexpr bool REMADE = PACKED && HAS_VALUES && sizeof(ValueRaw) == 8;
+      constexpr bool REMADE =
+          PACKED && HAS_VALUES && (sizeof(ValueRaw) == 8 || sizeof(ValueRaw) < sizeof(bits_type));
       if constexpr (REMADE) {
         const int begin_bit = opaque(p.window.begin_bit);
         const int width = p.window.end_bit - begin_bit;
