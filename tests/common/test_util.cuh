@@ -137,6 +137,32 @@ class device_buffer {
 /// Raw device bytes, e.g. temporary storage.
 using device_bytes = device_buffer<unsigned char>;
 
+/// A stream of the test's own, destroyed at the end of its scope.
+struct stream_guard {
+  cudaStream_t s = nullptr;
+  stream_guard() { REQUIRE_CUDA(cudaStreamCreate(&s)); }
+  ~stream_guard() { cudaStreamDestroy(s); }
+  stream_guard(const stream_guard&) = delete;
+  stream_guard& operator=(const stream_guard&) = delete;
+};
+
+/// Captures `sort(stream)` (a cudaError_t) into a graph in global mode and instantiates it: the
+/// capture must end cleanly (cudaErrorStreamCaptureInvalidated: the sort made a synchronising
+/// call, which a GPU refuses during capture as the SIMT backend does).
+template <class Sort>
+cudaGraphExec_t capture(cudaStream_t stream, Sort&& sort) {
+  REQUIRE_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const cudaError_t sort_error = sort(stream);
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end_error = cudaStreamEndCapture(stream, &graph);
+  REQUIRE_CUDA(sort_error);
+  REQUIRE_CUDA(end_error);
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  REQUIRE_CUDA(cudaGraphDestroy(graph));
+  return exec;
+}
+
 /// The seed Catch was given (--rng-seed), to derive reproducible data seeds from.
 inline std::uint64_t catch_seed() { return Catch::rngSeed(); }
 

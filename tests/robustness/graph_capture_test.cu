@@ -15,26 +15,8 @@ using ringsweep_test::device_buffer;
 
 namespace {
 
-struct stream_guard {
-  cudaStream_t s = nullptr;
-  stream_guard() { REQUIRE_CUDA(cudaStreamCreate(&s)); }
-  ~stream_guard() { cudaStreamDestroy(s); }
-};
-
-// Captures `sort(stream)` into a graph exec; the capture must end cleanly.
-template <class Sort>
-cudaGraphExec_t capture(cudaStream_t stream, Sort&& sort) {
-  REQUIRE_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  const cudaError_t sort_error = sort(stream);
-  cudaGraph_t graph = nullptr;
-  const cudaError_t end_error = cudaStreamEndCapture(stream, &graph);
-  REQUIRE_CUDA(sort_error);
-  REQUIRE_CUDA(end_error);  // cudaErrorStreamCaptureInvalidated: the sort made a synchronising call
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  REQUIRE_CUDA(cudaGraphDestroy(graph));
-  return exec;
-}
+using ringsweep_test::capture;
+using ringsweep_test::stream_guard;
 
 template <class Key>
 std::vector<std::size_t> stable_order(const std::vector<Key>& keys) {

@@ -321,26 +321,8 @@ TEST_CASE("device count: argument checks", "[sort][device_count]") {
 
 namespace {
 
-struct stream_guard {
-  cudaStream_t s = nullptr;
-  stream_guard() { REQUIRE_CUDA(cudaStreamCreate(&s)); }
-  ~stream_guard() { cudaStreamDestroy(s); }
-};
-
-/// Captures `sort(stream)` in global mode (a synchronising call would invalidate the capture).
-template <class Sort>
-cudaGraphExec_t capture(cudaStream_t stream, Sort&& sort) {
-  REQUIRE_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  const cudaError_t sort_error = sort(stream);
-  cudaGraph_t graph = nullptr;
-  const cudaError_t end_error = cudaStreamEndCapture(stream, &graph);
-  REQUIRE_CUDA(sort_error);
-  REQUIRE_CUDA(end_error);
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  REQUIRE_CUDA(cudaGraphDestroy(graph));
-  return exec;
-}
+using ringsweep_test::capture;
+using ringsweep_test::stream_guard;
 
 /// Captures one counted sort of form `f` with `Policy` and replays it with each count of `counts`
 /// and new keys; every replay must sort exactly its count.
