@@ -367,6 +367,15 @@ TEMPLATE_TEST_CASE("segmented: pairs with values of 1 to 16 bytes", "[sort][segm
   const auto s = lay_out<int>(edge_sizes, 1, true, n);
   const auto keys = ringsweep_test::make_keys<std::uint16_t>(n, ringsweep_test::distribution::few_distinct, seed);
   check_segmented<tiny, std::uint16_t, TestType>(keys, s, sort_options_of(sort_order::ascending));
+  if constexpr (sizeof(TestType) < 4) {
+    // 4-byte keys with 1- or 2-byte values: the large segments' passes move the keys to shared
+    // memory before the look-back. The segments in the first half hold one key value (every tile
+    // of theirs takes the one-digit path), the others keep every pass running.
+    auto keys32 = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed + 1);
+    for (std::size_t i = 0; i < n / 2; ++i) keys32[i] = 7u;
+    check_segmented<tiny, std::uint32_t, TestType>(keys32, s, sort_options_of(sort_order::ascending));
+    check_segmented<tiny, std::uint32_t, TestType>(keys32, s, sort_options_of(sort_order::descending));
+  }
 }
 
 TEST_CASE("segmented with the device's policy", "[sort][segmented]") {

@@ -226,6 +226,9 @@ cudaError_t ringsweep_spill_check() {
   // 4-byte keys with 16-byte values: the classification's two-warp block (four warps' buffers
   // passed the 48 KiB of static shared memory: it did not compile before 2026-11-29).
   e = e != cudaSuccess ? e : segmented<std::uint32_t, v16>();
+  // 4-byte keys with 2-byte values: the large segments' passes take the keys to shared memory
+  // before the look-back (a rank spilled 4 bytes on sm_90 while they stayed in registers).
+  e = e != cudaSuccess ? e : segmented<std::uint32_t, std::uint16_t>();
   e = e != cudaSuccess ? e : segmented_decomposed<fi_key, fi_decomposer>();
   e = e != cudaSuccess ? e : counted<std::uint32_t, void>();
   e = e != cudaSuccess ? e : counted<std::uint64_t, void>();

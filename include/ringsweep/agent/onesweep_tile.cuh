@@ -131,6 +131,14 @@ class onesweep_tile {
   /// runs_from_bases makes it a pointer after it (made in the look-back, the pointers spilled the
   /// pipelined u64/u64 pairs of the tune list 8 bytes on sm_90).
   static constexpr bool INDEX_RUNS = HAS_VALUES && PIPELINED;
+  /// A looping block's pairs of 4-byte keys with 1- or 2-byte values (values loaded after the
+  /// look-back): the keys go to shared memory at their ranks before the look-back, as keys alone
+  /// do, instead of after it: held in registers through it, one rank spilled 4 bytes on sm_90
+  /// (u32/u16, f32/u16, f32/u8 keys and values; scripts/spill_survey.sh).
+  static constexpr bool LOOPED_KEYS_FIRST = Source::LOOPED && !PIPELINED && HAS_VALUES && !EARLY_VALUES &&
+                                            sizeof(bits_type) == 4 && sizeof(ValueRaw) < 4;
+  /// The keys go to shared memory before the look-back.
+  static constexpr bool KEYS_FIRST = !HAS_VALUES || EARLY_VALUES || LOOPED_KEYS_FIRST;
   /// Pipelined: the feeder that takes the block's tickets and stages its tiles (its own file).
   using pipeline_t = onesweep_pipeline<onesweep_tile>;
   friend pipeline_t;
@@ -455,9 +463,10 @@ RINGSWEEP_UNROLL
 
     // The keys go to shared memory at their ranks before the look-back, as in CUB, so that they
     // hold no registers while it spins (keys only, with 56 registers, three blocks per SM, this
-    // is what avoids spills; pairs hold their values there instead: EARLY_VALUES). Pipelined
-    // pairs keep keys and ranks until after it.
-    if constexpr (!HAS_VALUES || EARLY_VALUES) {
+    // is what avoids spills; pairs hold their values there instead: EARLY_VALUES; a looping
+    // block's 4-byte keys with narrow values too: LOOPED_KEYS_FIRST). Other pairs keep keys and
+    // ranks until after it.
+    if constexpr (KEYS_FIRST) {
       // sass: exchange
       __syncthreads();  // every thread is done with the ranking's shared memory (a union with keys)
       scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
@@ -529,6 +538,13 @@ RINGSWEEP_UNROLL
                                                           [&](int, int i, bits_type) { return run + u32(i); });
         ValueRaw* const values_run = values_out() + (run - keys_out());
         store_warp_striped(values_run + seg_first(), lane, valid - int(seg_first()), values);
+      } else if constexpr (LOOPED_KEYS_FIRST) {
+        // The keys in shared memory (in tile order), the values loaded now.
+        bits_type* const run = temp_.digit_out[uniform];
+        scatter_t::template shared_to_global<CACHE_HINTS>(temp_.u.keys, valid,
+                                                          [&](int, int i, bits_type) { return run + u32(i); });
+        load_values(u, lane, valid, values);
+        store_warp_striped(values_out() + (run - keys_out()) + seg_first(), lane, valid - int(seg_first()), values);
       } else if constexpr (HAS_VALUES) {
         const std::int64_t base = INDEX_RUNS ? reinterpret_cast<std::int64_t>(temp_.digit_out[uniform])
                                              : temp_.digit_out[uniform] - keys_out();
@@ -544,7 +560,7 @@ RINGSWEEP_UNROLL
       // sass: end
     }
 
-    if constexpr (HAS_VALUES && !EARLY_VALUES) {
+    if constexpr (HAS_VALUES && !EARLY_VALUES && !LOOPED_KEYS_FIRST) {
       // sass: exchange
       if constexpr (INDEX_RUNS) runs_from_bases();
       scatter_t::to_shared(temp_.u.keys, keys, ranks);  // the padding lands past `valid`
