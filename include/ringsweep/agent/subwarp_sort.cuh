@@ -319,7 +319,7 @@ RINGSWEEP_UNROLL
       });
     }
     // sass: net_values
-    if constexpr (HAS_VALUES && LATE_VALUES && !Output::POSITIONS) {
+    if constexpr (LATE_VALUES && !Output::POSITIONS) {  // LATE_VALUES implies HAS_VALUES
       // One lane, its segment's values to the buffer in input order only now (registers are free
       // after the network): all `size` of them (a top-k stores fewer), then each rank's from the
       // slot its item carried.
