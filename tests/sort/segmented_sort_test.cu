@@ -396,6 +396,17 @@ TEST_CASE("segmented: the double-buffer forms leave the result in current()", "[
   const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed);
   check_segmented_buffers<tiny, std::uint32_t, void>(keys, s, sort_options_of(sort_order::ascending));
   check_segmented_buffers<tiny, std::uint32_t, std::uint32_t>(keys, s, sort_options_of(sort_order::descending, 3, 29));
+  // The large segments start in the alternate buffers' twins: an even count of executed passes
+  // (4 above, none here: one key value, or an empty window) is preceded by their copy into the
+  // alternate buffers, an odd count (3 here, or 1: only the low byte differs) ends there alone.
+  // Copied at the wrong end, or not at all, they read 0xAB or stay unsorted.
+  const auto equal = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::all_equal, seed);
+  auto low_byte = keys;
+  for (auto& k : low_byte) k = (k & 0xFFu) | 0x5A5A5A00u;
+  check_segmented_buffers<tiny, std::uint32_t, std::uint32_t>(equal, s, sort_options_of(sort_order::ascending));
+  check_segmented_buffers<tiny, std::uint32_t, void>(keys, s, sort_options_of(sort_order::ascending, 5, 5));
+  check_segmented_buffers<tiny, std::uint32_t, std::uint32_t>(keys, s, sort_options_of(sort_order::ascending, 0, 24));
+  check_segmented_buffers<tiny, std::uint32_t, void>(low_byte, s, sort_options_of(sort_order::descending));
   // The device's policy: tiny, small and large segments of the shipped tiles.
   std::size_t n_device = 0;
   const auto s_device = lay_out<int>({5, 129, 3000, 9217}, 7, false, n_device);

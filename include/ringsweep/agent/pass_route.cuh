@@ -39,12 +39,21 @@ __host__ __device__ constexpr int route_words(int passes) { return 1 + passes; }
 ///   and no copy is needed; `m == 0` copies the input to the final buffer.
 /// - `input_is_final` / `input_is_other`: executed passes alternate between the two buffers from
 ///   the input's; if the last leaves the result in the other buffer it is copied to the final one.
+///   `copy_first` (the segmented sort's large segments): the copy comes before the passes instead,
+///   from the input's buffer to the other one, where the parity of the executed passes then ends
+///   them in the final buffer; word 0 is that copy. The data moves once either way.
 ///
 ///     if (last_block && threadIdx.x == 0) build_pass_routes(routes, passes, input_separate);
-__device__ inline void build_pass_routes(u32* routes, int passes, u32 mode) {
+__device__ inline void build_pass_routes(u32* routes, int passes, u32 mode, bool copy_first = false) {
   int executed = 0;
   for (int p = 0; p < passes; ++p) executed += routes[1 + p] == 0 ? 1 : 0;
   u32 at = mode == input_separate ? u32(buffer_in) : mode;  // the buffer holding the data so far
+  u32 first = pass_route::make(buffer_in, buffer_in);       // the copy before the passes: none
+  if (copy_first && mode != input_separate && (at == u32(buffer_final)) != ((executed & 1) == 0)) {
+    const u32 start = at == u32(buffer_final) ? u32(buffer_other) : u32(buffer_final);
+    first = pass_route::make(at, start);
+    at = start;
+  }
   int j = 0;
   for (int p = 0; p < passes; ++p) {
     if (routes[1 + p] != 0) {
@@ -61,7 +70,9 @@ __device__ inline void build_pass_routes(u32* routes, int passes, u32 mode) {
     at = dst;
     ++j;
   }
-  routes[0] = at != u32(buffer_final) ? pass_route::make(at, buffer_final) : pass_route::make(buffer_in, buffer_in);
+  routes[0] = pass_route::runs(first) ? first
+              : at != u32(buffer_final) ? pass_route::make(at, buffer_final)
+                                        : pass_route::make(buffer_in, buffer_in);
 }
 
 }  // namespace detail

@@ -294,6 +294,15 @@ __device__ __forceinline__ void red_add_release(u32* p, u32 v) {
 #endif
 }
 
+/// red_add_release of a 64-bit counter.
+__device__ __forceinline__ void red_add_release(u64* p, u64 v) {
+#ifdef __CUDA_ARCH__
+  asm volatile("red.release.gpu.global.add.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+#else
+  __atomic_fetch_add(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
 /// One step of match_any by ballots: keeps in `peers` the lanes of the full warp whose `value`
 /// agrees with this lane's in the bit `bit` (a power of two). The PTX form tests the bit straight
 /// into a predicate and votes on it (three instructions where the compiler made five).

@@ -15,8 +15,7 @@
 #include "../kernels/onesweep_kernel.cuh"
 #include "../kernels/segment_classify_kernel.cuh"
 #include "../kernels/segment_classify_sort_kernel.cuh"
-#include "../kernels/segment_copy_kernel.cuh"
-#include "../kernels/segment_histogram_kernel.cuh"
+#include "../kernels/segment_offsets_kernel.cuh"
 #include "../kernels/segment_sort_kernel.cuh"
 #include "launch.cuh"
 #include "onesweep_passes.cuh"
@@ -78,6 +77,12 @@ struct segmented_dispatch {
   static constexpr int COUNTER_TINY = 3;
   static constexpr int COUNTER_SMALL = 4;
   static constexpr int COUNTER_LARGE = 6;  // a 64-bit word (words 6 and 7)
+  static constexpr int COUNTER_TILE_TICKET = 8;  // 64-bit words: the large segments' histogram's
+  static constexpr int COUNTER_TILES_DONE = 10;  // ticket and counted tiles
+  static constexpr int COUNTER_SCAN_TICKET = 12;
+  static constexpr int COUNTER_COPY_TICKET = 14;  // 64-bit: the copy's tile ticket
+  static_assert(Config::COUNTER_SCAN_DONE < COUNTER_TINY && COUNTER_COPY_TICKET + 1 < Config::COUNTER_TAILS,
+                "the segmented counters lie between the sort's own and its tail words");
 
   /// Checks the arguments (those of sort_config::make_plan, and n below 2^48, segments below
   /// 2^32) and lays out the temporary storage; `in_out` adds scratch for the large segments;
@@ -231,45 +236,46 @@ struct segmented_dispatch {
   __host__ static cudaError_t run_large(const segmented_plan<Key>& p, char* base, u32* counters,
                                         const segment_lists& lists, const buffers& b, std::size_t wide,
                                         launch_order later, cudaStream_t stream) {
-    constexpr bool dependent = Policy::DEPENDENT_LAUNCH;
     const temp_layout& l = p.layout;
     const int passes = p.sort.window.passes;
     u64* counts = reinterpret_cast<u64*>(base + l.counts);
     u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
     u32* routes = counters + Config::COUNTER_ROUTES;
-    cudaError_t e = cudaSuccess;
-    if (passes > 0) {
-      segment_histogram_params<Key> hp;
-      static_cast<key_context<Key>&>(hp) = p.sort.context;
-      hp.keys = b.keys_in;
-      hp.large = lists.large;
-      hp.large_word = lists.large_word;
-      hp.counts = counts;
-      hp.window = p.sort.window;
-      hp.ring = reinterpret_cast<u64*>(base + l.status);
-      hp.ring_words = Config::status_ring::bytes / sizeof(u64);
-      hp.pingpong = pingpong;
-      hp.pingpong_words = u64(passes) * 2 * RADIX;
-      e = launch(segment_histogram_kernel<typename Config::unhooked>, grid_of(p.tiles_max, wide * 4),
-                 unsigned(Policy::HIST_THREADS), stream, later, hp);
-      if (e != cudaSuccess) return e;
+    // The histogram, the scan and the copy before the passes in one launch (their counters
+    // zeroed with the others).
+    segment_offsets_params<Key, value_raw_t> op;
+    static_cast<key_context<Key>&>(op) = p.sort.context;
+    op.keys = b.keys_in;
+    op.large = lists.large;
+    op.large_word = lists.large_word;
+    op.counts = counts;
+    op.window = p.sort.window;
+    op.ring = reinterpret_cast<u64*>(base + l.status);
+    op.ring_words = Config::status_ring::bytes / sizeof(u64);
+    op.pingpong = pingpong;
+    op.pingpong_words = u64(passes) * 2 * RADIX;
+    op.tile_ticket = reinterpret_cast<u64*>(counters + COUNTER_TILE_TICKET);
+    op.tiles_done = reinterpret_cast<u64*>(counters + COUNTER_TILES_DONE);
+    op.scan_ticket = counters + COUNTER_SCAN_TICKET;
+    op.scans_done = counters + Config::COUNTER_SCAN_DONE;
+    op.routes = routes;
+    op.mode = b.mode;
+    op.copy_ticket = reinterpret_cast<u64*>(counters + COUNTER_COPY_TICKET);
+    bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
+    value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
+    for (int i = 0; i < 3; ++i) {
+      op.keys_buf[i] = keys_buf[i];
+      op.values_buf[i] = HAS_VALUES ? values_buf[i] : nullptr;
     }
-    segment_scan_params scan;
-    scan.counts = counts;
-    scan.large = lists.large;
-    scan.large_word = lists.large_word;
-    scan.passes = passes;
-    scan.routes = routes;
-    scan.done = counters + Config::COUNTER_SCAN_DONE;
-    scan.mode = b.mode;
-    e = launch(segment_scan_kernel<RADIX, dependent>, unsigned(max_of(1, passes)), unsigned(segment_scan_threads),
-               stream, later, scan);
+    cudaError_t e = launch(segment_offsets_kernel<typename Config::unhooked>, grid_of(p.tiles_max, wide * 4),
+                           unsigned(Policy::HIST_THREADS), stream, later, op);
     if (e != cudaSuccess) return e;
 
     // Every pass over a bound on the large tiles, in portions, each launch a grid of the blocks
     // that fit, looping over the tiles that exist (segment_tiles); with none, it exits in one
     // wave. Each pass's first portion reads its pingpong slot 1, still zero (the histogram
-    // zeroed it): no count carried yet.
+    // zeroed it): no count carried yet. The executed passes end in the result's buffer (the copy
+    // came first where their parity asked for it): no launch follows them.
     auto* const pass_kernel = onesweep_kernel<Config, segment_tiles>;
     int per_sm = 0;
     e = allow_onesweep_shared<Config, segment_tiles>(pass_kernel);
@@ -287,7 +293,7 @@ struct segmented_dispatch {
     launches.first_bins = pingpong + RADIX;
     launches.first_bins_stride = 2 * RADIX;
     launches.pingpong = pingpong;
-    e = launches.template launch<Config, segment_tiles>(
+    return launches.template launch<Config, segment_tiles>(
         pass_kernel,
         [&](int pass) {
           onesweep_params_of<Config, segment_tiles> op = pass_params<Config, segment_tiles>(
@@ -302,21 +308,6 @@ struct segmented_dispatch {
         },
         [&](onesweep_params_of<Config, segment_tiles>& op, std::size_t first_tile) { op.segment_first_tile = first_tile; },
         stream);
-    if (e != cudaSuccess) return e;
-
-    bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
-    value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
-    segment_copy_params<bits_type, value_raw_t> copy;
-    copy.route = routes;
-    for (int i = 0; i < 3; ++i) {
-      copy.keys[i] = keys_buf[i];
-      copy.values[i] = HAS_VALUES ? values_buf[i] : nullptr;
-    }
-    copy.large = lists.large;
-    copy.large_word = lists.large_word;
-    copy.tile = TILE;
-    return launch(segment_copy_kernel<bits_type, value_raw_t, HAS_VALUES, dependent>, grid_of(p.tiles_max, wide * 8),
-                  unsigned(segment_copy_threads), stream, later, copy);
   }
 };
 
