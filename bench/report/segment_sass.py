@@ -44,8 +44,11 @@ KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail
                     r"ringsweep::[a-z0-9_]+::detail::segment_in_place>\(")
 
 
-SMALL_KERNEL = re.compile(r"small_segment_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
-                          r"ringsweep::[a-z0-9_]+::detail::segment_in_place, (true|false|\(bool\)[01]), (\d+)>\(")
+# The compact and medium classes' kernel (small_segment_kernel<config, output, blocks>) and the
+# small class's, which also runs the large segments' offsets (small_large_segment_kernel<config,
+# output>: its `large_offsets` region is not on a small segment's path).
+SMALL_KERNEL = re.compile(r"small(?:_large)?_segment_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
+                          r"ringsweep::[a-z0-9_]+::detail::segment_in_place(?:, \d+)?>\(")
 BLOCK_SIZES = [512, 600, 1024, 4096, 9216]  # segment sizes of the block classes' rows
 PASSES = {8: 1, 16: 2, 32: 4, 64: 8}  # digit passes of the whole key
 NIBBLE_PASSES = {b: 2 * p for b, p in PASSES.items()}  # 4-bit passes (block_thread_rank's)
@@ -189,7 +192,7 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
         if bc is None or len(insns) < 100:
             continue
         policy, case, bits, cls = bc
-        c = counts(insns, regions, ["small_pass", "nibble_pass"])
+        c = counts(insns, regions, ["small_pass", "nibble_pass", "large_offsets"])
         shape = threads_of(policy, case, cls)
         if shape is None:
             continue

@@ -15,7 +15,6 @@
 #include "../kernels/onesweep_kernel.cuh"
 #include "../kernels/segment_classify_kernel.cuh"
 #include "../kernels/segment_classify_sort_kernel.cuh"
-#include "../kernels/segment_offsets_kernel.cuh"
 #include "../kernels/segment_sort_kernel.cuh"
 #include "launch.cuh"
 #include "onesweep_passes.cuh"
@@ -193,7 +192,7 @@ struct segmented_dispatch {
         constexpr int blocks = compact_config::shape::MIN_BLOCKS;
         segment_sort_params<Key, value_raw_t> cs = sp;
         cs.front_max = u32(COMPACT);
-        e = launch(small_segment_kernel<compact_config, Output, true, blocks>, grid_of(p.segments, wide * blocks),
+        e = launch(small_segment_kernel<compact_config, Output, blocks>, grid_of(p.segments, wide * blocks),
                    unsigned(compact_config::THREADS), stream, later, cs, out);
         if (e != cudaSuccess) return e;
       }
@@ -203,21 +202,24 @@ struct segmented_dispatch {
         constexpr int blocks = medium_config::shape::MIN_BLOCKS;
         segment_sort_params<Key, value_raw_t> ms = sp;
         ms.front_min = u32(COMPACT + 1);  // above the compact class (TINY + 1 where there is none)
-        e = launch(small_segment_kernel<medium_config, Output, true, blocks>, grid_of(p.segments, wide * blocks),
+        e = launch(small_segment_kernel<medium_config, Output, blocks>, grid_of(p.segments, wide * blocks),
                    unsigned(medium_config::THREADS), stream, later, ms, out);
         if (e != cudaSuccess) return e;
       }
     }
-    if (holds(p, MEDIUM != 0 ? MEDIUM : TINY, TILE)) {  // else no segment is small
-      e = launch(small_segment_kernel<typename Config::unhooked, Output>, grid_of(p.segments, wide * 2), unsigned(Config::THREADS),
-                 stream, later, sp, out);
+    // The small segments and the large ones' offsets (histogram, scan, copy) in one launch.
+    if (holds(p, MEDIUM != 0 ? MEDIUM : TINY, TILE) || p.large_max != 0) {  // else no segment is small or large
+      large_offsets_params<Key, value_raw_t> large{};
+      if (p.large_max != 0) large = offsets_params(p, base, counters, lists, b);
+      e = launch(small_large_segment_kernel<typename Config::unhooked, Output>, grid_of(max_of(p.segments, p.tiles_max), wide * 2),
+                 unsigned(Config::THREADS), stream, later, sp, out, large);
       if (e != cudaSuccess) return e;
     }
     return p.large_max != 0 ? run_large(p, base, counters, lists, b, wide, later, stream) : cudaSuccess;
   }
 
   /// Bytes of the counters, the one piece the host zeroes (the layout's `cleared` bytes before the
-  /// counters and after them, the bins and the ring, are the large segments' histogram's to zero).
+  /// counters and after them, the bins and the ring, are the large segments' offsets' to zero).
   __host__ static std::size_t counter_bytes(const temp_layout& l) { return l.status - l.counters; }
 
  private:
@@ -233,17 +235,17 @@ struct segmented_dispatch {
     return unsigned(max_of<std::size_t>(1, min_of(blocks, cap)));
   }
 
-  __host__ static cudaError_t run_large(const segmented_plan<Key>& p, char* base, u32* counters,
-                                        const segment_lists& lists, const buffers& b, std::size_t wide,
-                                        launch_order later, cudaStream_t stream) {
+  /// The large segments' histogram, scan and copy (large_offsets; their counters are zeroed
+  /// with the others).
+  __host__ static large_offsets_params<Key, value_raw_t> offsets_params(const segmented_plan<Key>& p, char* base,
+                                                                          u32* counters, const segment_lists& lists,
+                                                                          const buffers& b) {
     const temp_layout& l = p.layout;
     const int passes = p.sort.window.passes;
     u64* counts = reinterpret_cast<u64*>(base + l.counts);
     u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
     u32* routes = counters + Config::COUNTER_ROUTES;
-    // The histogram, the scan and the copy before the passes in one launch (their counters
-    // zeroed with the others).
-    segment_offsets_params<Key, value_raw_t> op;
+    large_offsets_params<Key, value_raw_t> op;
     static_cast<key_context<Key>&>(op) = p.sort.context;
     op.keys = b.keys_in;
     op.large = lists.large;
@@ -267,9 +269,17 @@ struct segmented_dispatch {
       op.keys_buf[i] = keys_buf[i];
       op.values_buf[i] = HAS_VALUES ? values_buf[i] : nullptr;
     }
-    cudaError_t e = launch(segment_offsets_kernel<typename Config::unhooked>, grid_of(p.tiles_max, wide * 4),
-                           unsigned(Policy::HIST_THREADS), stream, later, op);
-    if (e != cudaSuccess) return e;
+    return op;
+  }
+
+  __host__ static cudaError_t run_large(const segmented_plan<Key>& p, char* base, u32* counters,
+                                        const segment_lists& lists, const buffers& b, std::size_t wide,
+                                        launch_order later, cudaStream_t stream) {
+    const temp_layout& l = p.layout;
+    const int passes = p.sort.window.passes;
+    u64* counts = reinterpret_cast<u64*>(base + l.counts);
+    u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
+    u32* routes = counters + Config::COUNTER_ROUTES;
 
     // Every pass over a bound on the large tiles, in portions, each launch a grid of the blocks
     // that fit, looping over the tiles that exist (segment_tiles); with none, it exits in one
@@ -278,7 +288,7 @@ struct segmented_dispatch {
     // came first where their parity asked for it): no launch follows them.
     auto* const pass_kernel = onesweep_kernel<Config, segment_tiles>;
     int per_sm = 0;
-    e = allow_onesweep_shared<Config, segment_tiles>(pass_kernel);
+    cudaError_t e = allow_onesweep_shared<Config, segment_tiles>(pass_kernel);
     if (e == cudaSuccess)
       e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pass_kernel, Config::THREADS,
                                                         onesweep_dynamic_shared_bytes<Config, segment_tiles>());

@@ -1,27 +1,27 @@
-// The large segments of a segmented sort: the histogram of every pass per segment, the scan
-// that turns those counts into each segment's digit offsets and the passes' routes, in one launch.
+// large_offsets: the large segments of a segmented sort before their passes: the histogram of
+// every pass per segment, the scan that turns those counts into each segment's digit offsets and
+// the passes' routes, and the copy that puts the segments where the passes end in the result.
 #pragma once
 
-#include "../agent/pass_route.cuh"
-#include "../agent/bins_scan.cuh"
-#include "../agent/kernel_arrays.cuh"
-#include "../agent/segment_copy.cuh"
-#include "../agent/segment_lists.cuh"
 #include "../block/block_histogram.cuh"
 #include "../block/block_scan.cuh"
 #include "../detail/config.cuh"
-#include "../detail/sort_window.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/load_store.cuh"
-#include "../detail/policy_for_arch.cuh"
+#include "../detail/sort_window.cuh"
 #include "../key_traits.cuh"
+#include "bins_scan.cuh"
+#include "kernel_arrays.cuh"
+#include "pass_route.cuh"
+#include "segment_copy.cuh"
+#include "segment_lists.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
 /// Arguments of the large segments' offsets: their histogram, then its scan, then the copy.
 template <class Key, class ValueRaw>
-struct segment_offsets_params : histogram_arrays<Key> {  // counts: segment j's pass p at (j * passes + p) * RADIX
+struct large_offsets_params : histogram_arrays<Key> {  // counts: segment j's pass p at (j * passes + p) * RADIX
   using bits_type = typename key_traits<Key>::bits_type;
   bits_type* keys_buf[3];   // the sort's key buffers, by pass_buffer: input (read only), final, other
   ValueRaw* values_buf[3];  // the same for values (null: keys only)
@@ -44,7 +44,7 @@ struct segment_offsets_params : histogram_arrays<Key> {  // counts: segment j's 
   u32 mode;     // route_mode
 };
 
-/// The large segments' digit offsets, in one persistent launch of two phases taken by ticket.
+/// The large segments' digit offsets, by every block of a persistent launch, in phases taken by ticket.
 ///
 /// 1. The histogram: a ticket per large tile (`Config::TILE` keys); the block counts the tile's
 ///    digits of every pass in shared memory and adds them to its segment's counts. Where a large
@@ -66,34 +66,43 @@ struct segment_offsets_params : histogram_arrays<Key> {  // counts: segment j's 
 /// every ticket of that phase is then held by a running block, which waits only on the phase
 /// before it: the waits end without any block being co-resident with another. With no large
 /// segment every block takes three tickets and the routes say that no pass runs.
-template <class Config>
-__global__ void __launch_bounds__(Config::policy::HIST_THREADS)
-    segment_offsets_kernel(segment_offsets_params<typename Config::key_type, typename Config::value_raw_t> p) {
+///
+/// `Config`: the sort's (its onesweep TILE is the large tile); `THREADS`: the block's.
+///
+///     __shared__ typename large_offsets<Config, 384>::TempStorage temp;
+///     large_offsets<Config, 384>(temp).run(params);   // every thread; the block's last work
+template <class Config, int THREADS>
+class large_offsets {
+ public:
   using Policy = typename Config::policy;
   using Key = typename Config::key_type;
-  constexpr int TILE = Config::TILE;
-  if constexpr (policy_compiled_here<Policy>()) {
-    if constexpr (Policy::DEPENDENT_LAUNCH) {
-      // May start while the segments' block kernels finish: the lists are read after they have.
-      grid_dependency_wait();
-      grid_dependents_launch();
-    }
-    using bits_type = typename key_traits<Key>::bits_type;
-    constexpr int THREADS = Policy::HIST_THREADS;
-    constexpr int RADIX = 1 << Policy::RADIX_BITS;
-    constexpr int MAX_PASSES = ceil_div(int(sizeof(bits_type)) * 8, Policy::RADIX_BITS);
-    using histogram_t = block_histogram<THREADS, MAX_PASSES, Policy::RADIX_BITS>;
-    using bins_t = bins_scan<THREADS, RADIX>;  // its per-thread counts
-    constexpr int DPT = bins_t::DIGITS_PER_THREAD;
-    using scan_t = block_scan<u64, THREADS>;
-    __shared__ typename histogram_t::TempStorage hist_temp;
-    __shared__ typename scan_t::TempStorage scan_temp;
-    __shared__ u64 tile_first;
-    __shared__ u32 tile_segment;
-    __shared__ int tile_valid;
-    __shared__ u32 scan_pass;
-    __shared__ u64 copy_tile;
-    __shared__ u32 copy_route;
+  using bits_type = typename key_traits<Key>::bits_type;
+  using params_t = large_offsets_params<Key, typename Config::value_raw_t>;
+  static constexpr bool HAS_VALUES = Config::HAS_VALUES;
+  static constexpr int TILE = Config::TILE;
+  static constexpr int RADIX = 1 << Policy::RADIX_BITS;
+  static constexpr int MAX_PASSES = ceil_div(int(sizeof(bits_type)) * 8, Policy::RADIX_BITS);
+  using histogram_t = block_histogram<THREADS, MAX_PASSES, Policy::RADIX_BITS>;
+  using bins_t = bins_scan<THREADS, RADIX>;  // its per-thread counts
+  static constexpr int DPT = bins_t::DIGITS_PER_THREAD;
+  using scan_t = block_scan<u64, THREADS>;
+  struct TempStorage {
+    union {
+      typename histogram_t::TempStorage hist;
+      typename scan_t::TempStorage scan;
+    } u;
+    u64 tile_first;
+    u64 copy_tile;
+    u32 tile_segment;
+    int tile_valid;
+    u32 scan_pass;
+    u32 copy_route;
+  };
+
+  __device__ __forceinline__ explicit large_offsets(TempStorage& temp) : temp_(temp) {}
+
+  /// Every thread of the block, the block's last work in the launch.
+  __device__ __forceinline__ void run(const params_t& p) {
     const u64 word = *p.large_word;
     const int passes = p.window.passes;
     const u64 tiles = passes > 0 ? large_tiles(word) : 0;  // no pass: nothing to count
@@ -106,7 +115,7 @@ __global__ void __launch_bounds__(Config::policy::HIST_THREADS)
       for (u64 i = u64(blockIdx.x) * THREADS + threadIdx.x; i < p.pingpong_words; i += stride)
         store_global(p.pingpong + i, u64(0));
     }
-    histogram_t hist(hist_temp);
+    histogram_t hist(temp_.u.hist);
     const digit_extractor<Key> image_of = p.window.image(p);
     for (;;) {
       if (threadIdx.x == 0) {
@@ -114,23 +123,23 @@ __global__ void __launch_bounds__(Config::policy::HIST_THREADS)
         u32 segment = 0;
         u64 first = 0;
         int valid = 0;
-        tile_valid = g < tiles && find_large_tile(p.large, word, g, TILE, segment, first, valid) ? valid : 0;
-        tile_first = first;
-        tile_segment = segment;
+        temp_.tile_valid = g < tiles && find_large_tile(p.large, word, g, TILE, segment, first, valid) ? valid : 0;
+        temp_.tile_first = first;
+        temp_.tile_segment = segment;
       }
       hist.clear();
       __syncthreads();
-      const int valid = tile_valid;
+      const int valid = temp_.tile_valid;
       if (valid == 0) break;
       for (int i = int(threadIdx.x); i < valid; i += THREADS) {
-        const bits_type img = image_of.image(load_global(p.keys + (tile_first + u64(i))));
+        const bits_type img = image_of.image(load_global(p.keys + (temp_.tile_first + u64(i))));
         for (int pass = 0; pass < passes; ++pass) {
           const digit_window w = p.window.template pass<Policy::RADIX_BITS>(pass);
           hist.add(pass, u32(img >> w.shift) & w.mask());
         }
       }
       __syncthreads();
-      hist.flush(p.counts + u64(tile_segment) * u64(passes) * RADIX, passes);
+      hist.flush(p.counts + u64(temp_.tile_segment) * u64(passes) * RADIX, passes);
       __syncthreads();  // the counts and the tile's place are read before the next tile's
       // Release, after the barrier: the block's adds to the counts before the tile counts.
       if (threadIdx.x == 0) red_add_release(p.tiles_done, u64(1));
@@ -146,10 +155,10 @@ __global__ void __launch_bounds__(Config::policy::HIST_THREADS)
           u32 pause = 0;
           while (load_acquire(p.tiles_done) < tiles) backoff(pause);
         }
-        scan_pass = s;
+        temp_.scan_pass = s;
       }
       __syncthreads();
-      const u32 pass = scan_pass;
+      const u32 pass = temp_.scan_pass;
       if (pass >= scans) break;
       bool skip = true;
       if (int(pass) < passes) {
@@ -163,7 +172,7 @@ RINGSWEEP_UNROLL
           u64 counts[DPT];
           const u64 sum = bins_t::thread_counts(bins, counts);
           u64 total;
-          u64 offset = scan_t::exclusive_sum(scan_temp, sum, total);
+          u64 offset = scan_t::exclusive_sum(temp_.u.scan, sum, total);
           bool uniform = false;
 RINGSWEEP_UNROLL
           for (int i = 0; i < DPT; ++i) {
@@ -184,7 +193,7 @@ RINGSWEEP_UNROLL
           red_add_release(p.scans_done, 1u);
         }
       }
-      __syncthreads();  // scan_pass and scan_temp are free for the next ticket
+      __syncthreads();  // the pass and the scan's storage are free for the next ticket
     }
 
     // Phase 3: the copy before the passes.
@@ -195,21 +204,22 @@ RINGSWEEP_UNROLL
         if (c < copies) {  // acquire: the routes are seen
           u32 pause = 0;
           while (load_acquire(p.scans_done) <= scans) backoff(pause);
-          copy_route = *p.routes;
+          temp_.copy_route = *p.routes;
         }
-        copy_tile = c;
+        temp_.copy_tile = c;
       }
       __syncthreads();
-      const u64 c = copy_tile;
-      const u32 r = copy_route;
+      const u64 c = temp_.copy_tile;
+      const u32 r = temp_.copy_route;
       if (c >= copies || !pass_route::runs(r)) return;
-      copy_large_tile<THREADS, Config::HAS_VALUES>(p.keys_buf, p.values_buf, r, p.large, word, TILE, c);
-      __syncthreads();  // copy_tile is read before the next ticket's
+      copy_large_tile<THREADS, HAS_VALUES>(p.keys_buf, p.values_buf, r, p.large, word, TILE, c);
+      __syncthreads();  // the tile is read before the next ticket's
     }
-  } else {
-    (void)p;  // not this policy's architecture: never launched (see policy.cuh)
   }
-}
+
+ private:
+  TempStorage& temp_;
+};
 
 }  // namespace detail
 RINGSWEEP_NAMESPACE_END
