@@ -1,4 +1,4 @@
-// copy_large_tiles: a segmented sort's large segments moved, tile by tile, between two of the
+// copy_large_tile: a segmented sort's large segments moved, tile by tile, between two of the
 // sort's buffers (the copy that puts them where the executed passes will end in the result's).
 #pragma once
 

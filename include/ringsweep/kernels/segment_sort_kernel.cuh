@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(tiny_segment_threads)
   }
 }
 
-/// Block `blockIdx.x` of a persistent grid sorts its small segments `b, b + gridDim.x, ...` (from
+/// Block `b` of a persistent grid sorts its listed segments `b, b + gridDim.x, ...` (from
 /// the back of the items; `FRONT`: those of `p.front_min` to `p.front_max` keys from the front, the
 /// compact or the medium ones, passing over the other class's), each as a single-tile sort of
 /// Config's shape ranked by per-thread counters over 4-bit digits (small_sort's THREAD_RANK: every
@@ -106,9 +106,11 @@ __global__ void __launch_bounds__(Config::THREADS, MIN_BLOCKS)
   }
 }
 
-/// Persistent grid of the sort's onesweep shape: where the host planned a large class
-/// (`large.large_word` not null) the large segments' histogram, scan and copy (large_offsets),
-/// then the small segments (sort_block_segments, from the back of the items): one launch for both.
+/// Persistent grid of the sort's onesweep shape: the small segments (sort_block_segments, from
+/// the back of the items), then, where the host planned a large class (`large.large_word` not
+/// null), the large segments' histogram, scan and copy (large_offsets): one launch for both. The
+/// launch bounds name the minimum of one block: with the thread count alone ptxas capped the sm_90
+/// u64 keys with 16-byte values at 80 registers and spilled.
 template <class Config, class Output = segment_in_place>
 __global__ void __launch_bounds__(Config::THREADS, 1)
     small_large_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p,
