@@ -714,21 +714,17 @@ TEST_CASE("top_k: no host synchronisation, a captured graph replays with new key
   REQUIRE_CUDA(ringsweep::tuning::top_k_indices<tiny>(nullptr, bytes_i, in.data(), static_cast<std::uint32_t*>(nullptr),
                                                       idx.data(), n, k, opts));
   ringsweep_test::device_bytes temp(bytes), temp_i(bytes_i);
-  cudaStream_t stream;
-  REQUIRE_CUDA(cudaStreamCreate(&stream));
-  REQUIRE_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  const cudaError_t e1 =
-      ringsweep::tuning::top_k_keys<tiny>(temp.data(), bytes, in.data(), out.data(), n, k, opts, stream);
-  const cudaError_t e2 = ringsweep::tuning::top_k_indices<tiny>(
-      temp_i.data(), bytes_i, in.data(), static_cast<std::uint32_t*>(nullptr), idx.data(), n, k, opts, stream);
-  cudaGraph_t graph = nullptr;
-  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
-  REQUIRE_CUDA(e1);
-  REQUIRE_CUDA(e2);
-  REQUIRE_CUDA(end);
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  REQUIRE_CUDA(cudaGraphDestroy(graph));
+  ringsweep_test::stream_guard sg;
+  const cudaStream_t stream = sg.s;
+  // Both calls in one capture: the second's launches follow the first's in the graph.
+  cudaGraphExec_t exec = ringsweep_test::capture(stream, [&](cudaStream_t s) {
+    const cudaError_t e =
+        ringsweep::tuning::top_k_keys<tiny>(temp.data(), bytes, in.data(), out.data(), n, k, opts, s);
+    return e != cudaSuccess ? e
+                            : ringsweep::tuning::top_k_indices<tiny>(temp_i.data(), bytes_i, in.data(),
+                                                                     static_cast<std::uint32_t*>(nullptr),
+                                                                     idx.data(), n, k, opts, s);
+  });
   for (distribution d : {distribution::high_bits_only, distribution::uniform, distribution::all_equal}) {
     INFO(ringsweep_test::name(d));
     const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, d, seed + 9);
@@ -745,5 +741,4 @@ TEST_CASE("top_k: no host synchronisation, a captured graph replays with new key
     }
   }
   REQUIRE_CUDA(cudaGraphExecDestroy(exec));
-  REQUIRE_CUDA(cudaStreamDestroy(stream));
 }
