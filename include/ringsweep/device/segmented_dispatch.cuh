@@ -263,12 +263,7 @@ struct segmented_dispatch {
     op.routes = routes;
     op.mode = b.mode;
     op.copy_ticket = reinterpret_cast<u64*>(counters + COUNTER_COPY_TICKET);
-    bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
-    value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
-    for (int i = 0; i < 3; ++i) {
-      op.keys_buf[i] = keys_buf[i];
-      op.values_buf[i] = HAS_VALUES ? values_buf[i] : nullptr;
-    }
+    b.template tables<HAS_VALUES>(op.keys_buf, op.values_buf);
     return op;
   }
 

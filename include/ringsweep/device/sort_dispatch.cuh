@@ -37,6 +37,18 @@ struct sort_buffers {
   ValueRaw* values_final;
   ValueRaw* values_other;
   route_mode mode = input_separate;  // which of final and other the input is, if either
+
+  /// The three buffers by pass_buffer index (input, final, other) into a kernel's tables;
+  /// `values` all null where `VALUES` is false (keys only).
+  template <bool VALUES>
+  __host__ void tables(Bits* (&keys)[3], ValueRaw* (&values)[3]) const {
+    keys[0] = const_cast<Bits*>(keys_in);
+    keys[1] = keys_final;
+    keys[2] = keys_other;
+    values[0] = VALUES ? const_cast<ValueRaw*>(values_in) : nullptr;
+    values[1] = VALUES ? values_final : nullptr;
+    values[2] = VALUES ? values_other : nullptr;
+  }
 };
 
 /// The fields of pass `pass`'s onesweep launches over `Source`'s tiles that all its portions
@@ -50,12 +62,7 @@ __host__ onesweep_params_of<Config, Source> pass_params(
   using value_raw_t = typename Config::value_raw_t;
   using Hooks = typename Config::hooks;
   onesweep_params_of<Config, Source> op{};
-  bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
-  value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
-  for (int i = 0; i < 3; ++i) {
-    op.keys_buf[i] = keys_buf[i];
-    op.values_buf[i] = Config::HAS_VALUES ? values_buf[i] : nullptr;
-  }
+  b.template tables<Config::HAS_VALUES>(op.keys_buf, op.values_buf);
   op.route = routes + 1 + pass;
   op.status = status;
   op.ticket = counters + Config::COUNTER_TICKET;
@@ -141,12 +148,7 @@ struct sort_dispatch {
                                                                         const u32* route, const count_source& count) {
     route_copy_params<bits_type, value_raw_t> cp;
     cp.route = route;
-    bits_type* const keys_buf[3] = {const_cast<bits_type*>(b.keys_in), b.keys_final, b.keys_other};
-    value_raw_t* const values_buf[3] = {const_cast<value_raw_t*>(b.values_in), b.values_final, b.values_other};
-    for (int i = 0; i < 3; ++i) {
-      cp.keys[i] = keys_buf[i];
-      cp.values[i] = HAS_VALUES ? values_buf[i] : nullptr;
-    }
+    b.template tables<HAS_VALUES>(cp.keys, cp.values);
     cp.n = p.n;
     cp.count = count;
     return cp;
