@@ -58,8 +58,6 @@ template <class Config, class Source>
 __host__ onesweep_params_of<Config, Source> pass_params(
     const sort_buffers<typename Config::bits_type, typename Config::value_raw_t>& b, const u32* routes, u64* status,
     u32* counters, const sort_plan<typename Config::key_type>& p, int pass) {
-  using bits_type = typename Config::bits_type;
-  using value_raw_t = typename Config::value_raw_t;
   using Hooks = typename Config::hooks;
   onesweep_params_of<Config, Source> op{};
   b.template tables<Config::HAS_VALUES>(op.keys_buf, op.values_buf);
