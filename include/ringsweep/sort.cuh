@@ -7,7 +7,7 @@
 // so temporary storage does not grow with n; inputs of at most one tile are sorted by a single
 // block instead).
 //
-// Keys: unsigned and signed 8/16/32/64-bit integers, float, double, __half, __nv_bfloat16; structs
+// Keys: unsigned and signed 8/16/32/64/128-bit integers, float, double, __half, __nv_bfloat16; structs
 // of those through a decomposer (CUB's custom-key API: the overloads in decomposer.cuh, included
 // at the end of this header).
 // Floating point: -0.0 and +0.0 compare equal (their input order is kept, and each key keeps its

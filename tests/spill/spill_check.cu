@@ -230,6 +230,10 @@ cudaError_t ringsweep_spill_check() {
   // before the look-back (a rank spilled 4 bytes on sm_90 while they stayed in registers).
   e = e != cudaSuccess ? e : segmented<std::uint32_t, std::uint16_t>();
   e = e != cudaSuccess ? e : segmented_decomposed<fi_key, fi_decomposer>();
+  // 128-bit integers: custom keys of two 64-bit fields to the kernels, a full 128-bit image.
+  e = e != cudaSuccess ? e : keys_only<__int128>();
+  e = e != cudaSuccess ? e : pairs<unsigned __int128, std::uint32_t>();
+  e = e != cudaSuccess ? e : segmented<__int128, void>();
   e = e != cudaSuccess ? e : counted<std::uint32_t, void>();
   e = e != cudaSuccess ? e : counted<std::uint64_t, void>();
   e = e != cudaSuccess ? e : counted<std::uint64_t, std::uint32_t>();

@@ -25,7 +25,7 @@ struct unsupported_key_type : std::false_type {};
 template <class Key>
 struct rejected_key_traits {
   static_assert(unsupported_key_type<Key>::value,
-                "ringsweep: unsupported key type; keys must be 8/16/32/64-bit integers (not bool), float, double, "
+                "ringsweep: unsupported key type; keys must be 8/16/32/64/128-bit integers (not bool), float, double, "
                 "__half or __nv_bfloat16");
   using bits_type = u32;
   static constexpr int bits = 32;
@@ -97,7 +97,7 @@ struct float_key_traits : key_bits_base<Key> {
 ///     using T = ringsweep::key_traits<float>;
 ///     T::bits_type b = T::to_ordered(T::to_bits(-1.5f));  // b < T::to_ordered(T::to_bits(2.0f))
 ///
-/// Any other key type (bool, enums, classes, 128-bit integers, long double) is rejected by one
+/// Any other key type (bool, enums, classes, long double) is rejected by one
 /// static assertion, "ringsweep: unsupported key type", where a sort is instantiated with it.
 template <class Key, class Enable = void>
 struct key_traits;
@@ -130,6 +130,25 @@ struct key_traits<Key, typename std::enable_if<std::is_integral<Key>::value && s
 /// Everything else: one static assertion (see detail::rejected_key_traits).
 template <class Key, class Enable>
 struct key_traits : detail::rejected_key_traits<Key> {};
+
+#if defined(__SIZEOF_INT128__)
+/// 128-bit integers (`__int128`, `unsigned __int128`; CUB's `__int128_t`, `__uint128_t`): the
+/// unsigned 128-bit word, the sign bit flipped for signed keys. The sorts move them as two 64-bit
+/// fields of a custom key (device/key_kind.cuh), so no kernel computes on 128-bit words.
+template <class Key>
+struct key_traits<Key, typename std::enable_if<std::is_same<Key, __int128>::value ||
+                                               std::is_same<Key, unsigned __int128>::value>::type> {
+  using bits_type = unsigned __int128;
+  static constexpr int bits = 128;
+  static constexpr bits_type high_bit = bits_type(1) << 127;
+  static constexpr bool image_is_xor = true;
+  static constexpr bits_type image_xor = std::is_same<Key, __int128>::value ? high_bit : bits_type(0);
+  __host__ __device__ static bits_type to_bits(Key key) { return bits_type(key); }
+  __host__ __device__ static Key from_bits(bits_type b) { return Key(b); }
+  __host__ __device__ static bits_type to_ordered(bits_type b) { return b ^ image_xor; }
+  __host__ __device__ static bits_type from_ordered(bits_type o) { return o ^ image_xor; }
+};
+#endif
 
 template <> struct key_traits<float> : detail::float_key_traits<float> {};
 template <> struct key_traits<double> : detail::float_key_traits<double> {};

@@ -53,5 +53,43 @@ struct decomposed_keys {
   }
 };
 
+#if defined(__SIZEOF_INT128__)
+/// A 128-bit integer as the kernels see it: its two 64-bit halves, low first (the byte order of
+/// every target), the high one signed for `__int128`.
+template <bool SIGNED>
+struct int128_halves {
+  u64 lo;
+  typename std::conditional<SIGNED, std::int64_t, u64>::type hi;
+};
+
+/// The halves as two fields, the high one most significant: their concatenated image is the
+/// integer's order (a signed high half flips its sign bit, key_traits of std::int64_t).
+template <bool SIGNED>
+struct int128_decomposer {
+  using hi_t = decltype(int128_halves<SIGNED>::hi);
+#ifdef RINGSWEEP_HAS_CUDA_STD_TUPLE
+  __host__ __device__ cuda::std::tuple<hi_t&, u64&> operator()(int128_halves<SIGNED>& k) const { return {k.hi, k.lo}; }
+#else
+  __host__ __device__ std::tuple<hi_t&, u64&> operator()(int128_halves<SIGNED>& k) const { return {k.hi, k.lo}; }
+#endif
+};
+
+/// 128-bit integers (`__int128`, `unsigned __int128`, CUB's `__int128_t` / `__uint128_t`) are
+/// built-in keys to the caller and custom keys to the kernels: the halves above through their
+/// decomposer, 16 passes of the 128-bit image, arrays aligned to 16 bytes as the type is.
+template <bool SIGNED>
+struct int128_keys : decomposed_keys<int128_halves<SIGNED>, int128_decomposer<SIGNED>> {};
+template <>
+struct builtin_keys<__int128> : int128_keys<true> {
+  using key_type = __int128;
+  static_assert(sizeof(__int128) == sizeof(typename int128_keys<true>::sort_key), "");
+};
+template <>
+struct builtin_keys<unsigned __int128> : int128_keys<false> {
+  using key_type = unsigned __int128;
+  static_assert(sizeof(unsigned __int128) == sizeof(typename int128_keys<false>::sort_key), "");
+};
+#endif
+
 }  // namespace detail
 RINGSWEEP_NAMESPACE_END
