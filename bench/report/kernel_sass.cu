@@ -47,6 +47,7 @@ void ringsweep_sass_instantiate(void* t, std::size_t& b, int n) {
   keys<std::int32_t>(t, b, n);
   keys<float>(t, b, n);
   keys<u64>(t, b, n);
+  keys<__int128>(t, b, n);
   pairs<u32, u32>(t, b, n);
   pairs<u64, u32>(t, b, n);
 }
@@ -57,6 +58,7 @@ int main() {
   row<std::int32_t, cub::NullType>("keys_i32");
   row<float, cub::NullType>("keys_f32");
   row<u64, cub::NullType>("keys_u64");
+  row<__int128, cub::NullType>("keys_i128");
   row<u32, u32>("pairs_u32_u32");
   row<u64, u32>("pairs_u64_u32");
   return 0;

@@ -298,8 +298,9 @@ def demangle(names):
 
 TYPE_NAMES = {"unsigned int": "u32", "int": "i32", "float": "f32", "unsigned long": "u64", "long": "i64",
               "unsigned long long": "u64", "long long": "i64", "double": "f64", "unsigned char": "u8",
-              "unsigned short": "u16", "short": "i16", "signed char": "i8", "char": "i8", "__half": "f16"}
-TYPE_BYTES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8}
+              "unsigned short": "u16", "short": "i16", "signed char": "i8", "char": "i8", "__half": "f16",
+              "__int128": "i128", "unsigned __int128": "u128"}
+TYPE_BYTES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "i128": 16, "u128": 16}
 
 
 def split_args(s):
@@ -335,6 +336,9 @@ def kernel_case(demangled):
             return None
         policy = args[0].split("::")[-1]
         key = TYPE_NAMES.get(args[1])
+        m128 = re.search(r"int128_halves<(true|false|\(bool\)1|\(bool\)0)>", args[1])
+        if m128:  # 128-bit integers: the kernels' custom key of two 64-bit fields
+            key = "i128" if m128.group(1) in ("true", "(bool)1") else "u128"
         value = args[2] if len(args) > 2 else "null_value"
         if key is None:
             return None
@@ -449,7 +453,7 @@ def check_budget(rows, budget_path):
     return failures
 
 
-REPORT_CASES = ["keys_u32", "keys_i32", "keys_f32", "keys_u64", "pairs_u32_u32", "pairs_u64_u32"]
+REPORT_CASES = ["keys_u32", "keys_i32", "keys_f32", "keys_u64", "keys_i128", "pairs_u32_u32", "pairs_u64_u32"]
 
 
 def report(src, out_dir, nvdisasm):
