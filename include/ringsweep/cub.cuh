@@ -29,8 +29,9 @@
 //   negative `num_items`, one whose byte size overflows std::size_t, a bit window outside the key,
 //   overlapping input and output ranges, null pointers with `num_items > 0`, too little temporary
 //   storage. Errors are returned, never sticky: the CUDA context stays usable.
-// - No decomposer overloads (custom key types); unsupported key types (bool, ...) fail with one
-//   static assertion, "ringsweep: unsupported key type".
+// - Custom keys: CUB's decomposer overloads (the decomposer after `num_items`, with or without a
+//   bit window over the fields' concatenated bits) forward to decomposer.cuh's sorts; unsupported
+//   key types (bool, ...) fail with one static assertion, "ringsweep: unsupported key type".
 //
 // cub::DoubleBuffer is accepted as well as ringsweep::DoubleBuffer (the DoubleBuffer forms take any
 // class template instance with CUB's `d_buffers[2]` and `int selector` members), in either include
@@ -39,6 +40,7 @@
 
 #include <cstddef>
 
+#include "device/cub_options.cuh"
 #include "device/double_buffer_layout.cuh"
 #include "sort.cuh"
 #include "top_k.cuh"
@@ -193,6 +195,104 @@ struct DeviceRadixSort {
   static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                         KeyBuffers<KeyT>& d_keys, NumItemsT num_items, int begin_bit = 0,
                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0);
+
+  // ---- custom keys through a decomposer (CUB's overloads: the decomposer after the count) --------
+  //
+  // A trivially copyable functor returning a tuple of references to the key's fields, most
+  // significant first (decomposer.cuh); `begin_bit` / `end_bit` index the fields' concatenated
+  // bits, bit 0 the last field's least significant; without them, every field's bit. The double
+  // buffers are ringsweep's or CUB's.
+  //
+  //     ringsweep::DeviceRadixSort::SortKeys(d_temp, bytes, d_in, d_out, n, by_cell_depth{});
+  //     ringsweep::DeviceRadixSort::SortPairsDescending(d_temp, bytes, keys, values, n, by_cell_depth{}, 32, 64);
+
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
+            detail::if_cub_decomposer<DecomposerT> = 0>
+  static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                               DecomposerT decomposer, cudaStream_t stream = 0);
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
+            detail::if_cub_decomposer<DecomposerT> = 0>
+  static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                               DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0);
+  template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
+            typename NumItemsT, typename DecomposerT, detail::if_cub_decomposer<DecomposerT> = 0,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
+  static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
+                               ValueBuffers<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
+                               cudaStream_t stream = 0);
+  template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
+            typename NumItemsT, typename DecomposerT, detail::if_cub_decomposer<DecomposerT> = 0,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
+  static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
+                               ValueBuffers<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
+                               int begin_bit, int end_bit, cudaStream_t stream = 0);
+
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
+            detail::if_cub_decomposer<DecomposerT> = 0>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
+                                         NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0);
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
+            detail::if_cub_decomposer<DecomposerT> = 0>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
+                                         NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
+                                         cudaStream_t stream = 0);
+  template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
+            typename NumItemsT, typename DecomposerT, detail::if_cub_decomposer<DecomposerT> = 0,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                         KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
+                                         NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0);
+  template <template <class> class KeyBuffers, template <class> class ValueBuffers, typename KeyT, typename ValueT,
+            typename NumItemsT, typename DecomposerT, detail::if_cub_decomposer<DecomposerT> = 0,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT, ValueBuffers<ValueT>, ValueT>>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                         KeyBuffers<KeyT>& d_keys, ValueBuffers<ValueT>& d_values,
+                                         NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
+                                         cudaStream_t stream = 0);
+
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::if_cub_decomposer<DecomposerT> = 0>
+  static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                              KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0);
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::if_cub_decomposer<DecomposerT> = 0>
+  static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                              KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, int begin_bit,
+                              int end_bit, cudaStream_t stream = 0);
+  template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename DecomposerT,
+            detail::if_cub_decomposer<DecomposerT> = 0,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+  static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
+                              NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0);
+  template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename DecomposerT,
+            detail::if_cub_decomposer<DecomposerT> = 0,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+  static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyBuffers<KeyT>& d_keys,
+                              NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
+                              cudaStream_t stream = 0);
+
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::if_cub_decomposer<DecomposerT> = 0>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                        KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer,
+                                        cudaStream_t stream = 0);
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::if_cub_decomposer<DecomposerT> = 0>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                        KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, int begin_bit,
+                                        int end_bit, cudaStream_t stream = 0);
+  template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename DecomposerT,
+            detail::if_cub_decomposer<DecomposerT> = 0,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                        KeyBuffers<KeyT>& d_keys, NumItemsT num_items, DecomposerT decomposer,
+                                        cudaStream_t stream = 0);
+  template <template <class> class KeyBuffers, typename KeyT, typename NumItemsT, typename DecomposerT,
+            detail::if_cub_decomposer<DecomposerT> = 0,
+            typename = detail::enable_if_double_buffers<KeyBuffers<KeyT>, KeyT>>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                        KeyBuffers<KeyT>& d_keys, NumItemsT num_items, DecomposerT decomposer,
+                                        int begin_bit, int end_bit, cudaStream_t stream = 0);
 };
 
 /// CUB's DeviceTopK (CCCL 3.2) over ringsweep's top-k (top_k.cuh), pointer forms, CUB's argument

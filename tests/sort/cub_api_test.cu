@@ -9,10 +9,14 @@
 
 #if defined(RINGSWEEP_VARIANT_GPU)
 #include <cub/util_type.cuh>  // cub::DoubleBuffer, included after ringsweep/cub.cuh on purpose
+#include <cub/device/device_radix_sort.cuh>  // CUB's own decomposer sort beside ringsweep's
 #endif
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -392,4 +396,168 @@ TEST_CASE("sort_keys / sort_pairs: counts whose byte sizes overflow std::size_t 
   REQUIRE_CUDA(cudaDeviceSynchronize());
   for (u64 w : kout.download()) CHECK(w == 0xCDCDCDCDCDCDCDCDull);
   CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+// ---- custom keys: CUB's decomposer overloads ------------------------------------------------------
+
+namespace {
+
+#if defined(__has_include)
+#if __has_include(<cuda/std/tuple>)
+#define CUB_API_TEST_CUDA_STD_TUPLE 1
+#endif
+#endif
+
+struct cell_depth {  // by cell, then depth
+  std::int32_t cell;
+  float depth;
+};
+struct by_cell_depth {
+#ifdef CUB_API_TEST_CUDA_STD_TUPLE
+  __host__ __device__ cuda::std::tuple<std::int32_t&, float&> operator()(cell_depth& k) const {
+    return {k.cell, k.depth};
+  }
+#else
+  __host__ __device__ std::tuple<std::int32_t&, float&> operator()(cell_depth& k) const { return {k.cell, k.depth}; }
+#endif
+};
+
+using dec_keys_fn = cudaError_t (*)(void*, std::size_t&, const cell_depth*, cell_depth*, int, by_cell_depth,
+                                    cudaStream_t);
+using dec_keys_bits_fn = cudaError_t (*)(void*, std::size_t&, const cell_depth*, cell_depth*, int, by_cell_depth, int,
+                                         int, cudaStream_t);
+using dec_pairs_db_fn = cudaError_t (*)(void*, std::size_t&, ringsweep::DoubleBuffer<cell_depth>&,
+                                        ringsweep::DoubleBuffer<u32>&, long long, by_cell_depth, int, int,
+                                        cudaStream_t);
+[[maybe_unused]] constexpr dec_keys_fn dec_keys = &DeviceRadixSort::SortKeys<cell_depth, int, by_cell_depth>;
+[[maybe_unused]] constexpr dec_keys_bits_fn dec_keys_desc_bits =
+    &DeviceRadixSort::SortKeysDescending<cell_depth, int, by_cell_depth>;
+[[maybe_unused]] constexpr dec_pairs_db_fn dec_pairs_db =
+    &DeviceRadixSort::SortPairs<ringsweep::DoubleBuffer, ringsweep::DoubleBuffer, cell_depth, u32, long long,
+                                by_cell_depth>;
+
+/// The key's 64-bit image (the cell's above the depth's): the reference orders by its window.
+u64 image_of(const cell_depth& k) {
+  using ti = ringsweep::key_traits<std::int32_t>;
+  using tf = ringsweep::key_traits<float>;
+  return (u64(ti::to_ordered(ti::to_bits(k.cell))) << 32) | u64(tf::to_ordered(tf::to_bits(k.depth)));
+}
+
+std::vector<std::size_t> reference(const std::vector<cell_depth>& keys, int begin_bit, int end_bit, bool descending) {
+  const auto rank = [&](std::size_t i) {
+    const int width = end_bit - begin_bit;
+    const u64 w = image_of(keys[i]) >> begin_bit;
+    return width >= 64 ? w : w & ((u64(1) << width) - 1);
+  };
+  std::vector<std::size_t> order(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return descending ? rank(b) < rank(a) : rank(a) < rank(b); });
+  return order;
+}
+
+/// Keys whose bits say which key went where: equal cells and depths (-0.0 beside +0.0) repeat.
+std::vector<cell_depth> cell_keys(std::size_t n) {
+  std::vector<cell_depth> keys(n);
+  std::uint64_t x = 88172645463325252ull;
+  for (auto& k : keys) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    k.cell = std::int32_t(x % 7) - 3;
+    k.depth = (x >> 8) % 5 == 0 ? -0.0f : float((x >> 16) % 9) - 4.0f;
+  }
+  return keys;
+}
+
+void require_order(const std::vector<cell_depth>& got, const std::vector<cell_depth>& keys,
+                   const std::vector<std::size_t>& order) {
+  REQUIRE(got.size() == order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    INFO("position " << i);
+    REQUIRE(std::memcmp(&got[i], &keys[order[i]], sizeof(cell_depth)) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("DeviceRadixSort: CUB's decomposer overloads (custom keys), every form", "[cub][decomposer]") {
+  const std::size_t n = 5000;
+  const auto keys = cell_keys(n);
+  std::vector<u32> positions(n);
+  for (std::size_t i = 0; i < n; ++i) positions[i] = u32(i);
+  std::size_t bytes = 0;
+  {  // pointer forms: keys whole, keys descending by the cell only, pairs by the depth only
+    ringsweep_test::device_buffer<cell_depth> in(keys), out(n);
+    two_phase(bytes,
+              [&](void* t) { return DeviceRadixSort::SortKeys(t, bytes, in.data(), out.data(), n, by_cell_depth{}); });
+    require_order(out.download(), keys, reference(keys, 0, 64, false));
+    two_phase(bytes, [&](void* t) {
+      return DeviceRadixSort::SortKeysDescending(t, bytes, in.data(), out.data(), int(n), by_cell_depth{}, 32, 64);
+    });
+    require_order(out.download(), keys, reference(keys, 32, 64, true));
+    ringsweep_test::device_buffer<u32> vin(positions), vout(n);
+    two_phase(bytes, [&](void* t) {
+      return DeviceRadixSort::SortPairs(t, bytes, in.data(), out.data(), vin.data(), vout.data(), n, by_cell_depth{}, 0,
+                                        32, cudaStream_t(0));
+    });
+    const auto by_depth = reference(keys, 0, 32, false);
+    require_order(out.download(), keys, by_depth);
+    const auto v = vout.download();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(v[i] == u32(by_depth[i]));
+    two_phase(bytes, [&](void* t) {
+      return DeviceRadixSort::SortPairsDescending(t, bytes, in.data(), out.data(), vin.data(), vout.data(), n,
+                                                  by_cell_depth{});
+    });
+    require_order(out.download(), keys, reference(keys, 0, 64, true));
+    REQUIRE(ringsweep_test::same_bytes(in.download()[n / 2], keys[n / 2]));  // the input is left alone
+  }
+  {  // double buffers: ringsweep's, ringsweep::double_buffer's layout, and (GPU build) CUB's
+    ringsweep_test::device_buffer<cell_depth> k0(keys), k1(n);
+    ringsweep_test::device_buffer<u32> v0(positions), v1(n);
+    ringsweep::DoubleBuffer<cell_depth> kb(k0.data(), k1.data());
+    ringsweep::DoubleBuffer<u32> vb(v0.data(), v1.data());
+    two_phase(bytes, [&](void* t) {
+      return DeviceRadixSort::SortPairsDescending(t, bytes, kb, vb, n, by_cell_depth{}, 32, 64);
+    });
+    const auto order = reference(keys, 32, 64, true);
+    require_order((kb.selector == 0 ? k0 : k1).download(), keys, order);
+    const auto v = (vb.selector == 0 ? v0 : v1).download();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(v[i] == u32(order[i]));
+    ringsweep_test::device_buffer<cell_depth> a(keys), b(n);
+    ringsweep::double_buffer<cell_depth> db(a.data(), b.data());
+    two_phase(bytes, [&](void* t) { return DeviceRadixSort::SortKeys(t, bytes, db, n, by_cell_depth{}); });
+    require_order((db.selector == 0 ? a : b).download(), keys, reference(keys, 0, 64, false));
+    const auto sorted = (db.selector == 0 ? a : b).download();  // the input of the next sort: the whole order
+    two_phase(bytes,
+              [&](void* t) { return DeviceRadixSort::SortKeysDescending(t, bytes, db, n, by_cell_depth{}, 0, 32); });
+    require_order((db.selector == 0 ? a : b).download(), sorted, reference(sorted, 0, 32, true));
+#if defined(RINGSWEEP_VARIANT_GPU)
+    // CUB's own decomposer sort of the same keys, through cub::DoubleBuffer: the same bytes.
+    ringsweep_test::device_buffer<cell_depth> c0(keys), c1(n);
+    ringsweep_test::device_buffer<u32> w0(positions), w1(n);
+    cub::DoubleBuffer<cell_depth> ck(c0.data(), c1.data());
+    cub::DoubleBuffer<u32> cv(w0.data(), w1.data());
+    two_phase(bytes,
+              [&](void* t) { return cub::DeviceRadixSort::SortPairs(t, bytes, ck, cv, int(n), by_cell_depth{}); });
+    ringsweep_test::device_buffer<cell_depth> r0(keys), r1(n);
+    ringsweep_test::device_buffer<u32> x0(positions), x1(n);
+    cub::DoubleBuffer<cell_depth> rk(r0.data(), r1.data());
+    cub::DoubleBuffer<u32> rv(x0.data(), x1.data());
+    two_phase(bytes, [&](void* t) { return DeviceRadixSort::SortPairs(t, bytes, rk, rv, int(n), by_cell_depth{}); });
+    const auto cub_keys = (ck.selector == 0 ? c0 : c1).download();
+    require_order(cub_keys, keys, reference(keys, 0, 64, false));
+    require_order((rk.selector == 0 ? r0 : r1).download(), keys, reference(keys, 0, 64, false));
+    REQUIRE((cv.selector == 0 ? w0 : w1).download() == (rv.selector == 0 ? x0 : x1).download());
+#endif
+  }
+  {  // a window past the fields: invalid, nothing written
+    ringsweep_test::device_buffer<cell_depth> in(keys), out(n);
+    out.fill_bytes(0x3C);
+    std::size_t q = 0;
+    REQUIRE(DeviceRadixSort::SortKeys(nullptr, q, in.data(), out.data(), n, by_cell_depth{}, 0, 65) ==
+            cudaErrorInvalidValue);
+    const auto after = out.download();
+    std::vector<unsigned char> raw(after.size() * sizeof(cell_depth));
+    std::memcpy(raw.data(), after.data(), raw.size());
+    REQUIRE(std::all_of(raw.begin(), raw.end(), [](unsigned char c) { return c == 0x3C; }));
+  }
 }
