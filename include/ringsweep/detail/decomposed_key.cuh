@@ -328,13 +328,12 @@ struct digit_extractor<decomposed_key<Key, Decomposer>> {
   __host__ __device__ u32 operator()(const bits_type& raw) const {
     u64 lo, hi;
     decomposition::image(holder.decomposer, raw, lo, hi);
-    lo ^= flip;
+    // The descending complement of the digit's bits alone: one 32-bit XOR, not one per word.
     if constexpr (!decomposition::wide) {
-      return u32(lo >> shift) & mask;
+      return (u32(lo >> shift) ^ u32(flip)) & mask;
     } else {
-      hi ^= flip;
       const u64 d = shift >= 64 ? hi >> (shift - 64) : (lo >> shift) | ((hi << 1) << (63 - shift));
-      return u32(d) & mask;
+      return (u32(d) ^ u32(flip)) & mask;
     }
   }
 };
