@@ -306,6 +306,17 @@ TEST_CASE("128-bit integer keys: key_traits is the integer's order", "[sort][int
   }
 }
 
+TEST_CASE("128-bit integer keys: the double-buffer form's constant temporary storage (16 passes)",
+          "[sort][int128][temp]") {
+  // docs/temp_storage.md: 2,097,664 + 6,144 x P bytes above one tile, P = 16 for a 128-bit image.
+  for (std::size_t n : {std::size_t(1) << 16, std::size_t(1) << 24, std::size_t(1) << 34}) {
+    ringsweep::double_buffer<i128> db(nullptr, nullptr);
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::sort_keys(nullptr, bytes, db, n));
+    REQUIRE(bytes == 2097664u + 6144u * 16u);
+  }
+}
+
 TEST_CASE("128-bit integer keys: arrays not aligned to 16 bytes are invalid, nothing written",
           "[sort][int128][errors]") {
   const std::size_t n = 64;
