@@ -1,8 +1,8 @@
 // 128-bit integer keys (`__int128`, `unsigned __int128`: CUB's `__int128_t` / `__uint128_t`), which
 // CUB's radix sorts take: the plain sorts (in/out, double buffer, in place; keys and pairs; both
 // orders; bit windows within and across the 64-bit halves and over the sign bit), CUB's names, a
-// segmented sort with segments of every class, top-k, and arrays not aligned to the type (invalid,
-// nothing written). References from std::stable_sort on the host, comparing the integers
+// segmented sort with segments of every class, top-k, a host-resident sort, key_traits, the
+// constant temporary storage, and arrays not aligned to the type (invalid, nothing written). References from std::stable_sort on the host, comparing the integers
 // themselves (or, for a window, their order-preserving image's bits); the GPU build also runs
 // CUB's DeviceRadixSort on the same keys.
 #include <catch2/catch.hpp>
@@ -41,7 +41,7 @@ template <class Key>
 u128 image_of(Key k) {
   u128 b;
   std::memcpy(&b, &k, sizeof(b));
-  if constexpr (std::is_signed<Key>::value) b ^= u128(1) << 127;
+  if constexpr (std::is_same<Key, i128>::value) b ^= u128(1) << 127;  // not is_signed: strict modes say no
   return b;
 }
 
