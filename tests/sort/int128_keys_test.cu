@@ -1,7 +1,7 @@
 // 128-bit integer keys (`__int128`, `unsigned __int128`: CUB's `__int128_t` / `__uint128_t`), which
 // CUB's radix sorts take: the plain sorts (in/out, double buffer, in place; keys and pairs; both
 // orders; bit windows within and across the 64-bit halves and over the sign bit), CUB's names, a
-// segmented sort with segments of every class, top-k, a host-resident sort, key_traits, the
+// segmented sort with segments of every class, top-k, argsort, a host-resident sort, key_traits, the
 // constant temporary storage, and arrays not aligned to the type (invalid, nothing written). References from std::stable_sort on the host, comparing the integers
 // themselves (or, for a window, their order-preserving image's bits); the GPU build also runs
 // CUB's DeviceRadixSort on the same keys.
@@ -303,6 +303,37 @@ TEST_CASE("128-bit integer keys: key_traits is the integer's order", "[sort][int
     REQUIRE(ts::from_bits(ts::from_ordered(a)) == keys[i]);
     const auto c = tu::to_ordered(tu::to_bits(ukeys[i])), d = tu::to_ordered(tu::to_bits(ukeys[i + 1]));
     REQUIRE((c < d) == (ukeys[i] < ukeys[i + 1]));
+  }
+}
+
+TEST_CASE("128-bit integer keys: argsort, with and without the sorted keys", "[sort][int128][argsort]") {
+  using tiny = ringsweep_test::policy_tiny;
+  const std::size_t n = 1700;
+  const auto keys = make_keys<i128>(n, 71);
+  for (auto order : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    const auto opts = ringsweep_test::sort_options_of(order);
+    const auto want = reference(keys, opts);
+    ringsweep_test::device_buffer<i128> in(keys), out(n);
+    ringsweep_test::device_buffer<std::int64_t> idx(n);
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::tuning::argsort<tiny>(nullptr, bytes, in.data(), out.data(), idx.data(), n, opts));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::tuning::argsort<tiny>(temp.data(), bytes, in.data(), out.data(), idx.data(), n, opts));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto got = out.download();
+    auto got_idx = idx.download();
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(got_idx[i] == std::int64_t(want[i]));
+      REQUIRE(image_of(got[i]) == image_of(keys[want[i]]));
+    }
+    // Positions only: the sorted keys go to the temporary storage.
+    idx.fill_bytes(0);
+    REQUIRE_CUDA(ringsweep::tuning::argsort<tiny>(nullptr, bytes, in.data(), nullptr, idx.data(), n, opts));
+    ringsweep_test::device_bytes temp2(bytes);
+    REQUIRE_CUDA(ringsweep::tuning::argsort<tiny>(temp2.data(), bytes, in.data(), nullptr, idx.data(), n, opts));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    got_idx = idx.download();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(got_idx[i] == std::int64_t(want[i]));
   }
 }
 
