@@ -477,7 +477,86 @@ void require_order(const std::vector<cell_depth>& got, const std::vector<cell_de
   }
 }
 
+/// One of the 16 decomposer overloads (pairs or keys, descending or not, double buffers or
+/// pointers, with the window [32, 64) of the cell or without one) on `keys`, checked against the
+/// reference (pairs: the positions too).
+template <bool PAIRS, bool DESC, bool DB, bool BITS>
+void check_decomposer_form(const std::vector<cell_depth>& keys) {
+  const std::size_t n = keys.size();
+  INFO((PAIRS ? "SortPairs" : "SortKeys") << (DESC ? "Descending" : "") << (DB ? ", double buffers" : ", pointers")
+                                          << (BITS ? ", bits [32, 64)" : ""));
+  std::vector<u32> positions(n);
+  for (std::size_t i = 0; i < n; ++i) positions[i] = u32(i);
+  ringsweep_test::device_buffer<cell_depth> k0(keys), k1(n);
+  ringsweep_test::device_buffer<u32> v0(positions), v1(n);
+  ringsweep::DoubleBuffer<cell_depth> kb(k0.data(), k1.data());
+  ringsweep::DoubleBuffer<u32> vb(v0.data(), v1.data());
+  const by_cell_depth dec{};
+  std::size_t bytes = 0;
+  two_phase(bytes, [&](void* t) {
+    if constexpr (DB && PAIRS) {
+      if constexpr (BITS) {
+        return DESC ? DeviceRadixSort::SortPairsDescending(t, bytes, kb, vb, n, dec, 32, 64)
+                    : DeviceRadixSort::SortPairs(t, bytes, kb, vb, n, dec, 32, 64);
+      } else {
+        return DESC ? DeviceRadixSort::SortPairsDescending(t, bytes, kb, vb, n, dec)
+                    : DeviceRadixSort::SortPairs(t, bytes, kb, vb, n, dec);
+      }
+    } else if constexpr (DB) {
+      if constexpr (BITS) {
+        return DESC ? DeviceRadixSort::SortKeysDescending(t, bytes, kb, n, dec, 32, 64)
+                    : DeviceRadixSort::SortKeys(t, bytes, kb, n, dec, 32, 64);
+      } else {
+        return DESC ? DeviceRadixSort::SortKeysDescending(t, bytes, kb, n, dec)
+                    : DeviceRadixSort::SortKeys(t, bytes, kb, n, dec);
+      }
+    } else if constexpr (PAIRS) {
+      if constexpr (BITS) {
+        return DESC ? DeviceRadixSort::SortPairsDescending(t, bytes, k0.data(), k1.data(), v0.data(), v1.data(), n,
+                                                           dec, 32, 64)
+                    : DeviceRadixSort::SortPairs(t, bytes, k0.data(), k1.data(), v0.data(), v1.data(), n, dec, 32, 64);
+      } else {
+        return DESC ? DeviceRadixSort::SortPairsDescending(t, bytes, k0.data(), k1.data(), v0.data(), v1.data(), n,
+                                                           dec)
+                    : DeviceRadixSort::SortPairs(t, bytes, k0.data(), k1.data(), v0.data(), v1.data(), n, dec);
+      }
+    } else {
+      if constexpr (BITS) {
+        return DESC ? DeviceRadixSort::SortKeysDescending(t, bytes, k0.data(), k1.data(), n, dec, 32, 64)
+                    : DeviceRadixSort::SortKeys(t, bytes, k0.data(), k1.data(), n, dec, 32, 64);
+      } else {
+        return DESC ? DeviceRadixSort::SortKeysDescending(t, bytes, k0.data(), k1.data(), n, dec)
+                    : DeviceRadixSort::SortKeys(t, bytes, k0.data(), k1.data(), n, dec);
+      }
+    }
+  });
+  const auto order = reference(keys, BITS ? 32 : 0, 64, DESC);
+  const bool first = DB ? kb.selector == 0 : false;  // pointers: the output is d_buffers[1]
+  require_order((first ? k0 : k1).download(), keys, order);
+  if constexpr (PAIRS) {
+    REQUIRE((!DB || vb.selector == kb.selector));
+    const auto v = (first ? v0 : v1).download();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(v[i] == u32(order[i]));
+  }
+}
+
+template <bool PAIRS, bool DESC>
+void check_decomposer_forms(const std::vector<cell_depth>& keys) {
+  check_decomposer_form<PAIRS, DESC, false, false>(keys);
+  check_decomposer_form<PAIRS, DESC, false, true>(keys);
+  check_decomposer_form<PAIRS, DESC, true, false>(keys);
+  check_decomposer_form<PAIRS, DESC, true, true>(keys);
+}
+
 }  // namespace
+
+TEST_CASE("DeviceRadixSort: each of the 16 decomposer overloads once", "[cub][decomposer]") {
+  const auto keys = cell_keys(1500);
+  check_decomposer_forms<false, false>(keys);
+  check_decomposer_forms<false, true>(keys);
+  check_decomposer_forms<true, false>(keys);
+  check_decomposer_forms<true, true>(keys);
+}
 
 TEST_CASE("DeviceRadixSort: CUB's decomposer overloads (custom keys), every form", "[cub][decomposer]") {
   const std::size_t n = 5000;
