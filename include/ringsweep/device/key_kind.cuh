@@ -68,27 +68,25 @@ template <bool SIGNED>
 struct int128_decomposer {
   using hi_t = decltype(int128_halves<SIGNED>::hi);
 #ifdef RINGSWEEP_HAS_CUDA_STD_TUPLE
-  __host__ __device__ cuda::std::tuple<hi_t&, u64&> operator()(int128_halves<SIGNED>& k) const { return {k.hi, k.lo}; }
+  using fields = cuda::std::tuple<hi_t&, u64&>;
 #else
-  __host__ __device__ std::tuple<hi_t&, u64&> operator()(int128_halves<SIGNED>& k) const { return {k.hi, k.lo}; }
+  using fields = std::tuple<hi_t&, u64&>;
 #endif
+  __host__ __device__ fields operator()(int128_halves<SIGNED>& k) const { return {k.hi, k.lo}; }
 };
 
 /// 128-bit integers (`__int128`, `unsigned __int128`, CUB's `__int128_t` / `__uint128_t`) are
 /// built-in keys to the caller and custom keys to the kernels: the halves above through their
 /// decomposer, 16 passes of the 128-bit image, arrays aligned to 16 bytes as the type is.
-template <bool SIGNED>
-struct int128_keys : decomposed_keys<int128_halves<SIGNED>, int128_decomposer<SIGNED>> {};
-template <>
-struct builtin_keys<__int128> : int128_keys<true> {
-  using key_type = __int128;
-  static_assert(sizeof(__int128) == sizeof(typename int128_keys<true>::sort_key), "");
+template <class Int, bool SIGNED>
+struct int128_keys : decomposed_keys<int128_halves<SIGNED>, int128_decomposer<SIGNED>> {
+  using key_type = Int;
+  static_assert(sizeof(Int) == sizeof(int128_halves<SIGNED>), "a 128-bit integer is its two halves");
 };
 template <>
-struct builtin_keys<unsigned __int128> : int128_keys<false> {
-  using key_type = unsigned __int128;
-  static_assert(sizeof(unsigned __int128) == sizeof(typename int128_keys<false>::sort_key), "");
-};
+struct builtin_keys<__int128> : int128_keys<__int128, true> {};
+template <>
+struct builtin_keys<unsigned __int128> : int128_keys<unsigned __int128, false> {};
 #endif
 
 }  // namespace detail
