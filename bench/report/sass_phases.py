@@ -303,6 +303,15 @@ TYPE_NAMES = {"unsigned int": "u32", "int": "i32", "float": "f32", "unsigned lon
 TYPE_BYTES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "i128": 16, "u128": 16}
 
 
+def key_name(arg):
+    """The case's name of a sort_config's key argument (TYPE_NAMES), the 128-bit integers
+    included: the kernels see them as a custom key of two 64-bit fields (int128_halves<SIGNED>)."""
+    m = re.search(r"int128_halves<(true|false|\(bool\)1|\(bool\)0)>", arg)
+    if m:
+        return "i128" if m.group(1) in ("true", "(bool)1") else "u128"
+    return TYPE_NAMES.get(arg)
+
+
 def split_args(s):
     args, depth, cur = [], 0, ""
     for ch in s:
@@ -335,10 +344,7 @@ def kernel_case(demangled):
         if len(args) != 4 or not args[3].endswith("::no_hooks"):
             return None
         policy = args[0].split("::")[-1]
-        key = TYPE_NAMES.get(args[1])
-        m128 = re.search(r"int128_halves<(true|false|\(bool\)1|\(bool\)0)>", args[1])
-        if m128:  # 128-bit integers: the kernels' custom key of two 64-bit fields
-            key = "i128" if m128.group(1) in ("true", "(bool)1") else "u128"
+        key = key_name(args[1])
         value = args[2] if len(args) > 2 else "null_value"
         if key is None:
             return None

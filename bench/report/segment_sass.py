@@ -13,7 +13,7 @@ code, each loop body once, as ptxas laid it out) times its trip count:
 
 for segments of s keys taking L lanes each (their lanes full: a partial lane's guarded loads and stores
 are `cold`, as are the collectives' out-of-line paths) (L = the power of two with L x ITEMS >= s; ITEMS = 16
-keys per lane for images of at most 32 bits, 8 above): a warp takes 32 segments (the kernel's
+keys per lane for images of at most 32 bits, 8 up to 64, 4 above): a warp takes 32 segments (the kernel's
 `other`: their bounds, classification and queue, counted once; the call that classifies a segment
 that is not tiny is marked cold: a warp whose 32 segments are all tiny never makes it),
 then sorts them in L rounds of 32 / L sub-warps, every lane of the warp issuing each instruction
@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sass_phases  # noqa: E402
 
 REGIONS = ["net_load", "net_within", "net_flip", "net_across", "net_clean", "net_keys", "net_values", "net_one_lane"]
-SIZES = [4, 8, 16, 64, 256, 512]  # segment sizes the report and the budget name
+SIZES = [4, 8, 16, 64, 128, 256, 512]  # segment sizes the report and the budget name
 KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
                     r"ringsweep::[a-z0-9_]+::detail::segment_offsets<[^<>]*>, "
                     r"ringsweep::[a-z0-9_]+::detail::segment_in_place>\(")
@@ -49,15 +49,15 @@ KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail
 # output>: its `large_offsets` region is not on a small segment's path).
 SMALL_KERNEL = re.compile(r"small(?:_large)?_segment_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
                           r"ringsweep::[a-z0-9_]+::detail::segment_in_place(?:, \d+)?>\(")
-BLOCK_SIZES = [512, 600, 1024, 4096, 9216]  # segment sizes of the block classes' rows
-PASSES = {8: 1, 16: 2, 32: 4, 64: 8}  # digit passes of the whole key
+BLOCK_SIZES = [256, 512, 600, 1024, 1920, 4096, 9216]  # segment sizes of the block classes' rows
+PASSES = {8: 1, 16: 2, 32: 4, 64: 8, 128: 16}  # digit passes of the whole key
 NIBBLE_PASSES = {b: 2 * p for b, p in PASSES.items()}  # 4-bit passes (block_thread_rank's)
 
 
 def config_case(args):
     """(case, key bits) of a sort_config's (policy, key, value, hooks) arguments: keys_u32,
     pairs_u32_u32 ... (values by their words: value_words<4, 4> is u32, 16 bytes v16), else None."""
-    key = sass_phases.TYPE_NAMES.get(args[1])
+    key = sass_phases.key_name(args[1])
     if key is None:
         return None
     value = args[2]
@@ -133,8 +133,18 @@ def counts(insns, regions, names=REGIONS):
     return c
 
 
+def lane_items(key_bits):
+    """Keys per lane of the network's full variant (subwarp_lane_items)."""
+    return 16 if key_bits <= 32 else 8 if key_bits <= 64 else 4
+
+
+def tiny_limit(key_bits):
+    """The shipped policies' tiny limit: min(SEGMENT_TINY_KEYS = 512, 32 lanes' keys)."""
+    return min(512, 32 * lane_items(key_bits))
+
+
 def per_key(c, key_bits, size):
-    items = 16 if key_bits <= 32 else 8
+    items = lane_items(key_bits)
     if size <= items // 2 and c["net_one_lane"] > 0:  # the one-lane class: 32 segments at once
         return (c["other"] + c["net_one_lane"]) / (32.0 * size), 1
     lanes = 1
@@ -162,7 +172,7 @@ def analyse(cubin, nvdisasm, arch):
         policy, case, bits = kc
         c = counts(insns, regions)
         for size in SIZES:
-            if size > (512 if bits <= 32 else 256):
+            if size > tiny_limit(bits):
                 continue
             value, lanes = per_key(c, bits, size)
             row = {"arch": arch, "policy": policy, "case": case, "segment_keys": size, "lanes": lanes,
@@ -198,7 +208,7 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
             continue
         threads, tile = shape
         for size in BLOCK_SIZES:
-            if size > tile or size <= (512 if bits <= 32 else 256):  # tiny ones: the network's
+            if size > tile or size <= tiny_limit(bits):  # tiny ones: the network's
                 continue
             nibble = c["nibble_pass"] > 0
             passes = NIBBLE_PASSES[bits] if nibble else PASSES[bits]

@@ -27,6 +27,7 @@ void rows(const char* policy) {
   row<Policy, 8, 0>(policy, "keys_i64");
   row<Policy, 8, 0, true>(policy, "keys_f64");
   row<Policy, 16, 0>(policy, "keys_i128");  // two 64-bit fields of a custom key to the kernels
+  row<Policy, 16, 4>(policy, "pairs_u128_u32");
   row<Policy, 4, 4>(policy, "pairs_u32_u32");
   row<Policy, 8, 4>(policy, "pairs_u64_u32");
   row<Policy, 8, 8>(policy, "pairs_u64_u64");

@@ -16,14 +16,13 @@
 //
 // The host never reads the offsets and never synchronises (graph capture works): the device
 // sorts *tiny* segments (at most SEGMENT_TINY_KEYS keys: 512 in the shipped policies, 256 for keys
-// wider than 32 bits) in registers in the launch that classifies the segments, each by the fewest
-// lanes of a warp that hold it (16 keys a lane, 8 for 64-bit keys; a bitonic network across the
-// lanes), those of at most the policy's segment_block tile (4,096 4-byte keys shipped) one per
-// block of that shape, those of at most one onesweep tile one per block of the onesweep shape,
-// and larger ones by onesweep passes
-// that all blocks share (decoupled look-back over the same constant-size ring), so one segment of
-// 2^28 keys costs about what a plain sort of 2^28 keys costs. Custom keys wider than 64 bits sort
-// a tiny segment (at most 32 x SEGMENT_WARP_ITEMS keys) by one warp's ranking instead.
+// wider than 32 bits, 128 for custom keys wider than 64) in registers in the launch that classifies
+// the segments, each by the fewest lanes of a warp that hold it (16 keys a lane, 8 for 64-bit keys,
+// 4 above; a bitonic network across the lanes), those of at most the policy's segment_block tile
+// (4,096 4-byte keys shipped) one per block of that shape (or of the smaller segment_compact_block
+// shape), those of at most one onesweep tile one per block of the onesweep shape, and larger ones
+// by onesweep passes that all blocks share (decoupled look-back over the same constant-size
+// ring), so one segment of 2^28 keys costs about what a plain sort of 2^28 keys costs.
 //
 // Temporary storage grows with the number of segments, not with n (beyond the scratch half of the
 // in/out form): with S segments, P passes, L = min(S, floor(n / (TILE + 1))) (the most segments

@@ -216,9 +216,10 @@ TEMPLATE_TEST_CASE("128-bit integer keys: a segmented sort over every segment cl
                    "[sort][int128][segmented][top_k]", i128, u128) {
   using Key = TestType;
   using tiny = ringsweep_test::policy_tiny;
-  // Empty, one key, tiny (warp-ranked, as every key wider than 64 bits), one and several tiles of
-  // the tiny policy, with a gap nothing may write.
-  const std::vector<std::size_t> sizes = {0, 1, 2, 31, 33, 200, 700, 1300};
+  // Empty, one key, every class edge of the tiny policy for 16-byte keys (the network's 4 keys a
+  // lane and its 96-key limit, compact blocks of 32 x 4, medium of 32 x 5, the 64 x 3 tile), one
+  // and several tiles, with a gap nothing may write.
+  const std::vector<std::size_t> sizes = {0, 1, 2, 3, 4, 5, 31, 33, 64, 65, 96, 97, 128, 129, 160, 161, 192, 193, 200, 700, 1300};
   std::vector<long long> begins, ends;
   std::size_t n = 0;
   for (std::size_t s : sizes) {
@@ -257,7 +258,7 @@ TEMPLATE_TEST_CASE("128-bit integer keys: a segmented sort over every segment cl
         REQUIRE(got_v[b + i] == u32(b + order_s[i]));
       }
     }
-    const std::size_t gap = std::size_t(ends[5]);
+    const std::size_t gap = std::size_t(ends[std::find(sizes.begin(), sizes.end(), std::size_t(200)) - sizes.begin()]);
     for (std::size_t i = gap; i < gap + 5; ++i) REQUIRE(got_v[i] == 0xA5A5A5A5u);  // the gap: unwritten
   }
   // Top-k: the k first keys of the stable order, in both directions.
@@ -273,6 +274,54 @@ TEMPLATE_TEST_CASE("128-bit integer keys: a segmented sort over every segment cl
     const auto got = out.download();
     const auto order_all = reference(keys, opts);
     for (std::size_t i = 0; i < k; ++i) REQUIRE(image_of(got[i]) == image_of(keys[order_all[i]]));
+  }
+}
+
+TEST_CASE("128-bit integer keys: batched top-k of tiny rows (the network's positions)", "[sort][int128][top_k]") {
+  // The device's policy: rows of 0 to 128 keys are sorted by the network (4 keys a lane), their
+  // first k written with their input positions; 300 keys take a block. A window across the halves.
+  using Key = u128;
+  const std::vector<std::size_t> sizes = {0, 1, 2, 3, 5, 8, 17, 64, 97, 128, 129, 300};
+  std::vector<long long> begins, ends;
+  std::size_t n = 0;
+  for (std::size_t s : sizes) {
+    begins.push_back((long long)n);
+    ends.push_back((long long)(n + s));
+    n += s;
+  }
+  const auto keys = make_keys<Key>(n, 71);
+  const std::size_t k = 6;
+  for (auto order : {ringsweep::sort_order::ascending, ringsweep::sort_order::descending}) {
+    ringsweep::sort_options opts = ringsweep_test::sort_options_of(order);
+    opts.begin_bit = 40;
+    opts.end_bit = 100;
+    ringsweep_test::device_buffer<Key> in(keys), out(sizes.size() * k);
+    ringsweep_test::device_buffer<u64> idx(sizes.size() * k);
+    ringsweep_test::device_buffer<long long> db(begins), de(ends);
+    out.fill_bytes(0xA5);
+    idx.fill_bytes(0xA5);
+    std::size_t bytes = 0;
+    REQUIRE_CUDA(ringsweep::segmented_top_k_indices(nullptr, bytes, in.data(), out.data(), idx.data(), n, sizes.size(),
+                                                    db.data(), de.data(), k, opts));
+    ringsweep_test::device_bytes temp(bytes);
+    REQUIRE_CUDA(ringsweep::segmented_top_k_indices(temp.data(), bytes, in.data(), out.data(), idx.data(), n,
+                                                    sizes.size(), db.data(), de.data(), k, opts));
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto got = out.download();
+    const auto got_i = idx.download();
+    for (std::size_t s = 0; s < sizes.size(); ++s) {
+      INFO("row " << s << " of " << sizes[s] << " keys");
+      const std::vector<Key> row(keys.begin() + begins[s], keys.begin() + ends[s]);
+      const auto order_s = reference(row, opts);
+      for (std::size_t j = 0; j < k; ++j) {
+        if (j < row.size()) {
+          REQUIRE(got_i[s * k + j] == u64(begins[s]) + order_s[j]);
+          REQUIRE(image_of(got[s * k + j]) == image_of(row[order_s[j]]));
+        } else {
+          REQUIRE(got_i[s * k + j] == 0xA5A5A5A5A5A5A5A5ull);  // past a short row: unwritten
+        }
+      }
+    }
   }
 }
 

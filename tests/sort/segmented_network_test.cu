@@ -1,6 +1,6 @@
 // Tiny segments sorted by the sub-warp network (agent/subwarp_sort.cuh) with the device's policy:
 // sizes at every edge of its classes (1 to 32 lanes of 16 keys for images of at most 32 bits, of
-// 8 keys for 64-bit ones, the tiny limit, the medium and small classes above it), every key type, both orders,
+// 8 keys for 64-bit ones, of 4 for wider custom keys, the tiny limit, the medium and small classes above it), every key type, both orders,
 // bit windows, -0.0 / +0.0 and NaNs, many equal keys (stability through the values), mixed
 // layouts with gaps that must stay unwritten. Reference: std::stable_sort per segment.
 #include <catch2/catch.hpp>
@@ -34,20 +34,24 @@ namespace {
 using ringsweep::sort_order;
 using ringsweep_test::sort_options_of;
 
-/// Keys per lane of the network for `Key` (16 up to 32-bit images, 8 above).
-template <class Key>
+/// Keys per lane of the network for an image of `BITS` bits (16 up to 32, 8 up to 64, 4 above).
+template <int BITS>
 constexpr std::size_t lane_keys() {
-  return ringsweep::key_traits<Key>::bits <= 32 ? 16 : 8;
+  return BITS <= 32 ? 16 : BITS <= 64 ? 8 : 4;
 }
+/// Keys per thread of policy_defaults' compact and medium blocks (64 x 16 and 256 x 16 4-byte keys
+/// in 4,096 and 16,384 bytes) for keys of `bytes` bytes.
+constexpr std::size_t block_keys(std::size_t bytes) { return bytes <= 4 ? 16 : bytes <= 8 ? 8 : 4; }
 
-/// Sizes at the network's edges for `Key`: 0, 1, 2, 3, half a lane's keys -1, +0, +1 (the
-/// one-lane class), each class's size -1, +0, +1 (lanes x keys per lane), a lane's keys +-1, past the tiny limit (the compact class: policy_defaults'
-/// segment_compact_block tile of 64 x 16 4-byte or 64 x 8 8-byte keys +-1, and 600 keys; the
-/// medium class: its segment_block tile of 256 x 16 4-byte or 256 x 8 8-byte keys, and one past
-/// it: the small class).
-template <class Key>
+/// Sizes at the network's edges for `Key` (an image of `BITS` bits): 0, 1, 2, 3, half a lane's
+/// keys -1, +0, +1 (the one-lane class), each class's size -1, +0, +1 (lanes x keys per lane), a
+/// lane's keys +-1, past the tiny limit (the compact class: policy_defaults'
+/// segment_compact_block tile of 64 x 16 4-byte, 64 x 8 8-byte or 64 x 4 16-byte keys +-1, and
+/// 600 keys; the medium class: its segment_block tile of 256 x 16, 8 or 4 keys, and one past it:
+/// the small class).
+template <class Key, int BITS = ringsweep::key_traits<Key>::bits>
 std::vector<std::size_t> network_edges() {
-  const std::size_t items = lane_keys<Key>();
+  const std::size_t items = lane_keys<BITS>();
   // Half a lane's keys -1, +0, +1: the one-lane class (32 segments at once by the smaller network).
   std::vector<std::size_t> sizes = {0, 1, 2, 3, items / 2 - 1, items / 2, items / 2 + 1};
   for (std::size_t lanes = 1; lanes <= 32; lanes *= 2) {
@@ -55,8 +59,8 @@ std::vector<std::size_t> network_edges() {
     sizes.push_back(lanes * items);
     sizes.push_back(lanes * items + 1);
   }
-  const std::size_t compact = 64 * (sizeof(Key) <= 4 ? 16 : 8);
-  const std::size_t medium = 256 * (sizeof(Key) <= 4 ? 16 : 8);
+  const std::size_t compact = 64 * block_keys(sizeof(Key));
+  const std::size_t medium = 256 * block_keys(sizeof(Key));
   for (std::size_t s : {std::size_t(600), compact - 1, compact, compact + 1, medium - 1, medium, medium + 1})
     sizes.push_back(s);
   return sizes;
@@ -292,8 +296,8 @@ namespace tup = cuda::std;
 #else
 namespace tup = std;
 #endif
-/// A custom key of 96 bits (an f32, then an i64): wider than the network's 64-bit items, so its
-/// tiny segments take the warp ranking (segment_classify_kernel, tiny_segment_kernel).
+/// A custom key of 96 bits (an f32, then an i64) in 16 bytes: its network items hold two image
+/// words (4 keys a lane, tiny segments of up to 128 keys).
 struct score_id {
   float score;
   std::int64_t id;
@@ -301,50 +305,75 @@ struct score_id {
 struct by_score_id {
   __host__ __device__ tup::tuple<float&, std::int64_t&> operator()(score_id& k) const { return {k.score, k.id}; }
 };
+
+/// score_id's order-preserving image: the score's ordered bits above the id's, 96 bits.
+unsigned __int128 score_id_image(const score_id& k) {
+  std::uint32_t f = 0;
+  std::memcpy(&f, &k.score, sizeof f);
+  f = (f & 0x80000000u) != 0 ? ~f : f | 0x80000000u;
+  return (unsigned __int128)f << 64 | (std::uint64_t(k.id) ^ (std::uint64_t(1) << 63));
+}
 }  // namespace
 
-TEST_CASE("segmented network: custom keys wider than 64 bits take the warp ranking", "[sort][segmented][network]") {
-  // Tiny for this key: at most 32 x SEGMENT_WARP_ITEMS = 128 keys; then one block; then onesweep.
-  const layout l = lay_out({0, 1, 2, 31, 33, 127, 128, 129, 1000, 9217}, 3, true);
+TEST_CASE("segmented network: custom keys wider than 64 bits", "[sort][segmented][network]") {
+  // Every class edge for 16-byte keys: the network's (4 keys a lane, up to 128), the compact and
+  // medium blocks' (256 and 1,024), the onesweep tile's (384 x 5 = 1,920 in both shipped
+  // policies), then onesweep passes; the whole key and windows within the id, across the two
+  // image words and within the score.
+  std::vector<std::size_t> sizes = network_edges<score_id, 96>();
+  for (std::size_t s : {std::size_t(1919), std::size_t(1920), std::size_t(1921), std::size_t(4000)}) sizes.push_back(s);
+  const layout l = lay_out(sizes, 3, true);
   std::mt19937_64 rng(ringsweep_test::catch_seed());
   std::vector<score_id> keys(l.n);
   for (auto& k : keys) {
     std::memset(static_cast<void*>(&k), 0, sizeof k);
     k.score = float(int(rng() % 7)) - 3.0f;  // few distinct: ties broken by the id, then stability
-    k.id = std::int64_t(rng() % 5) - 2;
+    k.id = (std::int64_t(rng() % 5) - 2) * (std::int64_t(1) << 40) + std::int64_t(rng() % 3);
   }
   std::vector<std::uint32_t> index(l.n);
   for (std::size_t i = 0; i < l.n; ++i) index[i] = std::uint32_t(i);
   ringsweep_test::device_buffer<score_id> kin(keys), kout(l.n);
   ringsweep_test::device_buffer<std::uint32_t> vin(index), vout(l.n);
   ringsweep_test::device_buffer<long long> begin(l.begin), end(l.end);
+  const std::pair<int, int> windows[] = {{0, 96}, {32, 80}, {60, 70}, {64, 96}};
   for (auto o : {sort_order::ascending, sort_order::descending}) {
-    INFO(ringsweep_test::order_name(sort_options_of(o)));
-    kout.fill_bytes(0xAB);
-    vout.fill_bytes(0xAB);
-    std::size_t bytes = 0;
-    REQUIRE_CUDA(ringsweep::segmented_sort_pairs(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(), l.n,
-                                                 l.begin.size(), begin.data(), end.data(), by_score_id{},
-                                                 sort_options_of(o)));
-    ringsweep_test::device_bytes temp(bytes);
-    REQUIRE_CUDA(ringsweep::segmented_sort_pairs(temp.data(), bytes, kin.data(), kout.data(), vin.data(), vout.data(),
-                                                 l.n, l.begin.size(), begin.data(), end.data(), by_score_id{},
-                                                 sort_options_of(o)));
-    REQUIRE_CUDA(cudaDeviceSynchronize());
-    const auto got = kout.download();
-    const auto got_index = vout.download();
-    for (std::size_t s = 0; s < l.begin.size(); ++s) {
-      std::vector<std::uint32_t> order;
-      for (long long i = l.begin[s]; i < l.end[s]; ++i) order.push_back(std::uint32_t(i));
-      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const auto ka = std::make_pair(keys[a].score, keys[a].id), kb = std::make_pair(keys[b].score, keys[b].id);
-        return o == sort_order::ascending ? ka < kb : kb < ka;
-      });
-      for (std::size_t j = 0; j < order.size(); ++j) {
-        INFO("segment of " << order.size() << " keys, position " << j);
-        const std::size_t at = std::size_t(l.begin[s]) + j;
-        REQUIRE(got_index[at] == order[j]);
-        REQUIRE(std::memcmp(&got[at], &keys[order[j]], sizeof(score_id)) == 0);
+    for (const auto& w : windows) {
+      ringsweep::sort_options opts = sort_options_of(o);
+      opts.begin_bit = w.first;
+      opts.end_bit = w.second;
+      INFO(ringsweep_test::order_name(opts) << ", bits [" << w.first << ", " << w.second << ")");
+      kout.fill_bytes(0xAB);
+      vout.fill_bytes(0xAB);
+      std::size_t bytes = 0;
+      REQUIRE_CUDA(ringsweep::segmented_sort_pairs(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(),
+                                                   l.n, l.begin.size(), begin.data(), end.data(), by_score_id{}, opts));
+      ringsweep_test::device_bytes temp(bytes);
+      REQUIRE_CUDA(ringsweep::segmented_sort_pairs(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
+                                                   vout.data(), l.n, l.begin.size(), begin.data(), end.data(),
+                                                   by_score_id{}, opts));
+      REQUIRE_CUDA(cudaDeviceSynchronize());
+      const auto got = kout.download();
+      const auto got_index = vout.download();
+      const unsigned __int128 mask = (((unsigned __int128)1) << (w.second - w.first)) - 1;
+      const auto place = [&](std::uint32_t i) { return score_id_image(keys[i]) >> w.first & mask; };
+      for (std::size_t s = 0; s < l.begin.size(); ++s) {
+        std::vector<std::uint32_t> order;
+        for (long long i = l.begin[s]; i < l.end[s]; ++i) order.push_back(std::uint32_t(i));
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+          return o == sort_order::ascending ? place(a) < place(b) : place(b) < place(a);
+        });
+        for (std::size_t j = 0; j < order.size(); ++j) {
+          INFO("segment of " << order.size() << " keys, position " << j);
+          const std::size_t at = std::size_t(l.begin[s]) + j;
+          REQUIRE(got_index[at] == order[j]);
+          REQUIRE(std::memcmp(&got[at], &keys[order[j]], sizeof(score_id)) == 0);
+        }
+      }
+      // Positions in no segment stay unwritten.
+      for (std::size_t i = 0; i < l.n; ++i) {
+        bool inside = false;
+        for (std::size_t s = 0; s < l.begin.size() && !inside; ++s) inside = l.begin[s] <= (long long)i && (long long)i < l.end[s];
+        if (!inside) REQUIRE(got_index[i] == 0xABABABABu);
       }
     }
   }

@@ -80,8 +80,8 @@ cudaError_t argsort() {
                             static_cast<Index*>(nullptr), 1);
 }
 
-/// Segmented sorts: the classification, the tiny (warp), compact, medium and small (block) segment
-/// kernels, and the large segments' histogram, scan, onesweep and copy.
+/// Segmented sorts: the classification with the tiny segments' network, the compact, medium and
+/// small (block) segment kernels, and the large segments' histogram, scan, onesweep and copy.
 template <class Key, class Value>
 cudaError_t segmented() {
   std::size_t bytes = 0;
@@ -234,6 +234,7 @@ cudaError_t ringsweep_spill_check() {
   e = e != cudaSuccess ? e : keys_only<__int128>();
   e = e != cudaSuccess ? e : pairs<unsigned __int128, std::uint32_t>();
   e = e != cudaSuccess ? e : segmented<__int128, void>();
+  e = e != cudaSuccess ? e : segmented<unsigned __int128, std::uint32_t>();  // the wide network's late values
   e = e != cudaSuccess ? e : counted<std::uint32_t, void>();
   e = e != cudaSuccess ? e : counted<std::uint64_t, void>();
   e = e != cudaSuccess ? e : counted<std::uint64_t, std::uint32_t>();

@@ -1,6 +1,7 @@
-// segment_lists: a segmented sort's segments by class, as the device sorts them: tiny ones (one
-// warp each), small ones (one block each) and large ones (onesweep tiles that many blocks share),
-// and the map from a large tile to its segment.
+// segment_lists: a segmented sort's segments by class, as the device lists them for the launches
+// after the classification (which sorts the tiny ones itself): compact and medium ones (one block
+// each, from the front), small ones (one block each, from the back) and large ones (onesweep tiles
+// that many blocks share), and the map from a large tile to its segment.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +29,7 @@ struct large_segment {
   u64 first_tile;
 };
 
-/// A tiny or small segment as one word: `begin` in the low 48 bits, `size - 1` in the high 16
+/// A listed segment of at most 65536 keys as one word: `begin` in the low 48 bits, `size - 1` in the high 16
 /// (sizes of 2 to 65536 keys; the dispatch keeps n below 2^48).
 struct segment_item {
   static constexpr int begin_bits = 48;
@@ -37,8 +38,8 @@ struct segment_item {
   __host__ __device__ static constexpr u32 size(u64 item) { return u32(item >> begin_bits) + 1u; }
 };
 
-/// The classes of a segmented sort, in its temporary storage. Tiny segments fill `items` from the
-/// front, small ones from the back (together at most one per segment); large ones fill `large` in
+/// The classes of a segmented sort, in its temporary storage. Compact and medium segments fill
+/// `items` from the front, small ones from the back (together at most one per segment); large ones fill `large` in
 /// the order of their first tiles, because one compare-and-swap of a 64-bit word hands out both
 /// the list index (high bits of `large_word`) and the first tile (low bits).
 ///
@@ -48,7 +49,7 @@ struct segment_item {
 struct segment_lists {
   u64* items;             // num_segments words (segment_item)
   u64 capacity;           // num_segments
-  u32* tiny_count;        // zeroed
+  u32* front_count;       // zeroed
   u32* small_count;       // zeroed
   u64* large_word;        // zeroed: large segments << large_count_shift | their tiles
   large_segment* large;   // at most `large_capacity` entries
@@ -75,7 +76,7 @@ struct segment_first_k {
   static constexpr bool POSITIONS = Positions;
   Bits* keys_out;        // null: keys not written (indices only)
   ValueRaw* values_out;  // null: keys only
-  u32* item_segments;    // segment_lists item i's segment number (tiny from the front, small from the back)
+  u32* item_segments;    // segment_lists item i's segment number (front and back as above)
   u64 k;
 
   /// Slots of segment `s`'s first key and value.

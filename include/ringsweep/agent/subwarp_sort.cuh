@@ -4,6 +4,7 @@
 // grows with the square of the segment's size.
 #pragma once
 
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -17,17 +18,33 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
+/// A key's window bits as the network compares them, for images wider than 64 bits (custom
+/// keys of up to 128 bits): the high word first.
+struct wide_bits {
+  u64 hi, lo;
+};
+
+/// How a network item holds a key's place: `packed` (images of at most 32 bits: window bits and
+/// position in one 64-bit word), `word` (at most 64 bits) or `wide` (up to 128: two words).
+enum class item_form { packed, word, wide };
+
+template <int KEY_BITS>
+__host__ __device__ constexpr item_form item_form_of() {
+  return KEY_BITS <= 32 ? item_form::packed : KEY_BITS <= 64 ? item_form::word : item_form::wide;
+}
+
 /// A key's place in a network sort: its window bits `w` (the sort's order: ascending in `w`) and
-/// its position in the segment (the tie-break, so the sort is stable). Images of at most 32 bits
-/// pack both into one 64-bit word (one unsigned comparison); wider ones (up to 64 bits) keep them
-/// apart. Positions are distinct within a segment, so two items never compare equal.
-template <bool PACKED>
+/// its position in the segment (the tie-break, so the sort is stable), held as `FORM` says.
+/// Positions are distinct within a segment, so two items never compare equal. `last(pos)`: an
+/// item above every key's (a missing key).
+template <item_form FORM>
 struct network_item;
 
 template <>
-struct network_item<true> {
+struct network_item<item_form::packed> {
   u64 v;  // w << 32 | position
   __device__ __forceinline__ static network_item make(u64 w, u32 pos) { return {w << 32 | pos}; }
+  __device__ __forceinline__ static network_item last(u32 pos) { return make(~u64(0), pos); }
   __device__ __forceinline__ u32 pos() const { return u32(v); }
   __device__ __forceinline__ static bool less(const network_item& a, const network_item& b) { return a.v < b.v; }
   /// The smaller to `a`, the larger to `b`: one comparison, one select (the larger is what the
@@ -43,10 +60,11 @@ struct network_item<true> {
 };
 
 template <>
-struct network_item<false> {
+struct network_item<item_form::word> {
   u64 w;
   u32 p;
   __device__ __forceinline__ static network_item make(u64 w, u32 pos) { return {w, pos}; }
+  __device__ __forceinline__ static network_item last(u32 pos) { return make(~u64(0), pos); }
   __device__ __forceinline__ u32 pos() const { return p; }
   __device__ __forceinline__ static bool less(const network_item& a, const network_item& b) {
     return a.w < b.w || (a.w == b.w && a.p < b.p);
@@ -62,6 +80,34 @@ struct network_item<false> {
   }
   __device__ __forceinline__ network_item shfl_xor(u32 lanes) const {
     return {__shfl_xor_sync(0xffffffffu, w, int(lanes)), __shfl_xor_sync(0xffffffffu, p, int(lanes))};
+  }
+};
+
+template <>
+struct network_item<item_form::wide> {
+  u64 hi, lo;
+  u32 p;
+  __device__ __forceinline__ static network_item make(const wide_bits& w, u32 pos) { return {w.hi, w.lo, pos}; }
+  __device__ __forceinline__ static network_item last(u32 pos) { return {~u64(0), ~u64(0), pos}; }
+  __device__ __forceinline__ u32 pos() const { return p; }
+  __device__ __forceinline__ static bool less(const network_item& a, const network_item& b) {
+    return a.hi < b.hi || (a.hi == b.hi && (a.lo < b.lo || (a.lo == b.lo && a.p < b.p)));
+  }
+  __device__ __forceinline__ static void exchange(network_item& a, network_item& b) {
+    const bool swap = less(b, a);
+    const u64 hi = swap ? b.hi : a.hi;
+    const u64 lo = swap ? b.lo : a.lo;
+    const u32 p = swap ? b.p : a.p;
+    b.hi = a.hi ^ b.hi ^ hi;
+    b.lo = a.lo ^ b.lo ^ lo;
+    b.p = a.p ^ b.p ^ p;
+    a.hi = hi;
+    a.lo = lo;
+    a.p = p;
+  }
+  __device__ __forceinline__ network_item shfl_xor(u32 lanes) const {
+    return {__shfl_xor_sync(0xffffffffu, hi, int(lanes)), __shfl_xor_sync(0xffffffffu, lo, int(lanes)),
+            __shfl_xor_sync(0xffffffffu, p, int(lanes))};
   }
 };
 
@@ -115,10 +161,10 @@ struct queued_segment {
 };
 
 /// Keys per lane of subwarp_sort's full variant for keys of `Key`: 16 for images of at most 32 bits
-/// (one 64-bit word each with its tie-break), 8 above.
+/// (one 64-bit word each with its tie-break), 8 up to 64 bits, 4 above (five registers an item).
 template <class Key>
 __host__ __device__ constexpr int subwarp_lane_items() {
-  return key_traits<Key>::bits <= 32 ? 16 : 8;
+  return key_traits<Key>::bits <= 32 ? 16 : key_traits<Key>::bits <= 64 ? 8 : 4;
 }
 
 /// A warp's buffers of subwarp_sort (both variants): its keys, their order and values.
@@ -139,7 +185,6 @@ struct subwarp_storage {
 /// buffer's order array, and the sub-warp writes each rank's key and value from the buffer,
 /// striped (a sort in place reads nothing it has written).
 ///
-/// `SUPPORTED`: images of at most 64 bits (wider custom keys take warp_segment_sort).
 ///
 ///     __shared__ typename subwarp_sort<Config>::TempStorage temp[WARPS];
 ///     subwarp_sort<Config> net(temp, warp, params);
@@ -158,8 +203,9 @@ class subwarp_sort {
   using traits = key_traits<Key>;
   static constexpr bool HAS_VALUES = Config::HAS_VALUES;
   static constexpr int KEY_BITS = traits::bits;
-  static constexpr bool SUPPORTED = KEY_BITS <= 64;
-  static constexpr bool PACKED = KEY_BITS <= 32;
+  static_assert(KEY_BITS <= 128, "images of at most 128 bits (decomposed keys' limit)");
+  static constexpr item_form FORM = item_form_of<KEY_BITS>();
+  static constexpr bool PACKED = FORM == item_form::packed;
   /// Keys per lane of the full variant (subwarp_lane_items).
   static constexpr int LANE_ITEMS = subwarp_lane_items<Key>();
   /// Half of them: the one-lane variant's.
@@ -178,7 +224,10 @@ class subwarp_sort {
   static constexpr int ITEMS = ONE_LANE ? ONE_LANE_ITEMS : LANE_ITEMS;
   /// The largest segment: a whole warp's keys (the full variant).
   static constexpr int MAX_KEYS = warp_threads * LANE_ITEMS;
-  using item_t = network_item<PACKED>;
+  using item_t = network_item<FORM>;
+  /// Ranks a lane writes to the order array in one store (4: 16 bytes; 2 where the one-lane
+  /// variant holds 2 keys).
+  static constexpr int ORDER_STORE = ITEMS < 4 ? ITEMS : 4;
 
   using TempStorage = subwarp_storage<Config>;
   static_assert(TempStorage::KEYS == MAX_KEYS, "one warp's keys");
@@ -221,7 +270,7 @@ class subwarp_sort {
     // fetch by offset.
     item_t x[ITEMS];
     {
-      const word_maker make_word(p_);
+      const maker_t make_word(p_);
       const int striped = striped_count(size, j, shift);
       const bits_type* keys_in = p_.keys_in + (begin + u32(j));
       // Item r's key: slot sub + j + r * lanes, at byte offset `first + r * stride`, its tie-break.
@@ -235,7 +284,7 @@ class subwarp_sort {
         // sass: net_load
       }
 RINGSWEEP_UNROLL
-      for (int r = 0; r < ITEMS; ++r) x[r] = item_t::make(~u64(0), first + u32(r) * stride);  // missing: last
+      for (int r = 0; r < ITEMS; ++r) x[r] = item_t::last(first + u32(r) * stride);  // missing: last
       each_item(striped, [&](int r) {
         const bits_type k = load_global(keys_in + r * lanes);
         key_at(first + u32(r) * stride) = k;
@@ -294,17 +343,19 @@ RINGSWEEP_UNROLL
       keys_out = out.keys_out;  // null: indices only
       values_out = out.values_out;
     }
-    // Lane j's ranks to the order array, four to a 16-byte store: 4 instructions where 16 were,
-    // and the reads below need no padding, but within a quarter-warp lanes l and l + 2 share
-    // banks (a 4-way conflict: four times the shared wavefronts of 4-byte stores to a padded
-    // array; no GPU has timed the difference).
+    // Lane j's ranks to the order array, four to a 16-byte store (ORDER_STORE): 4 instructions
+    // where 16 were, and the reads below need no padding, but within a quarter-warp lanes l and
+    // l + 2 share banks (a 4-way conflict: four times the shared wavefronts of 4-byte stores to a
+    // padded array; no GPU has timed the difference).
+    struct alignas(4 * ORDER_STORE) ranks_store {
+      u32 w[ORDER_STORE];
+    };
 RINGSWEEP_UNROLL
-    for (int r = 0; r < ITEMS; r += 4) {
-      struct alignas(16) four {
-        u32 w[4];
-      };
-      const four w{{x[r].pos(), x[r + 1].pos(), x[r + 2].pos(), x[r + 3].pos()}};
-      *reinterpret_cast<four*>(&temp_.order[lane * ITEMS + r]) = w;
+    for (int r = 0; r < ITEMS; r += ORDER_STORE) {
+      ranks_store w;
+RINGSWEEP_UNROLL
+      for (int i = 0; i < ORDER_STORE; ++i) w.w[i] = x[r + i].pos();
+      *reinterpret_cast<ranks_store*>(&temp_.order[lane * ITEMS + r]) = w;
     }
     __syncwarp();
     const int striped = striped_count(count, j_after, shift_after);
@@ -415,6 +466,34 @@ RINGSWEEP_UNROLL
       }
     }
   };
+
+  /// Bits [begin, end) of an image, those of its 64-bit word at bit `base`, in place.
+  __device__ __forceinline__ static u64 window_mask(int begin, int end, int base) {
+    const int b = begin > base ? begin - base : 0;
+    const int e = end - base < 64 ? end - base : 64;
+    if (e <= b) return 0;
+    return (e - b >= 64 ? ~u64(0) : (u64(1) << (e - b)) - 1u) << b;
+  }
+
+  /// The window bits of a key whose image is wider than 64 bits (a custom key of up to 128): its
+  /// whole image in the sort's direction, masked to the window in place (the order is the same),
+  /// as two words.
+  struct wide_maker {
+    const sort_arrays<Key, ValueRaw>& p;
+    u64 lo_mask, hi_mask;
+    __device__ __forceinline__ explicit wide_maker(const sort_arrays<Key, ValueRaw>& p_)
+        : p(p_),
+          lo_mask(window_mask(p_.window.begin_bit, p_.window.end_bit, 0)),
+          hi_mask(window_mask(p_.window.begin_bit, p_.window.end_bit, 64)) {}
+    __device__ __forceinline__ wide_bits operator()(const bits_type& raw) const {
+      const bits_type image = p.window.image(p).image(raw);  // the low word first
+      u64 v[2] = {0, 0};
+      constexpr std::size_t bytes = sizeof(image) < sizeof(v) ? sizeof(image) : sizeof(v);
+      memcpy(static_cast<void*>(v), static_cast<const void*>(&image), bytes);
+      return wide_bits{v[1] & hi_mask, v[0] & lo_mask};
+    }
+  };
+  using maker_t = typename std::conditional<FORM == item_form::wide, wide_maker, word_maker>::type;
 
   /// `x` or `y`, whichever belongs here: the smaller in the lower lane of a pair, else the larger.
   __device__ __forceinline__ static item_t keep(const item_t& x, const item_t& y, bool lower) {

@@ -23,7 +23,6 @@ struct policy_check {
   static_assert(Policy::PREFETCH_BINS >= 0 && Policy::PREFETCH_BINS <= 2, "PREFETCH_BINS: 0, 1 or 2");
   static_assert(Policy::CACHE_HINTS_L2_PERCENT >= 1, "CACHE_HINTS_L2_PERCENT must be at least 1");
   static_assert(Policy::SEGMENT_TINY_KEYS >= 2 && Policy::SEGMENT_TINY_KEYS <= 65536, "SEGMENT_TINY_KEYS: 2 to 65536");
-  static_assert(Policy::SEGMENT_WARP_ITEMS >= 1 && Policy::SEGMENT_WARP_ITEMS <= 16, "SEGMENT_WARP_ITEMS: 1 to 16");
   static_assert(Policy::PIPELINE_STAGES == 1 || Policy::PIPELINE_STAGES == 2, "PIPELINE_STAGES: 1 or 2");
   static constexpr bool ok = true;
 };

@@ -170,9 +170,9 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   (`bins_in`): 0 after its look-back, 1 before it, 2 at the tile's start; a shape's
 ///   `prefetch_bins(when)` overrides it for that kernel.
 /// - `SEGMENT_TINY_KEYS`: segmented sorts sort a segment of at most this many keys (capped at 512
-///   for keys of at most 32 bits, 256 for wider ones) in registers, by a bitonic network over the
-///   fewest lanes of a warp that hold it (16 keys per lane, 8 for 64-bit keys), in the launch that
-///   classifies the segments; a larger one of at most one onesweep tile in one block, and larger
+///   for keys of at most 32 bits, 256 up to 64 bits, 128 for wider custom keys) in registers, by a
+///   bitonic network over the fewest lanes of a warp that hold it (16 keys per lane, 8 for 64-bit
+///   keys, 4 above), in the launch that classifies the segments; a larger one of at most one onesweep tile in one block, and larger
 ///   ones by onesweep passes over all their tiles.
 /// - `segment_block(sort_types)`: the block shape that sorts a segmented sort's segments above
 ///   the tiny ones and up to its own tile (one block each, several per SM), where that tile is
@@ -188,9 +188,6 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   ranked by per-thread counters as the medium block: on sm_90 a 1,024-key u32 segment takes 4.6
 ///   warp-instructions per key (7.6 with the onesweep block ranking; 128 x 8 took 9.1 with it, the
 ///   medium block 30.7 with it; bench/results/segment_instructions.md).
-/// - `SEGMENT_WARP_ITEMS`: keys whose image is wider than 64 bits (custom keys) sort a tiny segment
-///   of at most `32 * SEGMENT_WARP_ITEMS` keys in one warp instead (keys per lane; the ranking
-///   costs each lane `32 * SEGMENT_WARP_ITEMS^2` comparisons per pass).
 /// - `DEPENDENT_LAUNCH`: every kernel of a onesweep sort after the histogram is launched as a
 ///   programmatic dependent of the one before (sm_90 on, where the kernels were built for it): it
 ///   is scheduled while its predecessor finishes and waits for it on the device, which hides a
@@ -236,7 +233,6 @@ struct policy_defaults {
   static constexpr bool CACHE_HINTS = false;
   static constexpr int CACHE_HINTS_L2_PERCENT = 100;
   static constexpr int SEGMENT_TINY_KEYS = 512;
-  static constexpr int SEGMENT_WARP_ITEMS = 4;
   __host__ __device__ static constexpr onesweep_shape segment_block(sort_types t) {
     return onesweep_shape::fit(t, 256, 16, 16, 256 * 16 * 4).blocks_per_sm(2);
   }

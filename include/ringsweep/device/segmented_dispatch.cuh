@@ -1,7 +1,7 @@
 // The launches of a segmented sort. The host knows n and the number of segments, never their
-// sizes: the device sorts the segments into classes (tiny: a warp each; compact, medium and small:
-// a block each, of three shapes; large: onesweep passes over all their tiles), and every later
-// launch reads the classes.
+// sizes: the device sorts the segments into classes (tiny: sorted by sub-warps in the classifying
+// launch; compact, medium and small: a block each, of three shapes; large: onesweep passes over all
+// their tiles), and every later launch reads the classes.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +13,6 @@
 #include "../detail/sort_hooks.cuh"
 #include "../detail/temp_layout.cuh"
 #include "../kernels/onesweep_kernel.cuh"
-#include "../kernels/segment_classify_kernel.cuh"
 #include "../kernels/segment_classify_sort_kernel.cuh"
 #include "../kernels/segment_sort_kernel.cuh"
 #include "launch.cuh"
@@ -51,19 +50,16 @@ struct segmented_dispatch {
   static constexpr int TILE = Config::TILE;
   static constexpr int RADIX = Config::RADIX;
   /// Tiny segments are sorted in registers by sub-warps (subwarp_sort) in the classification's
-  /// own launch where the keys' images have at most 64 bits, else one warp each (warp_segment_sort).
-  static constexpr bool NETWORK = subwarp_sort<typename Config::unhooked>::SUPPORTED;
-  static constexpr int TINY =
-      NETWORK ? min_of(Policy::SEGMENT_TINY_KEYS, subwarp_sort<typename Config::unhooked>::MAX_KEYS)
-              : warp_threads * Policy::SEGMENT_WARP_ITEMS;
+  /// own launch.
+  static constexpr int TINY = min_of(Policy::SEGMENT_TINY_KEYS, subwarp_sort<typename Config::unhooked>::MAX_KEYS);
   static_assert(TILE <= 65536 && TINY <= 65536, "segment_item holds sizes up to 65536");
   /// Segments above TINY and up to MEDIUM keys are sorted one per block of the policy's
-  /// segment_block shape (several blocks per SM), where the network takes the tiny ones (the
-  /// front of the item list is then free) and that tile lies between TINY and one onesweep tile;
-  /// MEDIUM 0: no such class.
+  /// segment_block shape (several blocks per SM), listed from the front of the item list (the
+  /// network sorts the tiny ones where they are), where that tile lies between TINY and one
+  /// onesweep tile; MEDIUM 0: no such class.
   using medium_config = sort_config<segment_block_policy<Policy>, Key, typename Config::value_type>;
   static constexpr int MEDIUM =
-      NETWORK && medium_config::TILE > TINY && medium_config::TILE < TILE ? medium_config::TILE : 0;
+      medium_config::TILE > TINY && medium_config::TILE < TILE ? medium_config::TILE : 0;
   /// Medium segments of at most COMPACT keys go to a smaller block instead, the policy's
   /// segment_compact_block shape (more blocks per SM), where that tile lies between TINY and
   /// MEDIUM: the classification lists both classes together at the front, and each kernel sorts
@@ -73,14 +69,14 @@ struct segmented_dispatch {
       MEDIUM != 0 && compact_config::TILE > TINY && compact_config::TILE < MEDIUM ? compact_config::TILE : 0;
 
   // Counter words (before the tail iterator's, from Config::COUNTER_TAILS, and the routes).
-  static constexpr int COUNTER_TINY = 3;
+  static constexpr int COUNTER_FRONT = 3;
   static constexpr int COUNTER_SMALL = 4;
   static constexpr int COUNTER_LARGE = 6;  // a 64-bit word (words 6 and 7)
   static constexpr int COUNTER_TILE_TICKET = 8;  // 64-bit words: the large segments' histogram's
   static constexpr int COUNTER_TILES_DONE = 10;  // ticket and counted tiles
   static constexpr int COUNTER_SCAN_TICKET = 12;
   static constexpr int COUNTER_COPY_TICKET = 14;  // 64-bit: the copy's tile ticket
-  static_assert(Config::COUNTER_SCAN_DONE < COUNTER_TINY && COUNTER_COPY_TICKET + 1 < Config::COUNTER_TAILS,
+  static_assert(Config::COUNTER_SCAN_DONE < COUNTER_FRONT && COUNTER_COPY_TICKET + 1 < Config::COUNTER_TAILS,
                 "the segmented counters lie between the sort's own and its tail words");
 
   /// Checks the arguments (those of sort_config::make_plan, and n below 2^48, segments below
@@ -122,7 +118,7 @@ struct segmented_dispatch {
     segment_lists lists;
     lists.items = reinterpret_cast<u64*>(base + l.items);
     lists.capacity = p.segments;
-    lists.tiny_count = counters + COUNTER_TINY;
+    lists.front_count = counters + COUNTER_FRONT;
     lists.small_count = counters + COUNTER_SMALL;
     lists.large_word = reinterpret_cast<u64*>(counters + COUNTER_LARGE);
     lists.large = reinterpret_cast<large_segment*>(base + l.large);
@@ -163,10 +159,10 @@ struct segmented_dispatch {
     sp.values_out = HAS_VALUES ? b.values_final : nullptr;
     sp.items = lists.items;
     sp.capacity = p.segments;
-    sp.tiny_count = lists.tiny_count;
+    sp.front_count = lists.front_count;
     sp.small_count = lists.small_count;
     sp.window = p.sort.window;
-    if constexpr (NETWORK) {
+    {
       segment_classify_sort_params<Key, Segments, value_raw_t> csp;
       csp.classify = cp;
       csp.sort = sp;
@@ -175,16 +171,6 @@ struct segmented_dispatch {
       e = launch(segment_classify_sort_kernel<net_config, Segments, Output>,
                  grid_of(ceil_div<std::size_t>(p.segments, threads), wide * classify_sort_min_blocks<net_config>()),
                  unsigned(threads), stream, launch_order::serial, csp, out);
-      if (e != cudaSuccess) return e;
-    } else {
-      e = launch(segment_classify_kernel<Segments, bits_type, value_raw_t, Output>,
-                 grid_of(ceil_div<std::size_t>(p.segments, segment_classify_threads), wide * 8),
-                 unsigned(segment_classify_threads), stream, launch_order::serial, cp, out);
-      if (e != cudaSuccess) return e;
-      constexpr std::size_t tiny_warps = tiny_segment_threads / warp_threads;
-      e = launch(tiny_segment_kernel<typename Config::unhooked, Output>,
-                 grid_of(ceil_div<std::size_t>(p.segments, tiny_warps), wide * 16), unsigned(tiny_segment_threads),
-                 stream, later, sp, out);
       if (e != cudaSuccess) return e;
     }
     if constexpr (COMPACT != 0) {

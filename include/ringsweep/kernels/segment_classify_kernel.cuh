@@ -1,5 +1,7 @@
-// The first kernel of a segmented sort: sorts every segment into its class (segment_lists), on
-// the device, so that the host never reads an offset.
+// The classification of a segmented sort's segments, on the device, so that the host never reads an
+// offset: where the segments are (offsets or rows of one length), its arguments, and what becomes of
+// a segment that the first kernel (segment_classify_sort_kernel) does not sort at once (copied,
+// or listed by class in segment_lists).
 #pragma once
 
 #include <cstddef>
@@ -12,8 +14,6 @@
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
-
-constexpr int segment_classify_threads = 256;
 
 /// The offset type an offsets iterator gives: its `it[i]` without reference or cv.
 template <class It>
@@ -119,9 +119,8 @@ struct segment_classify_params {
   Segments segments;
   u64 num_segments;
   u64 n;
-  u32 tiny_keys;            // at most this many keys: one warp (or sub-warp: the network)
-  u32 medium_keys;          // at most this many: a segment_block_policy block, listed from the front
-                            // (0: none; only where the tiny ones are not listed)
+  u32 tiny_keys;            // at most this many keys: a sub-warp's network, in the classifying launch
+  u32 medium_keys;          // at most this many: a compact or medium block, listed from the front (0: none)
   u32 small_keys;           // at most this many: one block (the onesweep tile)
   u64 large_capacity;       // entries of lists.large
   u64 tiles_capacity;       // large tiles the later launches cover
@@ -148,11 +147,11 @@ __device__ __forceinline__ u64 div_48_by_16(u64 x, u32 d) {
 }
 
 /// What the classification does with segment `s` (`[begin, begin + size)`, not empty, within the
-/// input) when no network sorts it where it is: one key is copied at once, up to `p.tiny_keys` is
-/// listed tiny (or, where the network sorts the tiny ones, up to `p.medium_keys` medium) from the
-/// front of the items, up to `p.small_keys` small from the back, larger ones take a place in the
-/// large list and their tiles. Overlapping segments (undefined) could make more large segments or tiles than the host's
-/// bounds: those are dropped, so that nothing outside the temporary storage is written.
+/// input) when no network sorts it where it is: one key is copied at once, up to `p.medium_keys`
+/// is listed (compact or medium) from the front of the items, up to `p.small_keys` small from the
+/// back, larger ones take a place in the large list and their tiles. Overlapping segments
+/// (undefined) could make more large segments or tiles than the host's bounds: those are dropped,
+/// so that nothing outside the temporary storage is written.
 template <class Segments, class Bits, class ValueRaw, class Output>
 __device__ __forceinline__ void classify_segment(const segment_classify_params<Segments, Bits, ValueRaw>& p,
                                                  const Output& out, u64 s, u64 begin, u64 size) {
@@ -164,8 +163,8 @@ __device__ __forceinline__ void classify_segment(const segment_classify_params<S
       store_global(p.keys_out + begin, load_global(p.keys_in + begin));
       if (p.values_in != nullptr) store_global(p.values_out + begin, load_global(p.values_in + begin));
     }
-  } else if (size <= p.tiny_keys || size <= p.medium_keys) {  // the front: tiny or medium, never both
-    const u32 i = atomicAdd(p.lists.tiny_count, 1u);
+  } else if (size <= p.medium_keys) {  // the front: compact or medium
+    const u32 i = atomicAdd(p.lists.front_count, 1u);
     store_global(p.lists.items + i, segment_item::make(begin, size));
     if constexpr (Output::TOP_K) store_global(out.item_segments + i, u32(s));
   } else if (size <= p.small_keys) {
@@ -192,21 +191,6 @@ __device__ __forceinline__ void classify_segment(const segment_classify_params<S
     // that exist, not by the host for every one that might.
     u64* counts = p.lists.large_counts + u64(large_count(w)) * p.lists.large_count_words;
     for (u32 i = 0; i < p.lists.large_count_words; ++i) store_global(counts + i, u64(0));
-  }
-}
-
-/// One thread per segment (grid-stride). A segment is empty when `end <= begin`, and ignored when
-/// it does not lie within `[0, n)`: nothing outside the input is read or written.
-///
-/// `Output` (segment_in_place or segment_first_k): where a segment of one key goes, and whether
-/// each tiny and small item records its segment number.
-template <class Segments, class Bits, class ValueRaw, class Output = segment_in_place>
-__global__ void __launch_bounds__(segment_classify_threads)
-    segment_classify_kernel(segment_classify_params<Segments, Bits, ValueRaw> p, Output out) {
-  const u64 stride = u64(gridDim.x) * segment_classify_threads;
-  for (u64 s = u64(blockIdx.x) * segment_classify_threads + threadIdx.x; s < p.num_segments; s += stride) {
-    u64 begin = 0, end = 0;
-    if (p.segments.bounds(s, p.n, begin, end)) classify_segment(p, out, s, begin, end - begin);
   }
 }
 

@@ -1,64 +1,45 @@
-// The kernels that sort a segmented sort's tiny segments (one warp each) and small ones (one block
-// each, the single-tile sort's agent), from the classification's lists; the small segments'
-// kernel also prepares the large ones' passes.
+// The kernels that sort a segmented sort's compact, medium and small segments (one block each, the
+// single-tile sort's agent), from the classification's lists; the small segments' kernel also
+// prepares the large ones' passes.
 #pragma once
 
 #include "../agent/segment_lists.cuh"
 #include "../agent/large_offsets.cuh"
 #include "../agent/small_sort.cuh"
-#include "../agent/warp_segment_sort.cuh"
+#include "../agent/kernel_arrays.cuh"
 #include "../detail/intrinsics.cuh"
 #include "../detail/policy_for_arch.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-constexpr int tiny_segment_threads = 128;
-
-/// Persistent grid: warp `w` of the grid sorts tiny segments `w, w + warps, ...`; `Output`
-/// (segment_in_place or segment_first_k, segment_lists.cuh) says where each goes.
-template <class Config, class Output = segment_in_place>
-__global__ void __launch_bounds__(tiny_segment_threads)
-    tiny_segment_kernel(segment_sort_params<typename Config::key_type, typename Config::value_raw_t> p, Output out) {
-  if constexpr (policy_compiled_here<typename Config::policy>()) {
-    if constexpr (Config::policy::DEPENDENT_LAUNCH) {  // may start early: waits for the lists
-      grid_dependency_wait();
-      grid_dependents_launch();
-    }
-    using agent_t = warp_segment_sort<Config>;
-    constexpr int WARPS = tiny_segment_threads / warp_threads;
-    __shared__ typename agent_t::TempStorage temp[WARPS];
-    const int warp = int(threadIdx.x) / warp_threads;
-    const u32 count = *p.tiny_count;
-    const u32 stride = gridDim.x * u32(WARPS);
-    for (u32 i = blockIdx.x * u32(WARPS) + u32(warp); i < count; i += stride) {
-      const u64 item = load_global(p.items + i);
-      if constexpr (Output::TOP_K) {
-        agent_t(temp[warp], p).sort(segment_item::begin(item), int(segment_item::size(item)), out,
-                                          u64(load_global(out.item_segments + i)));
-      } else {
-        agent_t(temp[warp], p).sort(segment_item::begin(item), int(segment_item::size(item)));
-      }
-    }
-  } else {
-    (void)p;
-    (void)out;  // not this policy's architecture: never launched (see policy.cuh)
-  }
-}
+/// Arguments of the kernels that sort compact, medium and small segments (segment_lists' items).
+template <class Key, class ValueRaw>
+struct segment_sort_params : sort_arrays<Key, ValueRaw> {
+  const u64* items;           // segment_item words: compact and medium from the front, small from the back
+  u64 capacity;
+  const u32* front_count;     // the front list's items (compact and medium)
+  const u32* small_count;
+  // A front list's kernel (small_segment_kernel) sorts its items of `front_min` to `front_max`
+  // keys and passes over the others (the compact and medium classes share the front).
+  u32 front_min = 0;
+  u32 front_max = 0xffffffffu;
+};
 
 /// Block `b` of a persistent grid sorts its listed segments `b, b + gridDim.x, ...` (from
 /// the back of the items; `FRONT`: those of `p.front_min` to `p.front_max` keys from the front, the
 /// compact or the medium ones, passing over the other class's), each as a single-tile sort of
 /// Config's shape ranked by per-thread counters over 4-bit digits (small_sort's THREAD_RANK: every
-/// class, a fraction of the onesweep block ranking's instructions per key); `Output` as for
-/// tiny_segment_kernel. Ends with a block barrier (after each segment).
+/// class, a fraction of the onesweep block ranking's instructions per key); `Output`
+/// (segment_in_place or segment_first_k, segment_lists.cuh) says where each goes. Ends with a
+/// block barrier (after each segment).
 template <class Config, class Output, bool FRONT>
 __device__ __forceinline__ void sort_block_segments(typename small_sort<Config, true>::TempStorage& temp,
                                                     const segment_sort_params<typename Config::key_type,
                                                                               typename Config::value_raw_t>& p,
                                                     const Output& out) {
   using agent_t = small_sort<Config, true>;
-  const u32 count = FRONT ? *p.tiny_count : *p.small_count;
+  const u32 count = FRONT ? *p.front_count : *p.small_count;
   for (u32 i = blockIdx.x; i < count; i += gridDim.x) {
     const u64 at = FRONT ? i : p.capacity - 1 - i;
     const u64 item = load_global(p.items + at);
