@@ -54,6 +54,10 @@ int main() {
 
 #include "sort_test_util.cuh"
 
+#if defined(RINGSWEEP_SIMT_BACKEND)
+#include <ringsweep_simt/control.hpp>  // traffic counts: the SIMT backend only
+#endif
+
 #if defined(__has_include)
 #if __has_include(<cuda/std/tuple>)
 #include <cuda/std/tuple>
@@ -371,6 +375,34 @@ void check_sizes(Dec dec, const std::vector<ringsweep::sort_options>& windows,
 using ringsweep_test::policy_tiny;
 using ringsweep_test::policy_tiny_radix5;
 
+/// `keys` in the order the sort wants (stable).
+template <class Key, class Dec>
+std::vector<Key> sorted_for(const std::vector<Key>& keys, Dec dec, ringsweep::sort_options o) {
+  const auto order = reference_order(keys, dec, o);
+  std::vector<Key> out(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) out[i] = keys[order[i]];
+  return out;
+}
+
+#if defined(RINGSWEEP_SIMT_BACKEND)
+/// Bytes loaded and stored per key by an in/out keys-only sort of `keys` with `Policy`.
+template <class Policy, class Key, class Dec>
+double bytes_per_key(const std::vector<Key>& keys, Dec dec, ringsweep::sort_options o) {
+  const std::size_t n = keys.size();
+  ringsweep_test::device_buffer<Key> in(keys), out(n);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(nullptr, bytes, in.data(), out.data(), n, dec, o));
+  ringsweep_test::device_bytes temp(bytes);
+  simt::traffic_begin();
+  REQUIRE_CUDA(ringsweep::tuning::sort_keys<Policy>(temp.data(), bytes, in.data(), out.data(), n, dec, o));
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  unsigned long long moved = 0;
+  for (const auto& k : simt::traffic_end()) moved += k.load_bytes + k.store_bytes;
+  REQUIRE(first_mismatch(out.download(), keys, reference_order(keys, dec, o)) == -1);
+  return double(moved) / double(n);
+}
+#endif
+
 }  // namespace
 
 TEST_CASE("decomposer: {float, int64} keys, windows inside one field and across both", "[sort][decomposer]") {
@@ -436,6 +468,42 @@ void check_pad_digits(int image_bits) {
         REQUIRE(d(d.pad) == d.mask);
       }
     }
+  }
+}
+
+TEST_CASE("decomposer: sorted input of keys moved as a word skips every pass", "[sort][decomposer][sorted]") {
+  // Keys of 8 bytes (their image in one 64-bit word) already in the sort's order: the histogram
+  // finds them in order (window and direction included) and no pass runs; one key out of place
+  // at a lane, warp, histogram-tile, onesweep-tile or portion edge of policy_tiny is still sorted.
+  const std::size_t n = 1700;
+  const std::size_t edges[] = {0, 1, 31, 32, 127, 128, 191, 192, 1535, 1536, n / 2, n - 2, n - 1};
+  const auto uu = make_keys<uu_key>(n, ringsweep_test::catch_seed());
+  const auto mixed = make_keys<mixed_key>(n, ringsweep_test::catch_seed() + 1);
+  for (const auto& o : {window(0, -1), window(0, -1, true), window(24, 40), window(8, 56, true)}) {
+    const auto sorted_uu = sorted_for(uu, uu_dec{}, o);
+    const auto sorted_mixed = sorted_for(mixed, mixed_dec{}, o);
+    check_all_forms<policy_tiny>(sorted_uu, uu_dec{}, o);
+    check_all_forms<policy_tiny>(sorted_mixed, mixed_dec{}, o);
+    // Out of place: one window of each direction.
+    const bool edges_too = o.order == ringsweep::sort_order::ascending ? o.begin_bit == 0 : o.begin_bit != 0;
+    for (std::size_t at : edges) {
+      if (!edges_too) break;
+      INFO("key out of place at " << at);
+      std::vector<uu_key> keys = sorted_uu;
+      // The last key (the largest for the sort) moves to `at`; at the last position, the first.
+      if (at + 1 < n) {
+        std::rotate(keys.begin() + std::ptrdiff_t(at), keys.end() - 1, keys.end());
+      } else {
+        std::rotate(keys.begin(), keys.begin() + 1, keys.end());
+      }
+      check_all_forms<policy_tiny>(keys, uu_dec{}, o);
+    }
+#if defined(RINGSWEEP_SIMT_BACKEND)
+    // What a sorted input moves: the histogram's read and the in/out form's copy (8 + 16 bytes a
+    // key); the same keys out of order take their passes.
+    CHECK(bytes_per_key<policy_tiny>(sorted_uu, uu_dec{}, o) == 24.0);
+    CHECK(bytes_per_key<policy_tiny>(uu, uu_dec{}, o) > 24.0);
+#endif
   }
 }
 

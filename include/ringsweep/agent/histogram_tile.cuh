@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../block/block_histogram.cuh"
 #include "../detail/config.cuh"
@@ -33,7 +34,8 @@ struct histogram_params : histogram_arrays<Key> {  // counts: passes x RADIX
 /// across threads by shuffles, across warps through shared memory, and across tiles with one
 /// second read of the next tile's first key. A key out of order sets `unsorted`, and the block
 /// stops checking. The bins scan then skips every pass of a sorted input. Custom (decomposed) keys
-/// are not checked: their images may be wider than a word.
+/// are checked where they move as an unsigned word (1, 2, 4 or 8 bytes: their image is at most 64
+/// bits, made in that word); wider ones (16-byte keys, images up to 128 bits) are not.
 ///
 ///     __shared__ typename histogram_tile<Config>::TempStorage temp;   // Config: a sort_config
 ///     histogram_tile<Config>(temp, params).process();
@@ -50,7 +52,7 @@ class histogram_tile {
   using histogram_t = block_histogram<THREADS, MAX_PASSES, Policy::RADIX_BITS>;
 
   static constexpr int WARPS = THREADS / warp_threads;
-  static constexpr bool CHECK_ORDER = !key_context<Key>::custom_key;
+  static constexpr bool CHECK_ORDER = !key_context<Key>::custom_key || std::is_integral<bits_type>::value;
 
   struct TempStorage {
     typename histogram_t::TempStorage hist;
