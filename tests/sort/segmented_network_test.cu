@@ -40,15 +40,15 @@ constexpr std::size_t lane_keys() {
   return BITS <= 32 ? 16 : BITS <= 64 ? 8 : 4;
 }
 /// Keys per thread of policy_defaults' compact and medium blocks (64 x 16 and 256 x 16 4-byte keys
-/// in 4,096 and 16,384 bytes) for keys of `bytes` bytes.
-constexpr std::size_t block_keys(std::size_t bytes) { return bytes <= 4 ? 16 : bytes <= 8 ? 8 : 4; }
+/// in 4,096 and 16,384 bytes: onesweep_shape::fit) for keys of `bytes` bytes.
+constexpr std::size_t block_keys(std::size_t bytes) { return bytes <= 4 ? 16 : 64 / bytes < 16 ? 64 / bytes : 16; }
 
 /// Sizes at the network's edges for `Key` (an image of `BITS` bits): 0, 1, 2, 3, half a lane's
 /// keys -1, +0, +1 (the one-lane class), each class's size -1, +0, +1 (lanes x keys per lane), a
 /// lane's keys +-1, past the tiny limit (the compact class: policy_defaults'
-/// segment_compact_block tile of 64 x 16 4-byte, 64 x 8 8-byte or 64 x 4 16-byte keys +-1, and
-/// 600 keys; the medium class: its segment_block tile of 256 x 16, 8 or 4 keys, and one past it:
-/// the small class).
+/// segment_compact_block tile of 64 x 16 4-byte, 64 x 8 8-byte, 64 x 5 12-byte or 64 x 4 16-byte
+/// keys +-1, and 600 keys; the medium class: its segment_block tile of 256 x 16, 8, 5 or 4 keys,
+/// and one past it: the small class).
 template <class Key, int BITS = ringsweep::key_traits<Key>::bits>
 std::vector<std::size_t> network_edges() {
   const std::size_t items = lane_keys<BITS>();
@@ -307,58 +307,86 @@ struct by_score_id {
 };
 
 /// score_id's order-preserving image: the score's ordered bits above the id's, 96 bits.
-unsigned __int128 score_id_image(const score_id& k) {
+unsigned __int128 wide_image(const score_id& k) {
   std::uint32_t f = 0;
   std::memcpy(&f, &k.score, sizeof f);
   f = (f & 0x80000000u) != 0 ? ~f : f | 0x80000000u;
   return (unsigned __int128)f << 64 | (std::uint64_t(k.id) ^ (std::uint64_t(1) << 63));
 }
-}  // namespace
+/// Few distinct scores, ties broken by ids that differ in their high bits and their low ones.
+void wide_fill(score_id& k, std::mt19937_64& rng) {
+  k.score = float(int(rng() % 7)) - 3.0f;
+  k.id = (std::int64_t(rng() % 5) - 2) * (std::int64_t(1) << 40) + std::int64_t(rng() % 3);
+}
 
-TEST_CASE("segmented network: custom keys wider than 64 bits", "[sort][segmented][network]") {
-  // Every class edge for 16-byte keys: the network's (4 keys a lane, up to 128), the compact and
-  // medium blocks' (256 and 1,024), the onesweep tile's (384 x 5 = 1,920 in both shipped
-  // policies), then onesweep passes; the whole key and windows within the id, across the two
-  // image words and within the score.
-  std::vector<std::size_t> sizes = network_edges<score_id, 96>();
-  for (std::size_t s : {std::size_t(1919), std::size_t(1920), std::size_t(1921), std::size_t(4000)}) sizes.push_back(s);
+/// A custom key of 96 bits in 12 bytes (4-byte aligned: moved as three 32-bit words).
+struct cell_depth_id {
+  std::uint32_t cell;
+  float depth;
+  std::uint32_t id;
+};
+struct by_cell_depth_id {
+  __host__ __device__ tup::tuple<std::uint32_t&, float&, std::uint32_t&> operator()(cell_depth_id& k) const {
+    return {k.cell, k.depth, k.id};
+  }
+};
+unsigned __int128 wide_image(const cell_depth_id& k) {
+  std::uint32_t f = 0;
+  std::memcpy(&f, &k.depth, sizeof f);
+  f = (f & 0x80000000u) != 0 ? ~f : f | 0x80000000u;
+  return (unsigned __int128)k.cell << 64 | std::uint64_t(f) << 32 | k.id;
+}
+void wide_fill(cell_depth_id& k, std::mt19937_64& rng) {
+  k.cell = std::uint32_t(rng() % 3) << 30 | std::uint32_t(rng() % 2);
+  k.depth = float(int(rng() % 5)) - 2.0f;
+  k.id = std::uint32_t(rng() % 4) << 28 | std::uint32_t(rng() % 3);
+}
+
+/// The segmented pairs sort (input positions as values) of keys of `Key` (96-bit images) through
+/// `Dec`, in segments of `sizes` with gaps, in both orders and each window of `windows`, against a
+/// stable sort of the images' window bits; positions in no segment stay unwritten.
+template <class Key, class Dec>
+void check_wide(const std::vector<std::size_t>& sizes, const std::vector<std::pair<int, int>>& windows) {
   const layout l = lay_out(sizes, 3, true);
   std::mt19937_64 rng(ringsweep_test::catch_seed());
-  std::vector<score_id> keys(l.n);
+  std::vector<Key> keys(l.n);
   for (auto& k : keys) {
     std::memset(static_cast<void*>(&k), 0, sizeof k);
-    k.score = float(int(rng() % 7)) - 3.0f;  // few distinct: ties broken by the id, then stability
-    k.id = (std::int64_t(rng() % 5) - 2) * (std::int64_t(1) << 40) + std::int64_t(rng() % 3);
+    wide_fill(k, rng);
   }
   std::vector<std::uint32_t> index(l.n);
   for (std::size_t i = 0; i < l.n; ++i) index[i] = std::uint32_t(i);
-  ringsweep_test::device_buffer<score_id> kin(keys), kout(l.n);
+  ringsweep_test::device_buffer<Key> kin(keys), kout(l.n);
   ringsweep_test::device_buffer<std::uint32_t> vin(index), vout(l.n);
   ringsweep_test::device_buffer<long long> begin(l.begin), end(l.end);
-  const std::pair<int, int> windows[] = {{0, 96}, {32, 80}, {60, 70}, {64, 96}};
   for (auto o : {sort_order::ascending, sort_order::descending}) {
     for (const auto& w : windows) {
       ringsweep::sort_options opts = sort_options_of(o);
       opts.begin_bit = w.first;
       opts.end_bit = w.second;
-      INFO(ringsweep_test::order_name(opts) << ", bits [" << w.first << ", " << w.second << ")");
+      INFO(sizeof(Key) << "-byte keys, " << ringsweep_test::order_name(opts) << ", bits [" << w.first << ", "
+                       << w.second << ")");
       kout.fill_bytes(0xAB);
       vout.fill_bytes(0xAB);
       std::size_t bytes = 0;
       REQUIRE_CUDA(ringsweep::segmented_sort_pairs(nullptr, bytes, kin.data(), kout.data(), vin.data(), vout.data(),
-                                                   l.n, l.begin.size(), begin.data(), end.data(), by_score_id{}, opts));
+                                                   l.n, l.begin.size(), begin.data(), end.data(), Dec{}, opts));
       ringsweep_test::device_bytes temp(bytes);
       REQUIRE_CUDA(ringsweep::segmented_sort_pairs(temp.data(), bytes, kin.data(), kout.data(), vin.data(),
-                                                   vout.data(), l.n, l.begin.size(), begin.data(), end.data(),
-                                                   by_score_id{}, opts));
+                                                   vout.data(), l.n, l.begin.size(), begin.data(), end.data(), Dec{},
+                                                   opts));
       REQUIRE_CUDA(cudaDeviceSynchronize());
       const auto got = kout.download();
       const auto got_index = vout.download();
       const unsigned __int128 mask = (((unsigned __int128)1) << (w.second - w.first)) - 1;
-      const auto place = [&](std::uint32_t i) { return score_id_image(keys[i]) >> w.first & mask; };
+      const auto place = [&](std::uint32_t i) { return wide_image(keys[i]) >> w.first & mask; };
+      std::vector<bool> inside(l.n, false);
       for (std::size_t s = 0; s < l.begin.size(); ++s) {
         std::vector<std::uint32_t> order;
-        for (long long i = l.begin[s]; i < l.end[s]; ++i) order.push_back(std::uint32_t(i));
+        for (long long i = l.begin[s]; i < l.end[s]; ++i) {
+          order.push_back(std::uint32_t(i));
+          inside[std::size_t(i)] = true;
+        }
         std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
           return o == sort_order::ascending ? place(a) < place(b) : place(b) < place(a);
         });
@@ -366,17 +394,31 @@ TEST_CASE("segmented network: custom keys wider than 64 bits", "[sort][segmented
           INFO("segment of " << order.size() << " keys, position " << j);
           const std::size_t at = std::size_t(l.begin[s]) + j;
           REQUIRE(got_index[at] == order[j]);
-          REQUIRE(std::memcmp(&got[at], &keys[order[j]], sizeof(score_id)) == 0);
+          REQUIRE(std::memcmp(&got[at], &keys[order[j]], sizeof(Key)) == 0);
         }
       }
-      // Positions in no segment stay unwritten.
       for (std::size_t i = 0; i < l.n; ++i) {
-        bool inside = false;
-        for (std::size_t s = 0; s < l.begin.size() && !inside; ++s) inside = l.begin[s] <= (long long)i && (long long)i < l.end[s];
-        if (!inside) REQUIRE(got_index[i] == 0xABABABABu);
+        if (!inside[i]) REQUIRE(got_index[i] == 0xABABABABu);
       }
     }
   }
+}
+}  // namespace
+
+TEST_CASE("segmented network: custom keys wider than 64 bits", "[sort][segmented][network]") {
+  // Every class edge for 16-byte keys: the network's (4 keys a lane, up to 128), the compact and
+  // medium blocks' (256 and 1,024), the onesweep tile's (384 x 5 = 1,920 in both shipped
+  // policies), then onesweep passes; the whole key and windows within the low image word, across
+  // both and within the high one.
+  std::vector<std::size_t> sizes = network_edges<score_id, 96>();
+  for (std::size_t s : {std::size_t(1919), std::size_t(1920), std::size_t(1921), std::size_t(4000)}) sizes.push_back(s);
+  check_wide<score_id, by_score_id>(sizes, {{0, 96}, {32, 80}, {60, 70}, {64, 96}});
+  // 12-byte keys (three 32-bit words; the image's high word is 32 bits): the compact and medium
+  // blocks hold 320 and 1,280 of them, the onesweep tile 2,304 (policy_sm80) or 2,688
+  // (policy_sm90).
+  std::vector<std::size_t> sizes12 = network_edges<cell_depth_id, 96>();
+  for (std::size_t s : {2303, 2304, 2305, 2687, 2688, 2689}) sizes12.push_back(s);
+  check_wide<cell_depth_id, by_cell_depth_id>(sizes12, {{0, 96}, {20, 70}, {64, 96}});
 }
 
 #if defined(RINGSWEEP_VARIANT_SIMT)
