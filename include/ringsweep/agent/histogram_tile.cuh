@@ -1,7 +1,9 @@
 // histogram_tile: the upfront pass that counts the digits of every pass with one read of the keys.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "../block/block_histogram.cuh"
@@ -34,8 +36,8 @@ struct histogram_params : histogram_arrays<Key> {  // counts: passes x RADIX
 /// across threads by shuffles, across warps through shared memory, and across tiles with one
 /// second read of the next tile's first key. A key out of order sets `unsorted`, and the block
 /// stops checking. The bins scan then skips every pass of a sorted input. Custom (decomposed) keys
-/// are checked where they move as an unsigned word (1, 2, 4 or 8 bytes: their image is at most 64
-/// bits, made in that word); wider ones (16-byte keys, images up to 128 bits) are not.
+/// are checked on their image too: in the word they move as (1, 2, 4 or 8 bytes), or as two
+/// 64-bit words for wider ones (images up to 128 bits, the 128-bit integers among them).
 ///
 ///     __shared__ typename histogram_tile<Config>::TempStorage temp;   // Config: a sort_config
 ///     histogram_tile<Config>(temp, params).process();
@@ -52,11 +54,21 @@ class histogram_tile {
   using histogram_t = block_histogram<THREADS, MAX_PASSES, Policy::RADIX_BITS>;
 
   static constexpr int WARPS = THREADS / warp_threads;
-  static constexpr bool CHECK_ORDER = !key_context<Key>::custom_key || std::is_integral<bits_type>::value;
+  /// A key's place for the order check: its window bits as one unsigned number, in the word it
+  /// moves as, or (custom keys of other sizes) as two 64-bit words, the high one first.
+  struct wide_place {
+    u64 hi, lo;
+    __device__ __forceinline__ friend bool operator<=(const wide_place& a, const wide_place& b) {
+      return a.hi < b.hi || (a.hi == b.hi && a.lo <= b.lo);
+    }
+    __device__ __forceinline__ friend bool operator>(const wide_place& a, const wide_place& b) { return !(a <= b); }
+  };
+  static constexpr bool WORD = std::is_integral<bits_type>::value;
+  using place_t = typename std::conditional<WORD, bits_type, wide_place>::type;
 
   struct TempStorage {
     typename histogram_t::TempStorage hist;
-    bits_type row_first[ITEMS][WARPS];  // order check: each warp's first key of each row of groups
+    place_t row_first[ITEMS][WARPS];  // order check: each warp's first key of each row of groups
   };
 
   __device__ __forceinline__ histogram_tile(TempStorage& temp, const histogram_params<Key>& p)
@@ -64,9 +76,6 @@ class histogram_tile {
 
   __device__ __forceinline__ void process() {
     hist_.clear();
-    if constexpr (!CHECK_ORDER) {
-      if (blockIdx.x == 0 && threadIdx.x == 0) store_relaxed(p_.unsorted, 1u);
-    }
     __syncthreads();
     // Recomputed from the bits rather than read (window.passes): read, it cost the sm_80 histogram of
     // decomposed keys 20 bytes of spills.
@@ -82,23 +91,19 @@ class histogram_tile {
       bits_type key[1] = {p_.keys[threadIdx.x]};
       count<true>(key, 1, passes);
       // The head's keys against their successors (the last one's is the body's first key).
-      if constexpr (CHECK_ORDER) {
-        if (threadIdx.x + 1 < n && window(key[0]) > window(image(peek_global(p_.keys + threadIdx.x + 1)))) {
-          store_relaxed(p_.unsorted, 1u);
-        }
+      if (threadIdx.x + 1 < n && window(key[0]) > window(image(peek_global(p_.keys + threadIdx.x + 1)))) {
+        store_relaxed(p_.unsorted, 1u);
       }
     }
     const bits_type* body = p_.keys + head;
     const std::size_t m = n - head;
-    [[maybe_unused]] bool checking = CHECK_ORDER;  // until this block finds a key out of order
+    bool checking = true;  // until this block finds a key out of order
     for (std::size_t first = std::size_t(blockIdx.x) * TILE; first < m; first += std::size_t(gridDim.x) * TILE) {
       bits_type keys[ITEMS];
       if (m - first >= std::size_t(TILE)) {
         load_block_vectorized<THREADS, VEC>(body + first, keys);
         count<true>(keys, TILE, passes);
-        if constexpr (CHECK_ORDER) {
-          if (checking) checking = tile_in_order<VEC>(keys, TILE, body, first, m);
-        }
+        if (checking) checking = tile_in_order<VEC>(keys, TILE, body, first, m);
       } else {
         const int valid = int(m - first);
         if constexpr (key_context<Key>::custom_key) {  // defined bytes through the decomposer (no warnings)
@@ -107,9 +112,7 @@ RINGSWEEP_UNROLL
         }
         load_block_striped<THREADS>(body + first, valid, keys);
         count<false>(keys, valid, passes);
-        if constexpr (CHECK_ORDER) {
-          if (checking) checking = tile_in_order<1>(keys, valid, body, first, m);
-        }
+        if (checking) checking = tile_in_order<1>(keys, valid, body, first, m);
       }
     }
     __syncthreads();
@@ -141,12 +144,43 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ bits_type image(bits_type raw) const {
     return p_.window.image(p_).image(raw);
   }
-  /// The bits of an image the sort orders by: its window, as an unsigned number.
-  __device__ __forceinline__ bits_type window(bits_type img) const {
-    constexpr int BITS = int(sizeof(bits_type)) * 8;
-    const int width = p_.window.end_bit - p_.window.begin_bit;
-    const bits_type shifted = bits_type(img >> p_.window.begin_bit);
-    return width >= BITS ? shifted : bits_type(shifted & bits_type((bits_type(1) << width) - 1));
+  /// The bits of an image the sort orders by: its window, as an unsigned number (place_t).
+  __device__ __forceinline__ place_t window(bits_type img) const {
+    const int begin = p_.window.begin_bit;
+    const int width = p_.window.end_bit - begin;
+    if constexpr (WORD) {
+      constexpr int BITS = int(sizeof(bits_type)) * 8;
+      const bits_type shifted = bits_type(img >> begin);
+      return width >= BITS ? shifted : bits_type(shifted & bits_type((bits_type(1) << width) - 1));
+    } else {
+      u64 v[2] = {0, 0};  // the image's low word, then its high one
+      constexpr std::size_t bytes = sizeof(bits_type) < sizeof(v) ? sizeof(bits_type) : sizeof(v);
+      memcpy(static_cast<void*>(v), static_cast<const void*>(&img), bytes);
+      wide_place w{v[1], v[0]};
+      if (begin >= 64) {
+        w.lo = w.hi >> (begin - 64);
+        w.hi = 0;
+      } else if (begin > 0) {
+        w.lo = w.lo >> begin | w.hi << (64 - begin);
+        w.hi >>= begin;
+      }
+      if (width < 64) {
+        w.hi = 0;
+        w.lo &= (u64(1) << width) - 1;
+      } else if (width < 128) {
+        w.hi &= (u64(1) << (width - 64)) - 1;
+      }
+      return w;
+    }
+  }
+  /// The next lane's place (the last lane gets its own).
+  __device__ __forceinline__ static place_t next_lane(const place_t& x) {
+    if constexpr (WORD) {
+      using shuffled = typename std::conditional<(sizeof(bits_type) < 4), u32, bits_type>::type;
+      return bits_type(__shfl_down_sync(0xffffffffu, shuffled(x), 1u));
+    } else {
+      return wide_place{__shfl_down_sync(0xffffffffu, x.hi, 1u), __shfl_down_sync(0xffffffffu, x.lo, 1u)};
+    }
   }
 
   /// Whether the tile starting at `first` of `body` (its `valid` keys' images in `imgs`, in
@@ -174,12 +208,10 @@ RINGSWEEP_UNROLL
       }
       // The next group's first key: the next lane's, the next warp's, the next row's, or the
       // next tile's.
-      using shuffled = typename std::conditional<(sizeof(bits_type) < 4), u32, bits_type>::type;
-      const bits_type next_lane =
-          bits_type(__shfl_down_sync(0xffffffffu, shuffled(window(imgs[j * GROUP])), 1u));
+      const place_t lane_next = next_lane(window(imgs[j * GROUP]));
       const int next = at + GROUP;
       if (next < valid) {
-        const bits_type succ = lane + 1 < warp_threads ? next_lane
+        const place_t succ = lane + 1 < warp_threads ? lane_next
                                : warp + 1 < WARPS      ? row_first_[j][warp + 1]
                                                        : row_first_[j + 1 < ROWS ? j + 1 : j][0];
         ok = ok && window(imgs[j * GROUP + GROUP - 1]) <= succ;
@@ -193,7 +225,7 @@ RINGSWEEP_UNROLL
   }
 
   histogram_t hist_;
-  bits_type (&row_first_)[ITEMS][WARPS];
+  place_t (&row_first_)[ITEMS][WARPS];
   const histogram_params<Key>& p_;
 };
 
