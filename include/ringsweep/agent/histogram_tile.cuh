@@ -88,12 +88,14 @@ class histogram_tile {
         std::size_t(reinterpret_cast<std::uintptr_t>(p_.keys) % VEC_BYTES) / sizeof(bits_type);
     const std::size_t head = min_of<std::size_t>(n, misaligned == 0 ? 0 : std::size_t(VEC) - misaligned);
     if (blockIdx.x == 0 && threadIdx.x < head) {
+      // sass: cold
       bits_type key[1] = {p_.keys[threadIdx.x]};
       count<true>(key, 1, passes);
       // The head's keys against their successors (the last one's is the body's first key).
       if (threadIdx.x + 1 < n && window(key[0]) > window(image(peek_global(p_.keys + threadIdx.x + 1)))) {
         store_relaxed(p_.unsorted, 1u);
       }
+      // sass: end
     }
     const bits_type* body = p_.keys + head;
     const std::size_t m = n - head;
@@ -101,10 +103,15 @@ class histogram_tile {
     for (std::size_t first = std::size_t(blockIdx.x) * TILE; first < m; first += std::size_t(gridDim.x) * TILE) {
       bits_type keys[ITEMS];
       if (m - first >= std::size_t(TILE)) {
+        // sass: hist_load
         load_block_vectorized<THREADS, VEC>(body + first, keys);
-        count<true>(keys, TILE, passes);
+        // sass: end
+        count<true>(keys, TILE, passes);  // its regions: hist_image, hist_pass
+        // sass: hist_check
         if (checking) checking = tile_in_order<VEC>(keys, TILE, body, first, m);
+        // sass: end
       } else {
+        // sass: cold
         const int valid = int(m - first);
         if constexpr (key_context<Key>::custom_key) {  // defined bytes through the decomposer (no warnings)
 RINGSWEEP_UNROLL
@@ -113,6 +120,7 @@ RINGSWEEP_UNROLL
         load_block_striped<THREADS>(body + first, valid, keys);
         count<false>(keys, valid, passes);
         if (checking) checking = tile_in_order<1>(keys, valid, body, first, m);
+        // sass: end
       }
     }
     __syncthreads();
@@ -127,9 +135,11 @@ RINGSWEEP_UNROLL
   /// and only shifted and masked per pass (pass-outer, so no per-pass state stays live).
   template <bool FULL, int N>
   __device__ __forceinline__ void count(bits_type (&keys)[N], int valid, int passes) {
+    // sass: hist_image
     const digit_extractor<Key> image_of = p_.window.image(p_);
 RINGSWEEP_UNROLL
     for (int k = 0; k < N; ++k) keys[k] = image_of.image(keys[k]);
+    // sass: hist_pass
     for (int pass = 0; pass < passes; ++pass) {
       const digit_window w = p_.window.template pass<Policy::RADIX_BITS>(pass);
       const u32 mask = w.mask();
@@ -138,6 +148,7 @@ RINGSWEEP_UNROLL
         if (FULL || k * THREADS + int(threadIdx.x) < valid) hist_.add(pass, u32(keys[k] >> w.shift) & mask);
       }
     }
+    // sass: end
   }
 
   /// A key's order-preserving image, complemented for a descending sort (raw bits in).
@@ -153,6 +164,8 @@ RINGSWEEP_UNROLL
       const bits_type shifted = bits_type(img >> begin);
       return width >= BITS ? shifted : bits_type(shifted & bits_type((bits_type(1) << width) - 1));
     } else {
+      // Shifted down, not masked in place (the same order for fewer instructions): in place, ptxas
+      // gave the sm_90 {float, int64} kernel 96 registers and 12 bytes of spills.
       u64 v[2] = {0, 0};  // the image's low word, then its high one
       constexpr std::size_t bytes = sizeof(bits_type) < sizeof(v) ? sizeof(bits_type) : sizeof(v);
       memcpy(static_cast<void*>(v), static_cast<const void*>(&img), bytes);
