@@ -137,15 +137,7 @@ def main():
     rows = sass_phases.rows_of_cubins(args.cubin, lambda path, arch: analyse(path, nvdisasm, arch))
     if args.markdown:
         print(markdown(rows))
-    if args.write_budget:
-        write_budget(rows, args.budget)
-        return 0
-    if args.check:
-        return sass_phases.report_failures(check_budget(rows, args.budget))
-    if not args.markdown:
-        for r in rows:
-            print(r)
-    return 0
+    return sass_phases.conclude(args, rows, write_budget, check_budget)
 
 
 if __name__ == "__main__":

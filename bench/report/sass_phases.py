@@ -525,7 +525,8 @@ def report(src, out_dir, nvdisasm):
 
 def budget_arguments(doc, cubin_required=True):
     """An argument parser with the options every report script takes: --cubin ARCH=path
-    (repeatable), --nvdisasm, --markdown, --budget with --check / --write-budget."""
+    (repeatable), --nvdisasm, --markdown, --budget with --check (a script that writes its budget
+    adds --write-budget)."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cubin", action="append", required=cubin_required, help="ARCH=path (e.g. sm_90=x.cubin); repeatable")
     ap.add_argument("--nvdisasm")
@@ -550,6 +551,22 @@ def rows_of_cubins(specs, analyse_one):
         arch, path = spec.split("=", 1)
         rows += analyse_one(path, arch)
     return rows
+
+
+def conclude(args, rows, write_budget, check_budget, budgeted=None):
+    """A budget script's end, after its --markdown output: --write-budget writes `budgeted` (the
+    rows by default) by write_budget(rows, path), --check returns the exit status of
+    check_budget(rows, path)'s failures; with neither and no --markdown each row is printed."""
+    budgeted = rows if budgeted is None else budgeted
+    if args.write_budget:
+        write_budget(budgeted, args.budget)
+        return 0
+    if args.check:
+        return report_failures(check_budget(budgeted, args.budget))
+    if not args.markdown:
+        for r in rows:
+            print(r)
+    return 0
 
 
 def report_failures(failures):

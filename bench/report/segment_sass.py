@@ -348,15 +348,7 @@ def main():
             import segment_cub
             print()
             print(segment_cub.markdown(segment_cub.rows(args.cub, nvdisasm)))
-    if args.write_budget:
-        write_budget(budgeted, args.budget)
-        return 0
-    if args.check:
-        return sass_phases.report_failures(check_budget(budgeted, args.budget))
-    if not args.markdown:
-        for r in rows:
-            print(r)
-    return 0
+    return sass_phases.conclude(args, rows, write_budget, check_budget, budgeted)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "../block/block_histogram.cuh"
@@ -166,10 +165,7 @@ RINGSWEEP_UNROLL
     } else {
       // Shifted down, not masked in place (the same order for fewer instructions): in place, ptxas
       // gave the sm_90 {float, int64} kernel 96 registers and 12 bytes of spills.
-      u64 v[2] = {0, 0};  // the image's low word, then its high one
-      constexpr std::size_t bytes = sizeof(bits_type) < sizeof(v) ? sizeof(bits_type) : sizeof(v);
-      memcpy(static_cast<void*>(v), static_cast<const void*>(&img), bytes);
-      wide_place w{v[1], v[0]};
+      wide_place w{img >> 64, img >> 0};  // key_words' words of the image (the high one 0 up to 8 bytes)
       if (begin >= 64) {
         w.lo = w.hi >> (begin - 64);
         w.hi = 0;

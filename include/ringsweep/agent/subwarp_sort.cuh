@@ -4,7 +4,6 @@
 // grows with the square of the segment's size.
 #pragma once
 
-#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -486,11 +485,8 @@ RINGSWEEP_UNROLL
           lo_mask(window_mask(p_.window.begin_bit, p_.window.end_bit, 0)),
           hi_mask(window_mask(p_.window.begin_bit, p_.window.end_bit, 64)) {}
     __device__ __forceinline__ wide_bits operator()(const bits_type& raw) const {
-      const bits_type image = p.window.image(p).image(raw);  // the low word first
-      u64 v[2] = {0, 0};
-      constexpr std::size_t bytes = sizeof(image) < sizeof(v) ? sizeof(image) : sizeof(v);
-      memcpy(static_cast<void*>(v), static_cast<const void*>(&image), bytes);
-      return wide_bits{v[1] & hi_mask, v[0] & lo_mask};
+      const bits_type image = p.window.image(p).image(raw);  // key_words: its words by `>>`
+      return wide_bits{(image >> 64) & hi_mask, (image >> 0) & lo_mask};
     }
   };
   using maker_t = typename std::conditional<FORM == item_form::wide, wide_maker, word_maker>::type;

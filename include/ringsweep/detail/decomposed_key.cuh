@@ -41,7 +41,8 @@ struct decomposed_key {
 /// `Bytes` bytes of a custom key, as `Bytes / Align` unsigned words of `Align` bytes: how a key
 /// whose size is not 1, 2, 4 or 8 bytes is moved. It is also a little-endian integer when the
 /// upfront histogram stores a key's image in it: `x >> s` gives the low 64 bits of that integer
-/// shifted right by `s` (0 <= s < 8 * Bytes).
+/// shifted right by `s` (0 <= s < 8 * Bytes; `x >> 64` is 0 for keys of at most 8 bytes), so
+/// `x >> 0` and `x >> 64` are its two 64-bit words.
 ///
 ///     key_words<12, 4> w = ...;   // a 12-byte key of 4-byte alignment: three 32-bit loads
 ///     u32 digit = u32(w >> 40) & 0xff;
