@@ -333,13 +333,15 @@ def kernel_case(demangled):
     """(library, policy, case) of a onesweep kernel, else None.
 
     ringsweep: onesweep_kernel<sort_config<policy_smXX, Key, Value, no_hooks>, portion_tiles<false>> (a
-    plain pass without hints or hooks), and the segmented sort's large-segment pass over
-    segment_tiles (its blocks loop over tiles: case "segmented_" + the plain case, the plain
-    kernel's shape); CUB: DeviceRadixSortOnesweepKernel<..., KeyT, ValueT, ...>."""
-    m = re.search(r"ringsweep::[a-z0-9_]+::detail::onesweep_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
-                  r"ringsweep::[a-z0-9_]+::detail::(portion_tiles<(?:false|\(bool\)0)> ?|segment_tiles)>\(", demangled)
+    plain pass without hints or hooks), and the segmented sort's large-segment passes,
+    onesweep_chain_kernel<sort_config<...>, segment_tiles, N> (every pass chained in one kernel, its
+    blocks looping over tiles: case "segmented_" + the plain case, the plain kernel's shape); CUB:
+    DeviceRadixSortOnesweepKernel<..., KeyT, ValueT, ...>."""
+    m = re.search(r"ringsweep::[a-z0-9_]+::detail::onesweep_(?:chain_)?kernel<ringsweep::[a-z0-9_]+::detail::"
+                  r"sort_config<(.*)>, ringsweep::[a-z0-9_]+::detail::"
+                  r"(portion_tiles<(?:false|\(bool\)0)> ?|segment_tiles, \d+)>\(", demangled)
     if m:
-        prefix = "segmented_" if m.group(2) == "segment_tiles" else ""
+        prefix = "segmented_" if m.group(2).startswith("segment_tiles") else ""
         args = split_args(m.group(1))
         if len(args) != 4 or not args[3].endswith("::no_hooks"):
             return None

@@ -423,14 +423,16 @@ TEST_CASE("segmented network: custom keys wider than 64 bits", "[sort][segmented
 
 #if defined(RINGSWEEP_VARIANT_SIMT)
 TEST_CASE("segmented network: an all-tiny call pays nothing for the classes it lacks", "[sort][segmented][network]") {
-  // 2^14 segments of 64 u32 keys (pairs): every one tiny. Beyond them, the call (the backend's
-  // counters around it) clears only its counters, and launches 8 kernels whose grids are the
-  // blocks that fit (at most 64 per SM in all): the compact and medium kernels, the small one with
-  // the large segments' offsets (histogram, scan and copy), and 4 onesweep passes, all empty and
-  // left in one wave; the host cannot skip them without reading the classes. Before the status
-  // ring was zeroed on the device and the onesweep grids looped over the tiles: 2,113,792 bytes
-  // cleared, 1036 blocks on 4 SMs (one per bound tile), which grew with n; until 2026-11-29 the
-  // histogram, scan and copy were three launches of their own (11 in all).
+  // 2^14 segments of 64 keys (u32 and u64 pairs): every one tiny. Beyond them, the call (the
+  // backend's counters around it) clears only its counters, and launches 5 kernels whose grids
+  // are the blocks that fit (at most 64 per SM in all): the compact and medium kernels, the small
+  // one with the large segments' offsets (histogram, scan and copy), and the large segments'
+  // passes, every pass chained in one kernel, all empty and left in one wave; the host cannot skip
+  // them without reading the classes. Before the status ring was zeroed on the device and the
+  // onesweep grids looped over the tiles: 2,113,792 bytes cleared, 1036 blocks on 4 SMs (one per
+  // bound tile), which grew with n; until 2026-11-29 the histogram, scan and copy were three
+  // launches of their own (11 in all), and then each pass was a launch of its own (8
+  // for u32 keys, 12 for u64 ones).
   const std::size_t segments = std::size_t(1) << 14, size = 64;
   layout l;
   for (std::size_t s = 0; s < segments; ++s) {
@@ -438,23 +440,29 @@ TEST_CASE("segmented network: an all-tiny call pays nothing for the classes it l
     l.end.push_back((long long)((s + 1) * size));
   }
   l.n = segments * size;
-  const auto keys = ringsweep_test::make_keys<std::uint32_t>(l.n, ringsweep_test::distribution::few_distinct, 9);
   int device = 0, sms = 0;
   REQUIRE_CUDA(cudaGetDevice(&device));
   REQUIRE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  call_cost cost;
-  check<std::uint32_t, true>(keys, l, sort_options_of(sort_order::ascending), &cost);
-  INFO("launches " << cost.launches << ", blocks " << cost.blocks << ", memset bytes " << cost.memset_bytes);
-  CHECK(cost.memset_bytes <= 1024);  // the counters: nothing that grows with S or n
-  CHECK(cost.launches <= 8);
-  CHECK(cost.blocks <= 64ull * unsigned(sms));
+  const auto run = [&](auto key) {
+    using Key = decltype(key);
+    const auto keys = ringsweep_test::make_keys<Key>(l.n, ringsweep_test::distribution::few_distinct, 9);
+    call_cost cost;
+    check<Key, true>(keys, l, sort_options_of(sort_order::ascending), &cost);
+    INFO(sizeof(Key) << "-byte keys: launches " << cost.launches << ", blocks " << cost.blocks << ", memset bytes "
+                     << cost.memset_bytes);
+    CHECK(cost.memset_bytes <= 1024);  // the counters: nothing that grows with S or n
+    CHECK(cost.launches == 5);
+    CHECK(cost.blocks <= 64ull * unsigned(sms));
+  };
+  run(std::uint32_t{});
+  run(std::uint64_t{});
 }
 
 TEST_CASE("segmented network: rows of one length launch only their class", "[sort][segmented][network]") {
   // The rows overloads tell the host every segment's size: a call launches the classification
   // (with the tiny sorts) and the one class its rows are in. u32 keys with the device's policy:
   // tiny up to 512 keys, compact up to 1024, medium up to 4096, small up to one onesweep tile, then
-  // large (its offsets, in the small segments' launch, and 4 passes). Each launch count fails
+  // large (its offsets, in the small segments' launch, and its passes, one kernel). Each launch count fails
   // where a class the rows are not in is launched.
   int device = 0, sms = 0;
   REQUIRE_CUDA(cudaGetDevice(&device));
@@ -462,7 +470,7 @@ TEST_CASE("segmented network: rows of one length launch only their class", "[sor
   const struct {
     std::size_t rows, size;
     unsigned long long launches;
-  } cases[] = {{1024, 64, 1}, {8, 1000, 2}, {4, 4000, 2}, {3, 5000, 2}, {2, 1, 1}, {2, 20000, 6}};
+  } cases[] = {{1024, 64, 1}, {8, 1000, 2}, {4, 4000, 2}, {3, 5000, 2}, {2, 1, 1}, {2, 20000, 3}};
   for (const auto& c : cases) {
     layout l;
     for (std::size_t s = 0; s < c.rows; ++s) {

@@ -12,6 +12,7 @@
 #include "../detail/load_store.cuh"
 #include "../key_traits.cuh"
 #include "../warp/warp_vector_load.cuh"
+#include "onesweep_chain.cuh"
 #include "onesweep_pipeline.cuh"
 #include "pass_route.cuh"
 #include "sort_config.cuh"
@@ -76,11 +77,11 @@ struct onesweep_params : SourceParams {
 /// Where a source's tiles are not all real (`ALL_REAL` false), a one-tile block past the last
 /// real tile leaves before taking a ticket, a persistent block stops at its first ticket past
 /// them, the last real tile moves the ticket past the missing ones, and a launch with no real
-/// tile acts as a skipped launch. A source whose blocks loop (`LOOPED`, not pipelined:
-/// segment_tiles) is launched as the blocks that fit, not one per tile: each block takes tiles by
-/// ticket, one at a time, and stops at its first ticket past the real ones, as a persistent block
-/// does (the host counts one ticket more per block). Tickets go in order, so a tile waits only on
-/// tiles whose blocks already run: no co-residency is assumed.
+/// tile acts as a skipped launch. A source whose blocks loop (`LOOPED`, not pipelined) and whose
+/// launches are chained in one kernel (`CHAINED`: segment_tiles) is launched as the blocks that
+/// fit, not one per tile, each taking tiles by ticket, one at a time, through every launch of the
+/// chain (onesweep_chain, its own file). Tickets go in order, so a tile waits only on tiles whose
+/// blocks already run: no co-residency is assumed.
 template <class Config, class Source>
 class onesweep_tile {
  public:
@@ -89,6 +90,7 @@ class onesweep_tile {
   using ValueRaw = typename Config::value_raw_t;
   using Hooks = typename Config::hooks;
   using params_t = onesweep_params<Key, ValueRaw, typename Source::params>;
+  using source_t = Source;
   static constexpr bool HAS_VALUES = Config::HAS_VALUES;
   static constexpr bool INDEX_VALUES = Config::INDEX_VALUES;
   static constexpr bool CACHE_HINTS = Source::HINTS;
@@ -142,6 +144,13 @@ class onesweep_tile {
   /// Pipelined: the feeder that takes the block's tickets and stages its tiles (its own file).
   using pipeline_t = onesweep_pipeline<onesweep_tile>;
   friend pipeline_t;
+  /// A chained source (several launches in one, onesweep_chain): the loop over its tickets.
+  using chain_t = onesweep_chain<onesweep_tile>;
+  friend chain_t;
+  /// How the tile's keys and values load (load_store.cuh): evict-first with cache hints; through
+  /// L2 only where an earlier launch of a chain wrote them in the same kernel (the non-coherent
+  /// path may hold what that SM read of the buffer before); else the non-coherent path.
+  static constexpr int LOAD = CACHE_HINTS ? load_stream : Source::CHAINED ? load_coherent : load_cached;
 
   /// Each warp's warp_vector_load stage (keys, later values): not in the union, which holds other
   /// warps' keys while values are loaded. An empty base (no bytes) when nothing is vector-loaded.
@@ -211,19 +220,8 @@ class onesweep_tile {
   __device__ __forceinline__ void process() {
     if constexpr (PIPELINED) {
       pipeline_t(*this).run();
-    } else if constexpr (Source::LOOPED) {
-      // A grid of the blocks that fit: each takes tiles by ticket until one finds none.
-      if (!pass_runs()) return;
-      // The stop is decided before the tile's keys exist (a return between the ticket and the
-      // key loads made ptxas spill: see design.md section 12).
-      for (;;) {
-        take_ticket();
-        if (temp_.ticket - p_.tile_base >= launch_tiles()) return;  // past the real tiles: the block's last ticket
-        bits_type keys[ITEMS];
-        const u32 u = load_tile(keys);
-        work(u, valid_keys(u), keys);
-        __syncthreads();  // the tile's shared memory is free for the next one
-      }
+    } else if constexpr (Source::CHAINED) {
+      chain_t(*this).run();
     } else {
       if (!pass_runs()) return;
       bits_type keys[ITEMS];
@@ -235,12 +233,12 @@ class onesweep_tile {
  private:
   // The tail and look-back handles are made where used (from kernel parameters), so that no
   // pointer of theirs occupies registers through the tile.
-  __device__ __forceinline__ tail_t tail() const { return tail_t(p_.tails, p_.launch); }
-  __device__ __forceinline__ lookback_t lookback() const { return lookback_t{{p_.status}, p_.tile_base}; }
+  __device__ __forceinline__ tail_t tail() const { return tail_t(p_.tails, p().launch); }
+  __device__ __forceinline__ lookback_t lookback() const { return lookback_t{{p_.status}, p().tile_base}; }
   // Digits are read with a copy of the parameters' extractor made at each use: on the GPU its
   // members come straight from the constant bank, so nothing is recomputed and no register holds
   // them (calling p_.digit in place would take the address of a kernel parameter).
-  __device__ __forceinline__ digit_extractor<Key> digit_of() const { return digit_extractor<Key>(p_.digit); }
+  __device__ __forceinline__ digit_extractor<Key> digit_of() const { return digit_extractor<Key>(p().digit); }
 
   /// Hooks that trace: thread 0 writes the time to `field` of the tile's trace record.
   __device__ __forceinline__ void stamp(u64 tile_trace::*field) const {
@@ -261,7 +259,7 @@ class onesweep_tile {
       // take the first ones; the last real tile moves the ticket past the rest (acquire). A
       // persistent block stays while one real tile exists and stops at its first ticket past them.
       const u32 real = Source::template start<TILE>(temp_, p_);
-      if (pass_route::runs(r) && (PIPELINED || Source::LOOPED ? real == 0 : blockIdx.x >= real)) {
+      if (pass_route::runs(r) && (PIPELINED ? real == 0 : blockIdx.x >= real)) {
         if (blockIdx.x == 0 && threadIdx.x == 0) {  // no real tile: as a skipped launch
           *p_.ticket = p_.tile_base + p_.tickets;
           tail().clear_next();
@@ -328,10 +326,10 @@ class onesweep_tile {
   /// Tile `u`'s first key in its portion (the portion sources': 32 bits, a portion holds fewer than 2^30 keys).
   __device__ __forceinline__ static u32 tile_first(u32 u) { return u * u32(TILE); }
   __device__ __forceinline__ int valid_keys(u32 u) const {
-    return Source::template valid<TILE, PIPELINED>(temp_, p_, u);
+    return Source::template valid<TILE, PIPELINED>(temp_, p(), u);
   }
   /// Digit `d`'s global offset at the tile's start (its source's).
-  __device__ __forceinline__ u64 bin_of(int d) const { return Source::bin(temp_, p_, d); }
+  __device__ __forceinline__ u64 bin_of(int d) const { return Source::bin(temp_, p(), d); }
   // A looping block (Source::LOOPED) makes its thread's warp and lane again at each use: hoisted
   // out of the tile loop, they were held through every tile and spilled the sm_90 pairs kernels.
   __device__ __forceinline__ static int warp() {
@@ -368,6 +366,7 @@ RINGSWEEP_UNROLL
     u64 bins[DPT];  // this thread's digits' bins_in, when the policy prefetches them
     if constexpr (shape::PREFETCH_BINS == 2) load_bins(bins);
     u32 ranks[ITEMS], counts[DPT], starts[DPT];
+    refresh_chain();
     rank_and_publish(u, valid, keys, ranks, counts, starts);
     ValueRaw values[HAS_VALUES ? ITEMS : 1];  // loaded here (EARLY_VALUES) or by scatter_pairs
     if constexpr (EARLY_VALUES) {
@@ -377,6 +376,7 @@ RINGSWEEP_UNROLL
     }
     if constexpr (shape::PREFETCH_BINS == 1) load_bins(bins);
     look_back(u, counts, starts, bins);
+    refresh_chain();
     scatter(u, valid, keys, ranks, values);
     if constexpr (Hooks::TRACE) {
       __syncthreads();
@@ -413,7 +413,7 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ u32 load_tile(bits_type (&keys)[ITEMS]) {
     // sass: load
     stamp(&tile_trace::ticket);
-    const u32 u = temp_.ticket - p_.tile_base;
+    const u32 u = temp_.ticket - p().tile_base;
     // A partial tile is padded with the key whose every digit is the pass's largest (phase 2).
     load_segment(keys_segment(u), warp(), lane(), valid_keys(u) - int(seg_first()), keys, digit_of().pad);
     if (tid() == 0) tail().wait_slot_free(u);
@@ -485,20 +485,20 @@ RINGSWEEP_UNROLL
     for (int i = 0; i < DPT; ++i) {
       const int d = first_digit() + i;
       if (d < RADIX) {
-        Hooks::pause(p_.tile_base + u, 2);
+        Hooks::pause(p().tile_base + u, 2);
         lookback_stats stats;
         const u32 exclusive = lookback().exclusive_prefix(u, d, Hooks::TRACE ? &stats : nullptr);
         if constexpr (Hooks::TRACE) {
           atomicMax(&p_.trace[temp_.ticket].depth, stats.depth);
           atomicAdd(&p_.trace[temp_.ticket].polls, stats.polls);
         }
-        Hooks::pause(p_.tile_base + u, 3);
+        Hooks::pause(p().tile_base + u, 3);
         const u32 inclusive = exclusive + counts[i];
         lookback().publish_inclusive(u, d, inclusive);
         const u64 bin = shape::PREFETCH_BINS != 0 ? bins[i] : bin_of(d);
         const std::int64_t base = std::int64_t(bin + exclusive) - std::int64_t(starts[i]);
-        if (p_.bins_out != nullptr && u == p_.tiles - 1) {
-          Source::carry(p_, d, bin, inclusive);
+        if (p().bins_out != nullptr && u == p().tiles - 1) {
+          Source::carry(p(), d, bin, inclusive);
         }
         if constexpr (INDEX_RUNS) {
           temp_.digit_out[d] = reinterpret_cast<bits_type*>(base);  // a pointer by runs_from_bases
@@ -514,8 +514,8 @@ RINGSWEEP_UNROLL
     __syncthreads();  // look-back reads done; digit_out complete (keys only: keys in shared)
     stamp(&tile_trace::lookback_end);
     // A launch whose tiles all fit the ring's free window never waits for a slot: nothing to retire.
-    if (tid() == 0 && p_.tiles > tail_t::FREE_TILES) {
-      Hooks::pause(p_.tile_base + u, 4);
+    if (tid() == 0 && p().tiles > tail_t::FREE_TILES) {
+      Hooks::pause(p().tile_base + u, 4);
       tail().retire(u);
     }
     stamp(&tile_trace::retired);
@@ -705,22 +705,41 @@ RINGSWEEP_UNROLL
     if constexpr (STAGED && vector_loaded<T>()) {
       using load_t = warp_vector_load<T, ITEMS>;
       if (valid >= scatter_t::SEGMENT && load_t::aligned(seg)) {
-        load_t::template load<CACHE_HINTS>(
+        load_t::template load<LOAD>(
             *reinterpret_cast<typename load_t::TempStorage*>(temp_.stage + warp * warp_threads), seg, lane, items);
         return;
       }
       // sass: cold
       // A partial segment, or a buffer not aligned to 16 bytes: a whole tile of aligned buffers
       // never comes here, so the instruction report leaves these per-item loads off its path.
-      load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
+      load_warp_striped<LOAD>(seg, lane, valid, items, fill);
       // sass: end
     } else {
-      load_warp_striped<CACHE_HINTS>(seg, lane, valid, items, fill);
+      load_warp_striped<LOAD>(seg, lane, valid, items, fill);
+    }
+  }
+
+  /// A chained source: the tile's launch read again from shared memory before the ranking and
+  /// before the scatter, so that no register holds it from the ranking to the scatter (held
+  /// through the tile, it spilled the sm_90 u32/u32 pairs kernel 48 bytes).
+  __device__ __forceinline__ void refresh_chain() {
+    if constexpr (Source::CHAINED) chain_ = *static_cast<volatile const u32*>(&temp_.chain);
+  }
+
+  /// The arguments of the launch the block works in: the kernel's own, or for a chained source
+  /// those of the chain's launch its ticket lies in (the kernel's array of them, `p_` its first).
+  /// The fields every launch of a chain shares are read as `p_`'s.
+  __device__ __forceinline__ const params_t& p() const {
+    if constexpr (Source::CHAINED) {
+      return (&p_)[chain_];
+    } else {
+      return p_;
     }
   }
 
   TempStorage& temp_;
   const params_t& p_;
+  u32 chain_ = 0;  // a chained source: the launch of the block's ticket (onesweep_chain sets it)
 };
 
 }  // namespace detail

@@ -29,6 +29,8 @@ struct portion_tiles {
   static constexpr bool ALL_REAL = true;
   /// Not pipelined, one tile per block (segment_tiles' blocks loop instead).
   static constexpr bool LOOPED = false;
+  /// One launch per pass and portion (segment_tiles chains them in one kernel instead).
+  static constexpr bool CHAINED = false;
   /// Launch arguments of this source (onesweep_params derives from them).
   using params = portion_params;
   /// Shared memory of this source in the tile's storage: none.

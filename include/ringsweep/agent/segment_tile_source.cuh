@@ -3,59 +3,54 @@
 #pragma once
 
 #include "../detail/config.cuh"
+#include "pass_route.cuh"
 #include "segment_lists.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// The host launches a bound on the large tiles (it does not know the segments) with a grid of
-/// the blocks that fit (`LOOPED`): each block takes tiles by ticket until one is past the last
-/// large tile, and a launch with none (no large segment) exits in one wave, block 0 moving the
-/// ticket as a skipped launch. The look-back runs over all the launch's tiles as usual,
-/// segment boundaries included: each segment's digit offsets (`segment_bins`) are its own offsets
-/// minus the counts of the segments before it, which the look-back adds back, and `bins_in` /
-/// `bins_out` carry only those counts from portion to portion (`bins_in` is zeros for the first).
-/// Never pipelined, never with cache hints.
+/// The host bounds the large tiles (it does not know the segments) and runs every pass over them,
+/// in portions, as one chain of launches in one kernel (`CHAINED`, onesweep_chain): a grid of the
+/// blocks that fit, each taking tiles by ticket; a launch whose tiles do not exist (no large
+/// segment, or its pass skipped) costs each block at most one ticket. The look-back runs over
+/// all the launch's tiles as usual, segment boundaries included: each segment's digit offsets
+/// (`segment_bins`) are its own offsets minus the counts of the segments before it, which the
+/// look-back adds back, and `bins_in` / `bins_out` carry only those counts from portion to portion
+/// (`bins_in` is zeros for the first). Never pipelined, never with cache hints.
 ///
-///     onesweep_kernel<Config, segment_tiles>
+///     onesweep_chain_kernel<Config>
 struct segment_tiles {
   static constexpr bool HINTS = false;
   static constexpr bool PERSISTENT = false;
   static constexpr bool ALL_REAL = false;
   static constexpr bool LOOPED = true;
+  static constexpr bool CHAINED = true;
   struct params {
     const large_segment* segments;  // the large segments
     const u64* segment_word;        // segment_lists::large_word
     const u64* segment_bins;        // this pass's digit offsets of each segment,
     u64 segment_bins_stride;        // this many words apart
     u64 segment_first_tile;         // the large tile of the launch's first ticket
+    u32* done;                      // the chain's finished tiles (zero at its start)
+    u32* done_next;                 // the next chain's count, which this chain zeroes (or null)
+    u32 launches;                   // launches in the chain
   };
   struct storage {
-    u32 real;         // the launch's real tiles (start)
+    u32 chain;        // onesweep_chain: the launch the block's ticket lies in,
+    u32 real;         // its real tiles,
+    u32 need;         // and the real tiles of the launches before it, which it waited for
+    u32 ready;        // the launch whose wait the block has done, plus one
     u64 origin;       // the tile's first key in the pass input
     const u64* bins;  // the tile's segment's digit offsets
-    int valid;        // the tile's keys
+    int valid;        // the tile's keys (0: the ticket has none)
   };
 
-  /// Kernel start, every thread: the launch's tiles that exist (thread 0 also keeps them, read
-  /// after the first barrier: a looping block reads them from shared memory at each ticket, not
-  /// from a register held through every tile).
+  /// Thread 0: the real tiles of a chain's launch: none where its pass is skipped.
   template <int TILE, class P>
-  __device__ __forceinline__ static u32 start(storage& s, const P& p) {
+  __device__ __forceinline__ static u32 chain_real(const P& p) {
+    if (!pass_route::runs(*p.route)) return 0;
     const u64 total = large_tiles(*p.segment_word);
-    const u32 real = total > p.segment_first_tile ? u32(min_of<u64>(total - p.segment_first_tile, p.tiles)) : 0u;
-    if (threadIdx.x == 0) s.real = real;
-    return real;
-  }
-  /// The launch's tiles that exist, after the first barrier.
-  template <int TILE, class P>
-  __device__ __forceinline__ static u32 real_tiles(const storage& s, const P&) {
-    return s.real;
-  }
-  /// The launch's tiles a looping block takes: those that exist.
-  template <int TILE, class P>
-  __device__ __forceinline__ static u32 launch_tiles(const storage& s, const P& p) {
-    return real_tiles<TILE>(s, p);
+    return total > p.segment_first_tile ? u32(min_of<u64>(total - p.segment_first_tile, p.tiles)) : 0u;
   }
   /// Thread 0, ticket `t`: the tile's segment, first key and keys.
   template <int TILE, bool PIPELINED, class P>

@@ -96,6 +96,8 @@ struct sort_config {
   static constexpr int TILE = shape::TILE;
   static constexpr int RADIX_BITS = Policy::RADIX_BITS;
   static constexpr int RADIX = 1 << RADIX_BITS;
+  /// Digit passes of a sort of the whole key.
+  static constexpr int MAX_PASSES = (int(traits::bits) + RADIX_BITS - 1) / RADIX_BITS;
   static constexpr int PORTION_TILES = Policy::PORTION_TILES;
   static constexpr int PORTION_KEYS = PORTION_TILES * TILE;
   /// The onesweep kernel is persistent and pipelined (the shape's, else the policy's PIPELINE_STAGES).

@@ -1,9 +1,10 @@
 // Every global load and store of keys and values in ringsweep kernels goes through these helpers
 // (so that traffic can be counted in one place). Keys travel as their unsigned bits, values as
 // `value_words` of their size and alignment. The helpers a onesweep pass uses take `STREAM`
-// (default false): true where the pass's data cannot stay in L2 (the policy's CACHE_HINTS,
-// decided per sort by the host), which makes the GPU's loads and stores of whole key and value
-// words evict-first (intrinsics.cuh); the SIMT backend counts the same accesses either way.
+// (default false; loads: `LOAD`, below): true where the pass's data cannot stay in L2 (the
+// policy's CACHE_HINTS, decided per sort by the host), which makes the GPU's loads and stores of
+// whole key and value words evict-first (intrinsics.cuh); the SIMT backend counts the same
+// accesses either way.
 #pragma once
 
 #include <cstdint>
@@ -88,14 +89,24 @@ __device__ __forceinline__ void trace_global(const void* p, unsigned bytes, bool
 #endif
 }
 
+/// How a kernel loads key and value words (`LOAD`, a template argument; `true` and `false` are
+/// `load_stream` and `load_cached`): `load_cached`, words the kernel never writes, by the
+/// non-coherent path; `load_stream`, the same not kept in L1 and evict-first in L2; and
+/// `load_coherent`, words an earlier part of the same kernel may have written (a chain of
+/// onesweep launches in one kernel), through L2 only (`ld.global.cg`: an SM's L1 may still hold
+/// what it read of the buffer before).
+enum : int { load_cached = 0, load_stream = 1, load_coherent = 2 };
+
 /// Load of one key word from global memory; cache hints on the GPU (read once per pass; with
-/// `STREAM` not kept in L1 and evict-first in L2).
-template <bool STREAM = false, class T>
+/// `load_stream` not kept in L1 and evict-first in L2; `load_coherent` from L2).
+template <int LOAD = load_cached, class T>
 __device__ __forceinline__ T load_global(const T* p) {
 #ifdef __CUDA_ARCH__
   if constexpr (is_hintable_word<T>::value) {
-    if constexpr (STREAM) {
+    if constexpr (LOAD == load_stream) {
       return load_streaming(p);
+    } else if constexpr (LOAD == load_coherent) {
+      return __ldcg(p);
     } else {
       return __ldg(p);
     }
@@ -130,11 +141,11 @@ __device__ __forceinline__ void store_global(T* p, T v) {
   *p = v;
 }
 
-template <bool STREAM = false, int Bytes, int Align>
+template <int LOAD = load_cached, int Bytes, int Align>
 __device__ __forceinline__ value_words<Bytes, Align> load_global(const value_words<Bytes, Align>* p) {
   value_words<Bytes, Align> v;
 RINGSWEEP_UNROLL
-  for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) v.w[i] = load_global<STREAM>(&p->w[i]);
+  for (int i = 0; i < value_words<Bytes, Align>::WORDS; ++i) v.w[i] = load_global<LOAD>(&p->w[i]);
   return v;
 }
 
@@ -201,16 +212,16 @@ __device__ __forceinline__ void block_bulk_copy_to_shared(T* dst, const T* src, 
 
 /// Warp-striped load of `ITEMS` items per lane: lane `l` item `k` reads `seg[k * 32 + l]`, for the
 /// first `valid` items of the segment (pass `valid >= 32 * ITEMS` for a full segment); the rest are
-/// set to `fill`. `STREAM`: as for `load_global`.
+/// set to `fill`. `LOAD`: as for `load_global`.
 ///
 ///     u32 keys[4];
 ///     load_warp_striped(tile + warp * 128, lane_id(), 128, keys);
-template <bool STREAM = false, int ITEMS, class T>
+template <int LOAD = load_cached, int ITEMS, class T>
 __device__ __forceinline__ void load_warp_striped(const T* seg, u32 lane, int valid, T (&items)[ITEMS],
                                                   const T& fill = T{}) {
   if (valid >= ITEMS * warp_threads) {
 RINGSWEEP_UNROLL
-    for (int k = 0; k < ITEMS; ++k) items[k] = load_global<STREAM>(seg + k * warp_threads + lane);
+    for (int k = 0; k < ITEMS; ++k) items[k] = load_global<LOAD>(seg + k * warp_threads + lane);
   } else if constexpr (sizeof(T) >= 4) {
     // sass: cold
     // (A partial segment: off the full-tile path of bench/report/sass_phases.py, to `end` below.)
@@ -220,14 +231,14 @@ RINGSWEEP_UNROLL
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = k * warp_threads + int(lane);
-      items[k] = i < valid ? load_global<STREAM>(base + k * warp_threads) : fill;
+      items[k] = i < valid ? load_global<LOAD>(base + k * warp_threads) : fill;
     }
   } else {
     // 1- and 2-byte items: the base form cost u16 keys 1.1 SASS instructions per key (sm_90).
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) {
       const int i = k * warp_threads + int(lane);
-      items[k] = i < valid ? load_global<STREAM>(seg + i) : fill;
+      items[k] = i < valid ? load_global<LOAD>(seg + i) : fill;
     }
     // sass: end
   }

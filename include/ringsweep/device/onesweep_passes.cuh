@@ -1,5 +1,6 @@
-// onesweep_passes: the pass and portion launch loop of every onesweep sort (plain, counted and
-// segmented alike): one launch per (pass, portion), tickets and tail words continued across them.
+// onesweep_passes: the pass and portion launch loop of the plain and counted onesweep sorts: one
+// launch per (pass, portion), tickets and tail words continued across them (a segmented sort's
+// large segments chain the same launches in one kernel: segmented_dispatch's run_large).
 #pragma once
 
 #include <cstddef>
@@ -11,8 +12,8 @@
 RINGSWEEP_NAMESPACE_BEGIN
 namespace detail {
 
-/// The shape of a sort's onesweep launches: `passes` passes of `tiles` tiles each (a segmented
-/// sort: a bound on its large tiles), cut into portions of the policy's PORTION_TILES; `resident`
+/// The shape of a sort's onesweep launches: `passes` passes of `tiles` tiles each, cut into
+/// portions of the policy's PORTION_TILES; `resident`
 /// persistent blocks per launch (0: one block per tile) with `shared_bytes` of dynamic shared
 /// memory each. Pass p's first portion reads its digit offsets at `first_bins + p x
 /// first_bins_stride`; portions hand theirs on through `pingpong` (2 x RADIX words per pass).

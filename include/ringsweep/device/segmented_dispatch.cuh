@@ -16,7 +16,6 @@
 #include "../kernels/segment_classify_sort_kernel.cuh"
 #include "../kernels/segment_sort_kernel.cuh"
 #include "launch.cuh"
-#include "onesweep_passes.cuh"
 #include "sort_dispatch.cuh"
 
 RINGSWEEP_NAMESPACE_BEGIN
@@ -76,7 +75,8 @@ struct segmented_dispatch {
   static constexpr int COUNTER_TILES_DONE = 10;  // ticket and counted tiles
   static constexpr int COUNTER_SCAN_TICKET = 12;
   static constexpr int COUNTER_COPY_TICKET = 14;  // 64-bit: the copy's tile ticket
-  static_assert(Config::COUNTER_SCAN_DONE < COUNTER_FRONT && COUNTER_COPY_TICKET + 1 < Config::COUNTER_TAILS,
+  static constexpr int COUNTER_CHAIN_DONE = 16;   // two words: the passes' chains' finished tiles
+  static_assert(Config::COUNTER_SCAN_DONE < COUNTER_FRONT && COUNTER_CHAIN_DONE + 1 < Config::COUNTER_TAILS,
                 "the segmented counters lie between the sort's own and its tail words");
 
   /// Checks the arguments (those of sort_config::make_plan, and n below 2^48, segments below
@@ -130,7 +130,7 @@ struct segmented_dispatch {
     cudaError_t e = cudaMemsetAsync(base + l.counters, 0, counter_bytes(l), stream);
     if (e != cudaSuccess) return e;
     launch_order later = launch_order::serial;
-    e = later_order<Policy::DEPENDENT_LAUNCH>(onesweep_kernel<Config, segment_tiles>, later);
+    e = later_order<Policy::DEPENDENT_LAUNCH>(onesweep_chain_kernel<Config, segment_tiles, Config::MAX_PASSES>, later);
     if (e != cudaSuccess) return e;
     int sms = 0;
     e = device_sms(sms);
@@ -253,52 +253,72 @@ struct segmented_dispatch {
     return op;
   }
 
+  /// The launches of the large segments' passes: every pass over a bound on the large tiles, in
+  /// portions, chained (onesweep_chain) up to CHAIN launches a kernel, so one kernel where the
+  /// tiles fit one portion; each a grid of the blocks that fit, taking the tiles that exist by
+  /// ticket (segment_tiles). Each pass's first portion reads its pingpong slot 1, still zero (the
+  /// histogram zeroed it): no count carried yet. The executed passes end in the result's buffer
+  /// (the copy came first where their parity asked for it): no launch follows them.
   __host__ static cudaError_t run_large(const segmented_plan<Key>& p, char* base, u32* counters,
                                         const segment_lists& lists, const buffers& b, std::size_t wide,
                                         launch_order later, cudaStream_t stream) {
+    constexpr int CHAIN = Config::MAX_PASSES;
+    using chain_params = onesweep_chain_params<Config, segment_tiles, CHAIN>;
     const temp_layout& l = p.layout;
     const int passes = p.sort.window.passes;
     u64* counts = reinterpret_cast<u64*>(base + l.counts);
     u64* pingpong = reinterpret_cast<u64*>(base + l.pingpong);
     u32* routes = counters + Config::COUNTER_ROUTES;
 
-    // Every pass over a bound on the large tiles, in portions, each launch a grid of the blocks
-    // that fit, looping over the tiles that exist (segment_tiles); with none, it exits in one
-    // wave. Each pass's first portion reads its pingpong slot 1, still zero (the histogram
-    // zeroed it): no count carried yet. The executed passes end in the result's buffer (the copy
-    // came first where their parity asked for it): no launch follows them.
-    auto* const pass_kernel = onesweep_kernel<Config, segment_tiles>;
+    auto* const kernel = onesweep_chain_kernel<Config, segment_tiles, CHAIN>;
+    const std::size_t shared_bytes = onesweep_dynamic_shared_bytes<Config, segment_tiles>();
     int per_sm = 0;
-    cudaError_t e = allow_onesweep_shared<Config, segment_tiles>(pass_kernel);
+    cudaError_t e = allow_onesweep_shared<Config, segment_tiles>(kernel);
     if (e == cudaSuccess)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pass_kernel, Config::THREADS,
-                                                        onesweep_dynamic_shared_bytes<Config, segment_tiles>());
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Config::THREADS, shared_bytes);
     if (e != cudaSuccess) return e;
-    onesweep_passes launches;
-    launches.resident = unsigned(wide * std::size_t(max_of(1, per_sm)));
-    launches.order = later;
-    launches.shared_bytes = onesweep_dynamic_shared_bytes<Config, segment_tiles>();
-    launches.passes = passes;
-    launches.tiles = p.tiles_max;
-    launches.portion_tiles = Policy::PORTION_TILES;
-    launches.first_bins = pingpong + RADIX;
-    launches.first_bins_stride = 2 * RADIX;
-    launches.pingpong = pingpong;
-    return launches.template launch<Config, segment_tiles>(
-        pass_kernel,
-        [&](int pass) {
-          onesweep_params_of<Config, segment_tiles> op = pass_params<Config, segment_tiles>(
-              b, routes, reinterpret_cast<u64*>(base + l.status), counters, p.sort, pass);
-          op.first_key = 0;
-          op.keys = 0;
-          op.segments = lists.large;
-          op.segment_word = lists.large_word;
-          op.segment_bins = counts + std::size_t(pass) * RADIX;
-          op.segment_bins_stride = u64(passes) * RADIX;
-          return op;
-        },
-        [&](onesweep_params_of<Config, segment_tiles>& op, std::size_t first_tile) { op.segment_first_tile = first_tile; },
-        stream);
+    const std::size_t portion_tiles = std::size_t(Policy::PORTION_TILES);
+    const std::size_t portions = ceil_div<std::size_t>(p.tiles_max, portion_tiles);
+    const std::size_t launches = std::size_t(passes) * portions;
+    const std::size_t chains = ceil_div<std::size_t>(launches, std::size_t(CHAIN));
+    const unsigned grid = unsigned(min_of<std::size_t>(wide * std::size_t(max_of(1, per_sm)),
+                                                       min_of(p.tiles_max, portion_tiles)));
+    u32 tile_base = 0;
+    for (std::size_t c = 0; c < chains; ++c) {
+      chain_params cp{};
+      const std::size_t first = c * std::size_t(CHAIN);
+      const u32 count = u32(min_of<std::size_t>(CHAIN, launches - first));
+      for (u32 j = 0; j < count; ++j) {
+        const std::size_t v = first + j;
+        const int pass = int(v / portions);
+        const std::size_t portion = v % portions;
+        u64* const pass_pingpong = pingpong + std::size_t(pass) * 2 * RADIX;
+        onesweep_params_of<Config, segment_tiles>& op = cp.launch[j];
+        op = pass_params<Config, segment_tiles>(b, routes, reinterpret_cast<u64*>(base + l.status), counters, p.sort,
+                                                pass);
+        op.first_key = 0;
+        op.keys = 0;
+        op.tiles = u32(min_of<std::size_t>(portion_tiles, p.tiles_max - portion * portion_tiles));
+        op.tickets = op.tiles;  // no block takes a ticket to stop on (onesweep_chain)
+        op.tile_base = tile_base;
+        op.launch = u32(v);
+        op.bins_in = portion == 0 ? pass_pingpong + RADIX : pass_pingpong + ((portion - 1) & 1) * RADIX;
+        op.bins_out = portion + 1 < portions ? pass_pingpong + (portion & 1) * RADIX : nullptr;
+        op.segments = lists.large;
+        op.segment_word = lists.large_word;
+        op.segment_bins = counts + std::size_t(pass) * RADIX;
+        op.segment_bins_stride = u64(passes) * RADIX;
+        op.segment_first_tile = portion * portion_tiles;
+        op.done = counters + COUNTER_CHAIN_DONE + (c & 1);
+        op.done_next = c + 1 < chains ? counters + COUNTER_CHAIN_DONE + ((c + 1) & 1) : nullptr;
+        op.launches = count;
+        tile_base += op.tickets;
+      }
+      e = launch_with_shared(kernel, grid, unsigned(Config::THREADS), shared_bytes, stream, later, cp);
+      if (e != cudaSuccess) return e;
+      tile_base += grid;  // each block's last ticket lies past the chain (onesweep_chain)
+    }
+    return cudaSuccess;
   }
 };
 

@@ -1,5 +1,5 @@
-// The onesweep kernel: one block per tile of one pass over one portion (or a persistent block
-// taking tiles), whatever the tiles' source.
+// The onesweep kernels: one block per tile of one pass over one portion (or a persistent block
+// taking tiles), whatever the tiles' source; and a chain of such launches in one kernel.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +25,8 @@ using onesweep_params_of = typename onesweep_tile<Config, Source>::params_t;
 /// counter, not from blockIdx (see onesweep_tile). `Source`: portion_tiles<HINTS> (with cache
 /// hints for sorts whose data cannot stay in L2, sort_dispatch), counted_tiles<HINTS> (a sort
 /// whose count is on the device: the host launched the portions of max_n keys, and the tiles past
-/// the count leave) or segment_tiles (a segmented sort's large segments).
+/// the count leave); a segmented sort's large segments (segment_tiles) chain their launches in
+/// one kernel instead (onesweep_chain_kernel, below).
 template <class Config, class Source>
 __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
     onesweep_kernel(onesweep_params_of<Config, Source> params) {
@@ -41,6 +42,36 @@ __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
     } else {
       __shared__ typename agent_t::TempStorage temp;
       agent_t(temp, params).process();
+    }
+  } else {
+    (void)params;  // not this policy's architecture: never launched (see policy.cuh)
+  }
+}
+
+/// The arguments of a chained onesweep kernel (a source that is CHAINED: segment_tiles): those
+/// of up to `CHAIN` launches, run as one (onesweep_chain); `launch[0].launches` says how many.
+template <class Config, class Source, int CHAIN>
+struct onesweep_chain_params {
+  onesweep_params_of<Config, Source> launch[CHAIN];
+};
+
+/// A chain of onesweep launches in one (onesweep_chain): the grid is the blocks that fit on the
+/// device at once, each taking tiles by ticket through every launch of the chain.
+template <class Config, class Source, int CHAIN>
+__global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
+    onesweep_chain_kernel(onesweep_chain_params<Config, Source, CHAIN> params) {
+  if constexpr (policy_compiled_here<typename Config::policy>()) {
+    if constexpr (Config::policy::DEPENDENT_LAUNCH) {
+      grid_dependency_wait();  // may start while the previous kernel of the sort finishes
+      grid_dependents_launch();
+    }
+    using agent_t = onesweep_tile<Config, Source>;
+    static_assert(Source::CHAINED, "a chained kernel takes a chained source");
+    if constexpr (agent_t::DYNAMIC_SHARED) {
+      agent_t(dynamic_shared<typename agent_t::TempStorage>(), params.launch[0]).process();
+    } else {
+      __shared__ typename agent_t::TempStorage temp;
+      agent_t(temp, params.launch[0]).process();
     }
   } else {
     (void)params;  // not this policy's architecture: never launched (see policy.cuh)

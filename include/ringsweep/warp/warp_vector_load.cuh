@@ -47,19 +47,19 @@ struct warp_vector_load {
     return (reinterpret_cast<unsigned long long>(p) & 15u) == 0;
   }
 
-  /// This lane's items of the warp's segment, warp-striped (`STREAM`: as for `load_global`).
-  template <bool STREAM = false>
+  /// This lane's items of the warp's segment, warp-striped (`LOAD`: as for `load_global`).
+  template <int LOAD = load_cached>
   __device__ __forceinline__ static void load(TempStorage& stage, const T* seg, u32 lane, T (&items)[ITEMS]) {
     if constexpr (VEC == 1) {
-      load_warp_striped<STREAM>(seg, lane, ITEMS * warp_threads, items);
+      load_warp_striped<LOAD>(seg, lane, ITEMS * warp_threads, items);
     } else {
       // All vector loads first, so that their latencies overlap; then the rearrangement.
       word_t words[CHUNKS];
       const word_t* src = reinterpret_cast<const word_t*>(seg);
 RINGSWEEP_UNROLL
-      for (int c = 0; c < CHUNKS; ++c) words[c] = load_global<STREAM>(src + c * warp_threads + int(lane));
+      for (int c = 0; c < CHUNKS; ++c) words[c] = load_global<LOAD>(src + c * warp_threads + int(lane));
 RINGSWEEP_UNROLL
-      for (int k = STAGED; k < ITEMS; ++k) items[k] = load_global<STREAM>(seg + k * warp_threads + int(lane));
+      for (int k = STAGED; k < ITEMS; ++k) items[k] = load_global<LOAD>(seg + k * warp_threads + int(lane));
       const T* staged = reinterpret_cast<const T*>(stage.words);
 RINGSWEEP_UNROLL
       for (int c = 0; c < CHUNKS; ++c) {
