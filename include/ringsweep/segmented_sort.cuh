@@ -22,7 +22,10 @@
 // (4,096 4-byte keys shipped) one per block of that shape (or of the smaller segment_compact_block
 // shape), those of at most one onesweep tile one per block of the onesweep shape, and larger ones
 // by onesweep passes that all blocks share (decoupled look-back over the same constant-size
-// ring), so one segment of 2^28 keys costs about what a plain sort of 2^28 keys costs.
+// ring; every pass in one kernel), so one segment of 2^28 keys costs about what a plain sort of
+// 2^28 keys costs. A call launches at most 5 kernels whatever the segments' sizes while n is
+// below one portion of PORTION_TILES onesweep tiles (about 3 x 10^8 4-byte keys), at most one
+// more per further portion; rows of one length launch only their class's.
 //
 // Temporary storage grows with the number of segments, not with n (beyond the scratch half of the
 // in/out form): with S segments, P passes, L = min(S, floor(n / (TILE + 1))) (the most segments
