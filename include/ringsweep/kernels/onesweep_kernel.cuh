@@ -53,6 +53,8 @@ __global__ void __launch_bounds__(Config::THREADS, Config::shape::MIN_BLOCKS)
 template <class Config, class Source, int CHAIN>
 struct onesweep_chain_params {
   onesweep_params_of<Config, Source> launch[CHAIN];
+  // 16 entries of 256 bytes at most (128-bit keys): every CUDA 12 toolkit takes 4 KiB of them.
+  static_assert(sizeof(launch) <= 4096, "a chain's launch arguments must fit a kernel's 4 KiB of parameters");
 };
 
 /// A chain of onesweep launches in one (onesweep_chain): the grid is the blocks that fit on the
