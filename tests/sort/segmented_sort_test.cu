@@ -378,6 +378,44 @@ TEMPLATE_TEST_CASE("segmented: pairs with values of 1 to 16 bytes", "[sort][segm
   }
 }
 
+TEST_CASE("segmented: the chained passes keep the tail words' rule, with pauses", "[sort][segmented][chain]") {
+  // The large segments' passes run as chains of launches in one kernel (onesweep_chain). Each
+  // launch's first ticket must find its tail words clear (tail_checked traps on a stale one),
+  // whether the launch before it ran, had no tile (its pass skipped) or lay past every large tile,
+  // and whatever the tiles' timing (the faulty hooks pause them at random). policy_tiny: a 4-slot
+  // ring (every launch of more than 2 tiles retires tiles), 8-tile portions (several portions and
+  // chains of 4 launches for u32 keys).
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  const auto asc = sort_options_of(sort_order::ascending);
+  std::mt19937_64 rng(seed ^ 0xC4A1u);
+  const auto run = [&](const std::vector<std::uint32_t>& keys, const segments<int>& s) {
+    check_segmented<ringsweep_test::policy_tiny_tail_checked, std::uint32_t, void>(keys, s, asc);
+    check_segmented<ringsweep_test::policy_tiny_faulty, std::uint32_t, std::uint32_t>(keys, s, asc);
+  };
+  std::size_t n = 0;
+  // Large segments of keys below 256: passes 1 to 3 skipped, empty launches after a run one.
+  {
+    const auto s = lay_out<int>({700, 20, 1500, 150}, 3, false, n);
+    std::vector<std::uint32_t> keys(n);
+    for (auto& k : keys) k = std::uint32_t(rng()) & 0xFFu;
+    run(keys, s);
+  }
+  // No large segment: every launch of every chain without a tile.
+  {
+    const auto s = lay_out<int>({90, 150, 3, 180, 64}, 5, true, n);
+    std::vector<std::uint32_t> keys(n);
+    for (auto& k : keys) k = std::uint32_t(rng());
+    run(keys, s);
+  }
+  // Large segments over several portions (36 and more tiles of 192 keys), full-range keys.
+  {
+    const auto s = lay_out<int>({6000, 100, 1000, 7}, 2, false, n);
+    std::vector<std::uint32_t> keys(n);
+    for (auto& k : keys) k = std::uint32_t(rng());
+    run(keys, s);
+  }
+}
+
 TEST_CASE("segmented with the device's policy", "[sort][segmented]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   std::size_t n = 0;
