@@ -21,7 +21,6 @@ decomposer `custom_` + the key's type name.
 
     histogram_sass.py --cubin sm_90=X.cubin [--markdown] [--budget bench/results/histogram_budget.csv --check]
 """
-import csv
 import math
 import os
 import re
@@ -58,10 +57,7 @@ def kernel_case(demangled):
 
 
 def analyse(cubin, nvdisasm, arch):
-    only = sass_phases.symbols_where(cubin, lambda n: kernel_case(n) is not None)
-    kernels = sass_phases.disassemble(nvdisasm, cubin, only)
-    regs = sass_phases.registers(cubin)
-    names = sass_phases.demangle(list(kernels))
+    kernels, names, regs = sass_phases.kernels_where(cubin, nvdisasm, lambda n: kernel_case(n) is not None)
     regions = sass_phases.Regions()
     rows = []
     for mangled, insns in kernels.items():
@@ -93,8 +89,7 @@ def markdown(rows):
 
 def check_budget(rows, path):
     failures = []
-    with open(path) as f:
-        budget = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    budget = sass_phases.read_budget(path)
     by_key = {(r["arch"], r["policy"], r["case"]): r for r in rows}
     for b in budget:
         k = (b["arch"], b["policy"], b["case"])

@@ -194,6 +194,19 @@ def symbols_where(cubin, wanted):
     return [i for i, n in functions.items() if wanted(names[n])]
 
 
+def kernels_where(cubin, nvdisasm, wanted):
+    """The functions whose demangled name `wanted` accepts, disassembled (disassemble), with
+    {mangled: demangled} and {mangled: registers}: what every instruction script reads first."""
+    kernels = disassemble(nvdisasm, cubin, symbols_where(cubin, wanted))
+    return kernels, demangle(list(kernels)), registers(cubin)
+
+
+def read_budget(path):
+    """A budget CSV's rows (dicts by its header), its `#` comment lines left out."""
+    with open(path) as f:
+        return list(csv.DictReader(l for l in f if not l.startswith("#")))
+
+
 def disassemble(nvdisasm, cubin, only=None):
     """{mangled kernel: [(opcode text, [(file, line) outermost..innermost])]}; `only`: symbol indices
     (onesweep_symbols) to restrict nvdisasm to, None for every function."""
@@ -435,8 +448,7 @@ def markdown(rows):
 def check_budget(rows, budget_path):
     """Fails (returns messages) when a kernel's per-key count of the full-tile path rises above its budget."""
     failures, seen = [], set()
-    with open(budget_path) as f:
-        budget = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    budget = read_budget(budget_path)
     by_key = {(r["arch"], r["policy"], r["case"]): r for r in rows if r["library"] == "ringsweep"}
     for b in budget:
         k = (b["arch"], b["policy"], b["case"])

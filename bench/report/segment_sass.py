@@ -29,7 +29,6 @@ they are for comparison and no budget holds them.
 
 With --shapes, --check and --write-budget also take the compact and medium segments' block rows.
 """
-import csv
 import os
 import re
 import sys
@@ -159,10 +158,7 @@ def per_key(c, key_bits, size):
 
 
 def analyse(cubin, nvdisasm, arch):
-    only = sass_phases.symbols_where(cubin, lambda n: kernel_case(n) is not None)
-    kernels = sass_phases.disassemble(nvdisasm, cubin, only)
-    regs = sass_phases.registers(cubin)
-    names = sass_phases.demangle(list(kernels))
+    kernels, names, regs = sass_phases.kernels_where(cubin, nvdisasm, lambda n: kernel_case(n) is not None)
     regions = sass_phases.Regions()
     rows = []
     for mangled, insns in kernels.items():
@@ -191,10 +187,7 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
     per-thread counters (every block class since 2026-11-29; before, the medium class only) runs
     its `nibble_pass` loop once per 4-bit pass instead: passes = key bits / 4. `threads_of(policy, case,
     class)` gives the block's threads and tile keys."""
-    only = sass_phases.symbols_where(cubin, lambda n: block_case(n) is not None)
-    kernels = sass_phases.disassemble(nvdisasm, cubin, only)
-    regs = sass_phases.registers(cubin)
-    names = sass_phases.demangle(list(kernels))
+    kernels, names, regs = sass_phases.kernels_where(cubin, nvdisasm, lambda n: block_case(n) is not None)
     regions = sass_phases.Regions()
     rows = []
     for mangled, insns in kernels.items():
@@ -245,8 +238,7 @@ def markdown(rows):
 
 def check_budget(rows, path):
     failures = []
-    with open(path) as f:
-        budget = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    budget = sass_phases.read_budget(path)
     by_key = {(r["arch"], r["policy"], r["case"], str(r["segment_keys"])): r for r in rows}
     for b in budget:
         k = (b["arch"], b["policy"], b["case"], b["segment_keys"])

@@ -107,11 +107,8 @@ def blocks_per_sm(arch, regs, shared, threads=THREADS):
 
 
 def analyse(cubin, nvdisasm, arch, shapes=None):
-    only = sass_phases.symbols_where(cubin, lambda n: kernel_case(n) is not None)
-    kernels = sass_phases.disassemble(nvdisasm, cubin, only)
-    regs = sass_phases.registers(cubin)
+    kernels, names, regs = sass_phases.kernels_where(cubin, nvdisasm, lambda n: kernel_case(n) is not None)
     shared = shared_bytes(cubin)
-    names = sass_phases.demangle(list(kernels))
     regions = sass_phases.Regions()
     rows = []
     for mangled, insns in kernels.items():
@@ -158,8 +155,7 @@ def markdown(rows):
 
 def check_budget(rows, path):
     failures = []
-    with open(path) as f:
-        budget = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    budget = sass_phases.read_budget(path)
     by_key = {(r["arch"], r["policy"], budget_case(r)): r for r in rows if budget_case(r)}
     for b in budget:
         k = (b["arch"], b["policy"], b["case"])
