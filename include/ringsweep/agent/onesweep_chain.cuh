@@ -73,10 +73,12 @@ class onesweep_chain {
   /// Thread 0: the arguments of the launch the block has reached.
   __device__ __forceinline__ const typename Tile::params_t& launch() const { return (&t_.p_)[t_.temp_.chain]; }
 
-  /// Thread 0: the launch the block has reached (`temp.chain`) starts: its real tiles.
+  /// Thread 0: the launch the block has reached (`temp.chain`) starts: its route (the buffers its
+  /// tiles read and write, read here once, not at each tile) and its real tiles.
   __device__ __forceinline__ void enter() const {
     auto& temp = t_.temp_;
-    temp.real = Tile::source_t::template chain_real<Tile::TILE>(launch());
+    temp.route = *launch().route;
+    temp.real = Tile::source_t::template chain_real<Tile::TILE>(launch(), temp.route);
   }
 
   /// Thread 0, ticket `t` past the launch the block was in: on to the launch it lies in (what
@@ -139,7 +141,6 @@ class onesweep_chain {
     }
     Hooks::pause(t, 0);
     temp.uniform_digit = -1;
-    temp.route = *p.route;
     Tile::source_t::template on_ticket<Tile::TILE, false>(temp, p, t);  // its keys in temp.valid
   }
 

@@ -45,10 +45,11 @@ struct segment_tiles {
     int valid;        // the tile's keys (0: the ticket has none)
   };
 
-  /// Thread 0: the real tiles of a chain's launch: none where its pass is skipped.
+  /// Thread 0: the real tiles of a chain's launch whose route word is `route`: none where its
+  /// pass is skipped.
   template <int TILE, class P>
-  __device__ __forceinline__ static u32 chain_real(const P& p) {
-    if (!pass_route::runs(*p.route)) return 0;
+  __device__ __forceinline__ static u32 chain_real(const P& p, u32 route) {
+    if (!pass_route::runs(route)) return 0;
     const u64 total = large_tiles(*p.segment_word);
     return total > p.segment_first_tile ? u32(min_of<u64>(total - p.segment_first_tile, p.tiles)) : 0u;
   }
