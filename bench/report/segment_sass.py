@@ -27,7 +27,8 @@ region `net_one_lane`): per key = (other + net_one_lane) / (32 x s).
 With --cub, the markdown adds CUB's DeviceSegmentedSort kernels of the same toolkit (segment_cub.py);
 they are for comparison and no budget holds them.
 
-With --shapes, --check and --write-budget also take the compact and medium segments' block rows.
+With --shapes, --check and --write-budget also take the block classes' rows (compact, medium and
+small segments: segment_blocks_kernel).
 """
 import os
 import re
@@ -43,11 +44,12 @@ KERNEL = re.compile(r"segment_classify_sort_kernel<ringsweep::[a-z0-9_]+::detail
                     r"ringsweep::[a-z0-9_]+::detail::segment_in_place>\(")
 
 
-# The compact and medium classes' kernel (small_segment_kernel<config, output, blocks>) and the
-# small class's, which also runs the large segments' offsets (small_large_segment_kernel<config,
-# output>: its `large_offsets` region is not on a small segment's path).
-SMALL_KERNEL = re.compile(r"small(?:_large)?_segment_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
-                          r"ringsweep::[a-z0-9_]+::detail::segment_in_place(?:, \d+)?>\(")
+# The block classes' kernel (segment_blocks_kernel<config, output>): its regions `compact_class`,
+# `medium_class` and `small_class` hold each class's path (its `large_offsets` region is on no
+# segment's path); within them small_sort's `nibble_pass` is the per-pass loop body.
+SMALL_KERNEL = re.compile(r"segment_blocks_kernel<ringsweep::[a-z0-9_]+::detail::sort_config<(.*)>, "
+                          r"ringsweep::[a-z0-9_]+::detail::segment_in_place>\(")
+CLASS_REGIONS = {"compact_class": "compact", "medium_class": "medium", "small_class": "small"}
 BLOCK_SIZES = [256, 512, 600, 1024, 1920, 4096, 9216]  # segment sizes of the block classes' rows
 PASSES = {8: 1, 16: 2, 32: 4, 64: 8, 128: 16}  # digit passes of the whole key
 NIBBLE_PASSES = {b: 2 * p for b, p in PASSES.items()}  # 4-bit passes (block_thread_rank's)
@@ -71,24 +73,47 @@ def config_case(args):
 
 
 def block_case(demangled):
-    """(policy, case, key bits, block class) of a small_segment_kernel, else None. The class is
-    `compact` (segment_compact_policy's shape), `medium` (segment_block_policy's) or `small` (the
-    onesweep shape's block)."""
+    """(policy, case, key bits) of a segment_blocks_kernel, else None."""
     m = SMALL_KERNEL.search(demangled)
     if not m:
         return None
     args = sass_phases.split_args(m.group(1))
     if len(args) != 4:
         return None
-    policy = args[0]
-    cls = "compact" if "segment_compact_policy<" in policy else \
-        "medium" if "segment_block_policy<" in policy else "small"
-    policy = re.sub(r".*segment_(block|compact)_policy<(.*)>$", r"\2", policy).split("::")[-1]
     kc = config_case(args)
     if kc is None:
         return None
     case, bits = kc
-    return policy, case, bits, cls
+    return args[0].split("::")[-1], case, bits
+
+
+def class_counts(insns, regions):
+    """Instructions of segment_blocks_kernel's path (before its last EXIT, as `counts`) by class:
+    {class: {"other": n, "nibble_pass": n}} for the compact, medium and small classes' regions
+    (an instruction inlined into a class's region, in small_sort's pass loop or not), and "kernel":
+    those of no class and not the large segments' offsets (the prologue, the loops over the lists),
+    counted on every class's path; "cold" after the last EXIT."""
+    c = {cls: {"other": 0, "nibble_pass": 0} for cls in CLASS_REGIONS.values()}
+    c["kernel"] = 0
+    c["cold"] = 0
+    last_exit = max([i for i, (text, _) in enumerate(insns) if text.split()[-1:] == ["EXIT"]] or [len(insns)])
+    for at, (text, chain) in enumerate(insns):
+        if at > last_exit:
+            c["cold"] += 1
+            continue
+        if text.startswith("NOP") or text == "BRA `(.L_x_0)":
+            continue
+        phases = [regions.phase(path, line) for path, line in chain]
+        if "cold" in phases:
+            c["cold"] += 1
+            continue
+        cls = next((CLASS_REGIONS[p] for p in phases if p in CLASS_REGIONS), None)
+        if cls is None:
+            if "large_offsets" not in phases:
+                c["kernel"] += 1
+            continue
+        c[cls]["nibble_pass" if "nibble_pass" in phases else "other"] += 1
+    return c
 
 
 def kernel_case(demangled):
@@ -180,13 +205,13 @@ def analyse(cubin, nvdisasm, arch):
 
 
 def analyse_blocks(cubin, nvdisasm, arch, threads_of):
-    """Rows for the block classes: warp-instructions per key of a segment of s keys sorted by one
-    block = warps x (other + passes x small_pass) / s (a partial warp segment's guarded loads are
-    cold, as in the network's rows) (the pass loop's body once per digit pass of
-    the whole key; every warp runs every instruction, padding or not). A block ranked by
-    per-thread counters (every block class since 2026-11-29; before, the medium class only) runs
-    its `nibble_pass` loop once per 4-bit pass instead: passes = key bits / 4. `threads_of(policy, case,
-    class)` gives the block's threads and tile keys."""
+    """Rows for the block classes of segment_blocks_kernel: warp-instructions per key of a segment
+    of s keys sorted by one group of the block (compact, medium) or the whole block (small) =
+    warps of the group x (kernel + class other + passes x nibble_pass) / s, passes = key bits / 4
+    (block_thread_rank's 4-bit passes; a partial warp segment's guarded loads are cold, as in the
+    network's rows; every warp of the group runs every instruction, padding or not; `kernel`, the
+    instructions on no class's path, is charged in full to every segment). `threads_of(policy, case,
+    class)` gives the group's threads and the class's largest segment."""
     kernels, names, regs = sass_phases.kernels_where(cubin, nvdisasm, lambda n: block_case(n) is not None)
     regions = sass_phases.Regions()
     rows = []
@@ -194,23 +219,22 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
         bc = block_case(names[mangled])
         if bc is None or len(insns) < 100:
             continue
-        policy, case, bits, cls = bc
-        c = counts(insns, regions, ["small_pass", "nibble_pass", "large_offsets"])
-        shape = threads_of(policy, case, cls)
-        if shape is None:
-            continue
-        threads, tile = shape
-        for size in BLOCK_SIZES:
-            if size > tile or size <= tiny_limit(bits):  # tiny ones: the network's
+        policy, case, bits = bc
+        c = class_counts(insns, regions)
+        for cls in ("compact", "medium", "small"):
+            shape = threads_of(policy, case, cls)
+            if shape is None or c[cls]["nibble_pass"] == 0:
                 continue
-            nibble = c["nibble_pass"] > 0
-            passes = NIBBLE_PASSES[bits] if nibble else PASSES[bits]
-            per_pass = c["nibble_pass"] if nibble else c["small_pass"]
-            warp_insns = threads // 32 * (c["other"] + PASSES[bits] * c["small_pass"] +
-                                          NIBBLE_PASSES[bits] * c["nibble_pass"])
-            rows.append({"arch": arch, "policy": policy, "case": case, "class": cls, "threads": threads, "tile": tile,
-                         "segment_keys": size, "per_key": round(warp_insns / size, 2), "regs": regs.get(mangled, 0),
-                         "other": c["other"], "small_pass": per_pass, "passes": passes, "cold": c["cold"]})
+            threads, tile = shape
+            other = c["kernel"] + c[cls]["other"]
+            for size in BLOCK_SIZES:
+                if size > tile or size <= tiny_limit(bits):  # tiny ones: the network's
+                    continue
+                warp_insns = threads // 32 * (other + NIBBLE_PASSES[bits] * c[cls]["nibble_pass"])
+                rows.append({"arch": arch, "policy": policy, "case": case, "class": cls, "threads": threads,
+                             "tile": tile, "segment_keys": size, "per_key": round(warp_insns / size, 2),
+                             "regs": regs.get(mangled, 0), "other": other, "small_pass": c[cls]["nibble_pass"],
+                             "passes": NIBBLE_PASSES[bits], "cold": c["cold"]})
     rows.sort(key=lambda r: (r["arch"], r["case"], r["class"], r["segment_keys"]))
     return rows
 
@@ -262,12 +286,12 @@ def write_budget(rows, path):
            "# warp-instructions per key for segments of `segment_keys` keys (every lane full) and registers.",
            "# A kernel above its row fails the test. Lower a row when a change removes instructions; raise",
            "# one only with the reason in the commit (segment_sass.py --write-budget writes every row anew).",
-           "# Rows of policy segment_compact:<policy>: the compact segments' block (small_segment_kernel of",
-           "# segment_compact_policy), warps x (other + passes x small_pass) / segment_keys (--shapes);",
-           "# rows of segment_block:<policy>: the medium segments' block (segment_block_policy) at the",
-           "# sizes above the compact tile; rows of segment_small:<policy>: the small segments' block (the",
-           "# onesweep shape's) at the sizes above the medium tile. Every block class ranks by per-thread",
-           "# counters over 4-bit digits, its passes 4-bit ones (nibble_pass).",
+           "# Rows of policy segment_compact:<policy>: the compact segments' group of segment_blocks_kernel",
+           "# (segment_compact_policy's threads), warps x (other + passes x nibble_pass) / segment_keys",
+           "# (--shapes); rows of segment_block:<policy>: the medium segments' group (segment_block_policy)",
+           "# at the sizes above the compact tile; rows of segment_small:<policy>: the small segments' whole",
+           "# block (segment_small_policy) at the sizes above the medium tile. Every block class ranks by",
+           "# per-thread counters over 4-bit digits, its passes 4-bit ones (nibble_pass).",
            "arch,policy,case,segment_keys,max_per_key,max_regs"]
     for r in rows:
         if r["case"] == "pairs_u32_u64":  # the positions of gathered values, not a shape of its own
@@ -280,8 +304,8 @@ def write_budget(rows, path):
 
 def budget_block_rows(rows):
     """The block rows the budget holds: the compact, medium and small classes' at the sizes they
-    sort (their policies named `segment_compact:<policy>` and `segment_block:<policy>`, as
-    tile_shapes names their shapes, and `segment_small:<policy>`, the onesweep shape's block)."""
+    sort (their policies named `segment_compact:<policy>`, `segment_block:<policy>` and
+    `segment_small:<policy>`, as tile_shapes names their shapes)."""
     out = [dict(r, policy="segment_compact:" + r["policy"]) for r in rows if r["class"] == "compact"]
     compact_tile = {(r["arch"], r["policy"], r["case"]): r["tile"] for r in rows if r["class"] == "compact"}
     out += [dict(r, policy="segment_block:" + r["policy"]) for r in rows if r["class"] == "medium" and
@@ -303,12 +327,19 @@ def block_rows(args):
     head = lines[0]
     table = [dict(zip(head, l)) for l in lines[1:]]
 
-    def threads_of(policy, case, cls):
-        name = {"medium": "segment_block:", "compact": "segment_compact:"}.get(cls, "") + policy
+    def shape(name, case):
         for r in table:
             if r.get("policy") == name and r.get("case") == case:
                 return int(r["threads"]), int(r["threads"]) * int(r["items"])
         return None
+
+    def threads_of(policy, case, cls):
+        """The group's threads and the class's largest segment: the small class's block holds at
+        least one onesweep tile, the class ends at it."""
+        if cls == "small":
+            block, tile = shape("segment_small:" + policy, case) or (0, 0), shape(policy, case)
+            return (block[0], tile[1]) if block[0] and tile else None
+        return shape({"medium": "segment_block:", "compact": "segment_compact:"}[cls] + policy, case)
     nvdisasm = sass_phases.find_nvdisasm(args.nvdisasm)
     rows = []
     for spec in args.cubin:

@@ -2,7 +2,7 @@
 // of the instruction report, as CSV, for bench/report/sass_phases.py to turn a kernel's static
 // instruction count into instructions per key (and segment_sass.py the segmented block classes'). Host code only (the policies are constexpr), built
 // by the host compiler against the SIMT backend's headers: no kernel, no nvcc.
-#include <ringsweep/detail/policy_for_arch.cuh>  // segment_block_policy, segment_compact_policy
+#include <ringsweep/detail/policy_for_arch.cuh>  // segment_block_policy, segment_compact_policy, segment_small_policy
 #include <ringsweep/detail/tile_shape.cuh>
 #include <ringsweep/policy.cuh>  // the shipped policies
 
@@ -40,10 +40,13 @@ int main() {
   std::printf("policy,case,threads,items\n");
   rows<ringsweep::policy_sm80>("policy_sm80");
   rows<ringsweep::policy_sm90>("policy_sm90");
-  // The blocks that sort a segmented sort's medium and compact segments (segment_sass.py's block table).
+  // The groups that sort a segmented sort's medium and compact segments (segment_sass.py's block table).
   rows<ringsweep::detail::segment_block_policy<ringsweep::policy_sm80>>("segment_block:policy_sm80");
   rows<ringsweep::detail::segment_block_policy<ringsweep::policy_sm90>>("segment_block:policy_sm90");
   rows<ringsweep::detail::segment_compact_policy<ringsweep::policy_sm80>>("segment_compact:policy_sm80");
   rows<ringsweep::detail::segment_compact_policy<ringsweep::policy_sm90>>("segment_compact:policy_sm90");
+  // The block of segment_blocks_kernel, which sorts a small segment whole (SEGMENT_SMALL_THREADS).
+  rows<ringsweep::detail::segment_small_policy<ringsweep::policy_sm80>>("segment_small:policy_sm80");
+  rows<ringsweep::detail::segment_small_policy<ringsweep::policy_sm90>>("segment_small:policy_sm90");
   return 0;
 }

@@ -19,11 +19,12 @@
 // wider than 32 bits, 128 for custom keys wider than 64) in registers in the launch that classifies
 // the segments, each by the fewest lanes of a warp that hold it (16 keys a lane, 8 for 64-bit keys,
 // 4 above; a bitonic network across the lanes), those of at most the policy's segment_block tile
-// (4,096 4-byte keys shipped) one per block of that shape (or of the smaller segment_compact_block
-// shape), those of at most one onesweep tile one per block of the onesweep shape, and larger ones
-// by onesweep passes that all blocks share (decoupled look-back over the same constant-size
-// ring; every pass in one kernel), so one segment of 2^28 keys costs about what a plain sort of
-// 2^28 keys costs. A call launches at most 5 kernels whatever the segments' sizes while n is
+// (4,096 4-byte keys shipped) by a group of that shape's threads (or of the smaller
+// segment_compact_block shape's) within a block of SEGMENT_SMALL_THREADS, those of at most one
+// onesweep tile by such a block whole (the three classes in one launch), and larger ones by
+// onesweep passes that all blocks share (decoupled look-back over the same constant-size ring;
+// every pass in one kernel), so one segment of 2^28 keys costs about what a plain sort of 2^28
+// keys costs. A call launches at most 3 kernels whatever the segments' sizes while n is
 // below one portion of PORTION_TILES onesweep tiles (about 3 x 10^8 4-byte keys), at most one
 // more per further portion; rows of one length launch only their class's.
 //

@@ -20,14 +20,17 @@ namespace ringsweep_test {
 /// 8-tile portions.
 struct policy_tiny : ringsweep::policy_defaults {
   static constexpr int SEGMENT_TINY_KEYS = 96;  // tiny segments by 1 to 8 lanes (16 keys each), compact ones above
-  // Compact segments (97 to 128 keys): blocks of 32 threads x 4 keys.
+  // Compact segments (97 to 128 keys): groups of 32 threads x 4 keys.
   __host__ __device__ static constexpr ringsweep::onesweep_shape segment_compact_block(ringsweep::sort_types t) {
-    return ringsweep::onesweep_shape::fit(t, 32, 4, 4, 32 * 4 * 16).blocks_per_sm(4);
+    return ringsweep::onesweep_shape::fit(t, 32, 4, 4, 32 * 4 * 16);
   }
-  // Medium segments (129 to 160 keys): blocks of 32 threads x 5 keys; small ones up to the tile.
+  // Medium segments (129 to 160 keys): groups of 32 threads x 5 keys; small ones up to the tile.
   __host__ __device__ static constexpr ringsweep::onesweep_shape segment_block(ringsweep::sort_types t) {
-    return ringsweep::onesweep_shape::fit(t, 32, 5, 5, 32 * 5 * 16).blocks_per_sm(2);
+    return ringsweep::onesweep_shape::fit(t, 32, 5, 5, 32 * 5 * 16);
   }
+  // The block classes' kernel: blocks of 64 threads (two compact or two medium groups side by
+  // side, or one small segment of up to 64 x 3 keys).
+  static constexpr int SEGMENT_SMALL_THREADS = 64;
   static constexpr int STATUS_SLOTS = 4;
   static constexpr int LOOKBACK_DEPTH = 2;
   static constexpr int TAIL_BITS = 1;
@@ -36,6 +39,21 @@ struct policy_tiny : ringsweep::policy_defaults {
   static constexpr int HIST_ITEMS = 2;
   __host__ __device__ static constexpr ringsweep::onesweep_shape onesweep(ringsweep::sort_types t) {
     return ringsweep::onesweep_shape::fit(t, 64, 3, 3, 3072);
+  }
+};
+
+/// policy_tiny with more compact groups than medium ones in the block classes' kernel, as the
+/// shipped policies have (8 and 2): tiny up to 48 keys, compact up to 32 x 2 = 64 (four groups of
+/// a 128-thread block), medium up to 64 x 2 = 128 (two groups), small up to the 192-key tile
+/// (128 x 2), so a chunk of four front items may hold up to four medium segments: two rounds.
+struct policy_tiny_groups : policy_tiny {
+  static constexpr int SEGMENT_TINY_KEYS = 48;
+  static constexpr int SEGMENT_SMALL_THREADS = 128;
+  __host__ __device__ static constexpr ringsweep::onesweep_shape segment_compact_block(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 32, 2, 2, 32 * 2 * 16);
+  }
+  __host__ __device__ static constexpr ringsweep::onesweep_shape segment_block(ringsweep::sort_types t) {
+    return ringsweep::onesweep_shape::fit(t, 64, 2, 2, 64 * 2 * 16);
   }
 };
 

@@ -1,9 +1,9 @@
 // Segmented sorts: each segment sorted on its own, against std::stable_sort per segment. The tiny
 // policies put the class edges at small sizes (tiny: at most SEGMENT_TINY_KEYS = 96 keys, by the
-// sub-warp network; compact: at most one 128-key segment_compact_block tile, one block; medium: at
-// most one 160-key segment_block tile, one block, the two sharing one list; small: at most one
-// 192-key tile, one block; large: onesweep passes over a 4-slot ring and portions of 8 tiles), so
-// segments of a few thousand keys cross every one of them. Keys outside every segment must stay
+// sub-warp network; compact: at most one 128-key segment_compact_block tile, a group of 32 threads;
+// medium: at most one 160-key segment_block tile, a group of 32, the two sharing one list; small:
+// at most one 192-key tile, a whole block of 64 threads; large: onesweep passes over a 4-slot ring
+// and portions of 8 tiles), so segments of a few thousand keys cross every one of them. Keys outside every segment must stay
 // unwritten, the inputs untouched.
 #include <catch2/catch.hpp>
 
@@ -413,6 +413,39 @@ TEST_CASE("segmented: the chained passes keep the tail words' rule, with pauses"
     std::vector<std::uint32_t> keys(n);
     for (auto& k : keys) k = std::uint32_t(rng());
     run(keys, s);
+  }
+}
+
+TEST_CASE("segmented: groups of one block sort compact and medium segments side by side", "[sort][segmented][groups]") {
+  // policy_tiny_groups: a block of 128 threads takes the front list (compact and medium segments
+  // mixed) 4 items at a time; its 4 compact groups sort the chunk's compact ones, then its 2
+  // medium groups the chunk's medium ones, up to 2 rounds, a group without a segment sorting none.
+  // Runs of one class, alternations and random mixes put every count of each class in a chunk
+  // (and chunks cut short by the list's end); few distinct keys check stability, pairs the values.
+  const std::uint64_t seed = ringsweep_test::catch_seed();
+  std::mt19937_64 rng(seed ^ 0x6A0Bu);
+  using groups = ringsweep_test::policy_tiny_groups;
+  const std::vector<std::size_t> compact = {49, 50, 63, 64}, medium = {65, 66, 100, 127, 128};
+  std::vector<std::vector<std::size_t>> layouts = {
+      {64, 64, 64, 64, 64, 64, 64},             // compact only, a chunk cut short
+      {128, 65, 100, 127, 66, 128, 65, 99, 70},  // medium only: two rounds a chunk
+      {64, 128, 49, 65, 50, 127, 63, 66},       // alternating
+      {128, 128, 128, 49, 3, 1, 0, 192, 193, 20},  // with every other class between
+  };
+  for (int l = 0; l < 6; ++l) {
+    std::vector<std::size_t> sizes;
+    for (int i = 0; i < 37; ++i) {
+      const auto r = rng() % 8;
+      sizes.push_back(r < 3 ? compact[rng() % compact.size()] : r < 6 ? medium[rng() % medium.size()] : rng() % 300);
+    }
+    layouts.push_back(sizes);
+  }
+  for (const auto& sizes : layouts) {
+    std::size_t n = 0;
+    const auto s = lay_out<int>(sizes, 2, false, n);
+    const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::few_distinct, seed + n);
+    check_segmented<groups, std::uint32_t, void>(keys, s, sort_options_of(sort_order::descending));
+    check_segmented<groups, std::uint32_t, std::uint32_t>(keys, s, sort_options_of(sort_order::ascending));
   }
 }
 

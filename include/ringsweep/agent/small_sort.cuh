@@ -28,12 +28,17 @@ struct small_sort_params : sort_arrays<Key, ValueRaw> {
 ///
 /// `THREAD_RANK`: the tile is ranked instead by per-thread counters over 4-bit digits
 /// (block_thread_rank, twice as many passes, a few instructions per key each), the keys held
-/// blocked between passes; the segmented sort's medium block (segment_block_policy) sorts so.
+/// blocked between passes; the segmented sort's block classes sort so. `GROUPED` (with
+/// THREAD_RANK): each group of THREADS consecutive threads of a larger block sorts its own input in
+/// its own `temp`, every group at once (the block's barriers are every group's: each group passes
+/// the same ones, an input of 0 keys too; segment_blocks_kernel).
 ///
 ///     __shared__ typename small_sort<Config>::TempStorage temp;
 ///     small_sort<Config>(temp, params).process();
-template <class Config, bool THREAD_RANK = false>
+template <class Config, bool THREAD_RANK = false, bool GROUPED = false>
 class small_sort {
+  static_assert(THREAD_RANK || !GROUPED, "groups rank by per-thread counters");
+
  public:
   using Key = typename Config::key_type;
   using ValueRaw = typename Config::value_raw_t;
@@ -44,10 +49,10 @@ class small_sort {
   static constexpr int TILE = Config::TILE;
   static constexpr int RADIX_BITS = Config::RADIX_BITS;
   using rank_t = block_radix_rank<THREADS, ITEMS, RADIX_BITS>;
-  using scatter_t = block_scatter<THREADS, ITEMS>;
+  using scatter_t = block_scatter<THREADS, ITEMS, GROUPED>;
   static constexpr int DPT = rank_t::DIGITS_PER_THREAD;
   static constexpr int THREAD_RADIX_BITS = 4;
-  using thread_rank_t = block_thread_rank<THREADS, ITEMS, THREAD_RADIX_BITS>;
+  using thread_rank_t = block_thread_rank<THREADS, ITEMS, THREAD_RADIX_BITS, GROUPED>;
 
   struct TempStorage {
     union {
@@ -62,7 +67,7 @@ class small_sort {
 
   __device__ __forceinline__ void process() {
     const u32 lane = lane_id();
-    const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
+    const int seg_first = group_thread<THREADS, GROUPED>() / warp_threads * scatter_t::SEGMENT;
     bits_type keys[ITEMS];
     u32 index[ITEMS];
     const int valid = sort_tile(keys, index);
@@ -87,7 +92,7 @@ RINGSWEEP_UNROLL
   template <class Output>
   __device__ __forceinline__ void process_first(int take, u64 first, const Output& out) {
     const u32 lane = lane_id();
-    const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
+    const int seg_first = group_thread<THREADS, GROUPED>() / warp_threads * scatter_t::SEGMENT;
     bits_type keys[ITEMS];
     u32 index[ITEMS];
     const int valid = sort_tile(keys, index);
@@ -118,7 +123,7 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ int sort_tile_matched(bits_type (&keys)[ITEMS], u32 (&index)[ITEMS]) {
     const int valid = int(p_.count.resolve(u64(p_.keys)));
     const u32 lane = lane_id();
-    const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
+    const int seg_first = group_thread<THREADS, GROUPED>() / warp_threads * scatter_t::SEGMENT;
     load_warp_striped(p_.keys_in + seg_first, lane, valid - seg_first, keys);
 RINGSWEEP_UNROLL
     for (int k = 0; k < ITEMS; ++k) index[k] = u32(scatter_t::position(k));
@@ -153,8 +158,8 @@ RINGSWEEP_UNROLL
   __device__ __forceinline__ int sort_tile_blocked(bits_type (&keys)[ITEMS], u32 (&index)[ITEMS]) {
     const int valid = int(p_.count.resolve(u64(p_.keys)));
     const u32 lane = lane_id();
-    const int seg_first = int(threadIdx.x) / warp_threads * scatter_t::SEGMENT;
-    const int first = int(threadIdx.x) * ITEMS;  // the thread's blocked positions
+    const int seg_first = group_thread<THREADS, GROUPED>() / warp_threads * scatter_t::SEGMENT;
+    const int first = group_thread<THREADS, GROUPED>() * ITEMS;  // the thread's blocked positions
     const int passes = digit_window::passes(p_.window.begin_bit, p_.window.end_bit, THREAD_RADIX_BITS);
     load_warp_striped(p_.keys_in + seg_first, lane, valid - seg_first, keys,
                       p_.window.template extractor<THREAD_RADIX_BITS>(p_, 0).pad);

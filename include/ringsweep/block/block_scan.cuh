@@ -14,7 +14,9 @@ namespace detail {
 ///     u32 prefix = block_scan<u32, 256>::exclusive_sum(temp, my_count, total);
 ///
 /// Every thread of the block must call it; it synchronises the block twice and leaves `temp` free.
-template <class T, int THREADS>
+/// `GROUPED`: over each group of THREADS consecutive threads of a larger block instead, each with
+/// its own `temp` (group_thread), every group calling it at once.
+template <class T, int THREADS, bool GROUPED = false>
 struct block_scan {
   static constexpr int WARPS = THREADS / warp_threads;
   struct TempStorage {
@@ -23,7 +25,7 @@ struct block_scan {
 
   __device__ __forceinline__ static T exclusive_sum(TempStorage& temp, T value, T& total) {
     const u32 lane = lane_id();
-    const int warp = int(threadIdx.x) / warp_threads;
+    const int warp = group_thread<THREADS, GROUPED>() / warp_threads;
     T inclusive = value;
 RINGSWEEP_UNROLL
     for (int offset = 1; offset < warp_threads; offset *= 2) {

@@ -19,7 +19,9 @@ namespace detail {
 /// `shared_to_global` reads `buf` block-striped (thread `t` item `k` is rank `i = k*THREADS + t`) and
 /// stores each item through the pointer the callback returns: with a per-digit base, consecutive
 /// ranks of one digit go to consecutive addresses, so each digit's run is one coalesced stream.
-template <int THREADS, int ITEMS>
+/// `GROUPED`: `position` within the thread's group of THREADS consecutive threads (group_thread;
+/// the other members serve whole blocks only).
+template <int THREADS, int ITEMS, bool GROUPED = false>
 struct block_scatter {
   static constexpr int SEGMENT = warp_threads * ITEMS;
   /// Ranks are tile positions (< 2^16); callers may keep other data in a rank's high bits.
@@ -28,7 +30,7 @@ struct block_scatter {
 
   /// Tile position of warp-striped item `k` of this thread.
   __device__ __forceinline__ static int position(int k) {
-    return int(threadIdx.x) / warp_threads * SEGMENT + k * warp_threads + int(lane_id());
+    return group_thread<THREADS, GROUPED>() / warp_threads * SEGMENT + k * warp_threads + int(lane_id());
   }
 
   /// `buf[ranks[k]] = items[k]` for the valid items (positions below `valid`).

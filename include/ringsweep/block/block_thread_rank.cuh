@@ -28,8 +28,10 @@ namespace detail {
 ///     __syncthreads();   // before `temp` is reused
 ///
 /// Every position ranks, padding too: a caller pads a partial tile with keys of the largest digit
-/// in every pass (digit_extractor::pad), which rank after every real key.
-template <int THREADS, int ITEMS, int RADIX_BITS>
+/// in every pass (digit_extractor::pad), which rank after every real key. `GROUPED`: each group of
+/// THREADS consecutive threads of a larger block ranks its own tile in its own `temp`
+/// (group_thread), every group at once.
+template <int THREADS, int ITEMS, int RADIX_BITS, bool GROUPED = false>
 class block_thread_rank {
  public:
   static constexpr int RADIX = 1 << RADIX_BITS;
@@ -37,7 +39,7 @@ class block_thread_rank {
 
   struct TempStorage {
     alignas(16) u32 counters[RADIX * THREADS];  // [digit][thread]
-    typename block_scan<u32, THREADS>::TempStorage scan;
+    typename block_scan<u32, THREADS, GROUPED>::TempStorage scan;
   };
 
   __device__ __forceinline__ explicit block_thread_rank(TempStorage& temp) : temp_(temp) {}
@@ -46,7 +48,10 @@ class block_thread_rank {
   /// synchronises inside; on return other threads may still read `temp`.
   template <class DigitAt>
   __device__ __forceinline__ void rank(DigitAt&& digit_at, u32 (&ranks)[ITEMS]) {
-    const int t = int(threadIdx.x);
+    // A group's thread index hidden from the optimiser (opaque): knowing it below THREADS, ptxas
+    // merged it into each key's counter address by a logic operation of its own (sm_80: 32
+    // instructions a pass of a 64 x 16 group) instead of adding it to the column's base once.
+    const int t = GROUPED ? int(opaque(u32(group_thread<THREADS, GROUPED>()))) : int(threadIdx.x);
     u32* const rake = temp_.counters + t * RADIX;
 RINGSWEEP_UNROLL
     for (int j = 0; j < RADIX; ++j) rake[j] = 0;
@@ -75,7 +80,7 @@ RINGSWEEP_UNROLL
       sum += c;
     }
     u32 total;
-    const u32 base = block_scan<u32, THREADS>::exclusive_sum(temp_.scan, sum, total);
+    const u32 base = block_scan<u32, THREADS, GROUPED>::exclusive_sum(temp_.scan, sum, total);
 RINGSWEEP_UNROLL
     for (int j = 0; j < RADIX; ++j) rake[j] = words[j] + base;
     __syncthreads();

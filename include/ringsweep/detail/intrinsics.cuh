@@ -351,6 +351,15 @@ __device__ __forceinline__ T opaque(T v) {
   return v;
 }
 
+/// The calling thread's index among the `THREADS` threads that run a block-wide algorithm
+/// together: threadIdx.x, or with `GROUPED` its index in its group of `THREADS` consecutive threads
+/// (a block of several groups, each on its own data and shared memory, every group passing the
+/// same `__syncthreads` in lockstep: segment_blocks_kernel).
+template <int THREADS, bool GROUPED>
+__device__ __forceinline__ int group_thread() {
+  return GROUPED ? int(threadIdx.x % unsigned(THREADS)) : int(threadIdx.x);
+}
+
 /// Nanoseconds of the GPU's global timer (`%globaltimer`); the host's steady clock on the SIMT
 /// backend. For instrumented tuning builds only.
 __device__ __forceinline__ u64 global_timer_ns() {

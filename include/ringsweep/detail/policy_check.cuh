@@ -23,6 +23,9 @@ struct policy_check {
   static_assert(Policy::PREFETCH_BINS >= 0 && Policy::PREFETCH_BINS <= 2, "PREFETCH_BINS: 0, 1 or 2");
   static_assert(Policy::CACHE_HINTS_L2_PERCENT >= 1, "CACHE_HINTS_L2_PERCENT must be at least 1");
   static_assert(Policy::SEGMENT_TINY_KEYS >= 2 && Policy::SEGMENT_TINY_KEYS <= 65536, "SEGMENT_TINY_KEYS: 2 to 65536");
+  static_assert(Policy::SEGMENT_SMALL_THREADS % warp_threads == 0 && Policy::SEGMENT_SMALL_THREADS >= warp_threads &&
+                    Policy::SEGMENT_SMALL_THREADS <= 1024,
+                "SEGMENT_SMALL_THREADS: whole warps, at most 1024");
   static_assert(Policy::PIPELINE_STAGES == 1 || Policy::PIPELINE_STAGES == 2, "PIPELINE_STAGES: 1 or 2");
   static constexpr bool ok = true;
 };

@@ -38,6 +38,26 @@ struct segment_compact_policy : Policy {
   __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) { return Policy::segment_compact_block(t); }
 };
 
+/// A policy whose onesweep shape is the block that sorts a segmented sort's small segments (up to
+/// one onesweep tile, one block each) and hosts the compact and medium classes' groups
+/// (segment_blocks_kernel): `SEGMENT_SMALL_THREADS` threads (fewer where the onesweep tile is
+/// smaller, whole warps) and as many keys a thread as hold one onesweep tile of `Policy`.
+template <class Policy>
+struct segment_small_policy : Policy {
+  using arch_base = Policy;
+  __host__ __device__ static constexpr onesweep_shape onesweep(sort_types t) {
+    const onesweep_shape large = Policy::onesweep(t);
+    const int tile = large.threads * large.items;
+    const int warps = (tile + warp_threads - 1) / warp_threads;
+    const int threads = Policy::SEGMENT_SMALL_THREADS < warps * warp_threads ? Policy::SEGMENT_SMALL_THREADS
+                                                                              : warps * warp_threads;
+    onesweep_shape s;
+    s.threads = threads;
+    s.items = (tile + threads - 1) / threads;
+    return s;
+  }
+};
+
 /// Architecture range `[min, max)` of `Policy` in `List`; `found` is false (and the range every
 /// architecture) for a policy the list does not name, such as a test or tuning policy.
 template <class Policy, class List>

@@ -174,20 +174,29 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   bitonic network over the fewest lanes of a warp that hold it (16 keys per lane, 8 for 64-bit
 ///   keys, 4 above), in the launch that classifies the segments; a larger one of at most one onesweep tile in one block, and larger
 ///   ones by onesweep passes over all their tiles.
-/// - `segment_block(sort_types)`: the block shape that sorts a segmented sort's segments above
-///   the tiny ones and up to its own tile (one block each, several per SM), where that tile is
-///   smaller than the onesweep tile; segments between it and one onesweep tile take the onesweep
-///   shape's block. 256 threads x 16 keys (4,096 4-byte keys; 2,048 8-byte ones), two blocks
-///   per SM. Its block ranks by per-thread counters over 4-bit digits (block_thread_rank): on
-///   sm_90 a 4,096-key u32 segment takes 4.9 warp-instructions per key (7.7 with the onesweep
-///   block ranking; bench/results/segment_instructions.md).
-/// - `segment_compact_block(sort_types)`: a smaller block shape for the segments above the tiny
+/// - `segment_block(sort_types)`: the shape of the group of threads that sorts a segmented sort's
+///   segments above the tiny ones and up to its own tile (one group each, several groups side by
+///   side in a block of SEGMENT_SMALL_THREADS), where that tile is smaller than the onesweep tile;
+///   segments between it and one onesweep tile take the whole block. 256 threads x 16 keys (4,096
+///   4-byte keys; 2,048 8-byte ones): two groups a block. It ranks by per-thread counters over
+///   4-bit digits (block_thread_rank): on sm_90 a 4,096-key u32 segment takes 4.9
+///   warp-instructions per key (7.7 with the onesweep block ranking;
+///   bench/results/segment_instructions.md). Its blocks per SM are not used: the block's bounds
+///   are the kernel's.
+/// - `segment_compact_block(sort_types)`: a smaller group shape for the segments above the tiny
 ///   ones and up to its own tile, where that tile lies between the tiny limit and
-///   `segment_block`'s tile (a medium block would rank mostly padding for them): one block each,
-///   more per SM. 64 threads x 16 keys (1,024 4-byte keys; 512 8-byte ones), eight blocks per SM,
-///   ranked by per-thread counters as the medium block: on sm_90 a 1,024-key u32 segment takes 4.6
+///   `segment_block`'s tile (a medium group would rank mostly padding for them): one group each.
+///   64 threads x 16 keys (1,024 4-byte keys; 512 8-byte ones), eight groups a block, ranked by
+///   per-thread counters as the medium group: on sm_90 a 1,024-key u32 segment takes 4.7
 ///   warp-instructions per key (7.6 with the onesweep block ranking; 128 x 8 took 9.1 with it, the
 ///   medium block 30.7 with it; bench/results/segment_instructions.md).
+/// - `SEGMENT_SMALL_THREADS`: the threads of the one block shape that sorts a segmented sort's
+///   compact, medium and small segments (segment_blocks_kernel, one block per SM): groups of the
+///   compact block's threads sort a compact segment each, groups of the medium block's a medium
+///   one, the whole block a small one (up to one onesweep tile: as many keys a thread as hold it,
+///   512 x 18 4-byte keys on sm_90), and the block then prepares the large segments' passes. One
+///   launch for the three classes, whose thread counts must divide this one. 512 (fewer where the
+///   onesweep tile has fewer keys).
 /// - `DEPENDENT_LAUNCH`: every kernel of a onesweep sort after the histogram is launched as a
 ///   programmatic dependent of the one before (sm_90 on, where the kernels were built for it): it
 ///   is scheduled while its predecessor finishes and waits for it on the device, which hides a
@@ -233,11 +242,12 @@ struct policy_defaults {
   static constexpr bool CACHE_HINTS = false;
   static constexpr int CACHE_HINTS_L2_PERCENT = 100;
   static constexpr int SEGMENT_TINY_KEYS = 512;
+  static constexpr int SEGMENT_SMALL_THREADS = 512;
   __host__ __device__ static constexpr onesweep_shape segment_block(sort_types t) {
-    return onesweep_shape::fit(t, 256, 16, 16, 256 * 16 * 4).blocks_per_sm(2);
+    return onesweep_shape::fit(t, 256, 16, 16, 256 * 16 * 4);
   }
   __host__ __device__ static constexpr onesweep_shape segment_compact_block(sort_types t) {
-    return onesweep_shape::fit(t, 64, 16, 16, 64 * 16 * 4).blocks_per_sm(8);
+    return onesweep_shape::fit(t, 64, 16, 16, 64 * 16 * 4);
   }
   static constexpr int PIPELINE_STAGES = 1;
   static constexpr bool PIPELINE_BULK_COPY = false;

@@ -1,7 +1,7 @@
 // The launches of a segmented sort. The host knows n and the number of segments, never their
 // sizes: the device sorts the segments into classes (tiny: sorted by sub-warps in the classifying
-// launch; compact, medium and small: a block each, of three shapes; large: onesweep passes over all
-// their tiles), and every later launch reads the classes.
+// launch; compact, medium and small: groups of one block shape or the whole block, in one launch;
+// large: onesweep passes over all their tiles), and every later launch reads the classes.
 #pragma once
 
 #include <cstddef>
@@ -48,24 +48,15 @@ struct segmented_dispatch {
   static constexpr bool HAS_VALUES = Config::HAS_VALUES;
   static constexpr int TILE = Config::TILE;
   static constexpr int RADIX = Config::RADIX;
-  /// Tiny segments are sorted in registers by sub-warps (subwarp_sort) in the classification's
-  /// own launch.
-  static constexpr int TINY = min_of(Policy::SEGMENT_TINY_KEYS, subwarp_sort<typename Config::unhooked>::MAX_KEYS);
-  static_assert(TILE <= 65536 && TINY <= 65536, "segment_item holds sizes up to 65536");
-  /// Segments above TINY and up to MEDIUM keys are sorted one per block of the policy's
-  /// segment_block shape (several blocks per SM), listed from the front of the item list (the
-  /// network sorts the tiny ones where they are), where that tile lies between TINY and one
-  /// onesweep tile; MEDIUM 0: no such class.
-  using medium_config = sort_config<segment_block_policy<Policy>, Key, typename Config::value_type>;
-  static constexpr int MEDIUM =
-      medium_config::TILE > TINY && medium_config::TILE < TILE ? medium_config::TILE : 0;
-  /// Medium segments of at most COMPACT keys go to a smaller block instead, the policy's
-  /// segment_compact_block shape (more blocks per SM), where that tile lies between TINY and
-  /// MEDIUM: the classification lists both classes together at the front, and each kernel sorts
-  /// its own sizes there and passes over the others. COMPACT 0: no such class.
-  using compact_config = sort_config<segment_compact_policy<Policy>, Key, typename Config::value_type>;
-  static constexpr int COMPACT =
-      MEDIUM != 0 && compact_config::TILE > TINY && compact_config::TILE < MEDIUM ? compact_config::TILE : 0;
+  /// The size classes (segment_block_classes): tiny segments are sorted in registers by sub-warps
+  /// (subwarp_sort) in the classification's own launch; compact, medium and small ones by one
+  /// launch of blocks (segment_blocks_kernel), listed by the classification (compact and medium
+  /// from the front of the item list, small from the back); large ones by onesweep passes.
+  using classes = segment_block_classes<typename Config::unhooked>;
+  static constexpr int TINY = classes::TINY;
+  static constexpr int COMPACT = classes::COMPACT;
+  static constexpr int MEDIUM = classes::MEDIUM;
+  static_assert(classes::SMALL == TILE, "the small class ends at one onesweep tile");
 
   // Counter words (before the tail iterator's, from Config::COUNTER_TAILS, and the routes).
   static constexpr int COUNTER_FRONT = 3;
@@ -136,6 +127,9 @@ struct segmented_dispatch {
     e = device_sms(sms);
     if (e != cudaSuccess) return e;
     const std::size_t wide = std::size_t(max_of(1, sms));
+    int blocks_per_sm = 1;  // of segment_blocks_kernel, asked before the first launch
+    e = allow_blocks_shared<Output>(blocks_per_sm);
+    if (e != cudaSuccess) return e;
 
     segment_classify_params<Segments, bits_type, value_raw_t> cp;
     cp.segments = segments;
@@ -173,32 +167,14 @@ struct segmented_dispatch {
                  unsigned(threads), stream, launch_order::serial, csp, out);
       if (e != cudaSuccess) return e;
     }
-    if constexpr (COMPACT != 0) {
-      if (holds(p, TINY, COMPACT)) {  // else no segment is compact
-        constexpr int blocks = compact_config::shape::MIN_BLOCKS;
-        segment_sort_params<Key, value_raw_t> cs = sp;
-        cs.front_max = u32(COMPACT);
-        e = launch(small_segment_kernel<compact_config, Output, blocks>, grid_of(p.segments, wide * blocks),
-                   unsigned(compact_config::THREADS), stream, later, cs, out);
-        if (e != cudaSuccess) return e;
-      }
-    }
-    if constexpr (MEDIUM != 0) {
-      if (holds(p, COMPACT != 0 ? COMPACT : TINY, MEDIUM)) {  // else no segment is medium
-        constexpr int blocks = medium_config::shape::MIN_BLOCKS;
-        segment_sort_params<Key, value_raw_t> ms = sp;
-        ms.front_min = u32(COMPACT + 1);  // above the compact class (TINY + 1 where there is none)
-        e = launch(small_segment_kernel<medium_config, Output, blocks>, grid_of(p.segments, wide * blocks),
-                   unsigned(medium_config::THREADS), stream, later, ms, out);
-        if (e != cudaSuccess) return e;
-      }
-    }
-    // The small segments and the large ones' offsets (histogram, scan, copy) in one launch.
-    if (holds(p, MEDIUM != 0 ? MEDIUM : TINY, TILE) || p.large_max != 0) {  // else no segment is small or large
+    // The compact, medium and small segments and the large ones' offsets (histogram, scan, copy)
+    // in one launch.
+    if (holds(p, TINY, TILE) || p.large_max != 0) {  // else every segment is tiny or holds one key
       large_offsets_params<Key, value_raw_t> large{};
       if (p.large_max != 0) large = offsets_params(p, base, counters, lists, b);
-      e = launch(small_large_segment_kernel<typename Config::unhooked, Output>, grid_of(max_of(p.segments, p.tiles_max), wide * 2),
-                 unsigned(Config::THREADS), stream, later, sp, out, large);
+      e = launch_with_shared(segment_blocks_kernel<typename Config::unhooked, Output>,
+                             grid_of(max_of(p.segments, p.tiles_max), wide * std::size_t(blocks_per_sm)),
+                             unsigned(classes::THREADS), BLOCKS_SHARED, stream, later, sp, out, large);
       if (e != cudaSuccess) return e;
     }
     return p.large_max != 0 ? run_large(p, base, counters, lists, b, wide, later, stream) : cudaSuccess;
@@ -214,6 +190,23 @@ struct segmented_dispatch {
   /// n, and the sizes of rows of one length).
   __host__ static bool holds(const segmented_plan<Key>& p, int above, int upto) {
     return p.largest > std::size_t(above) && p.smallest <= std::size_t(upto);
+  }
+
+  /// Dynamic shared memory of segment_blocks_kernel.
+  static constexpr std::size_t BLOCKS_SHARED = sizeof(segment_blocks_storage<typename Config::unhooked>);
+
+  /// Lets segment_blocks_kernel take its dynamic shared memory (above 48 KiB only when asked) and
+  /// gives its blocks per SM; cudaErrorInvalidConfiguration where one block does not fit an SM.
+  template <class Output>
+  __host__ static cudaError_t allow_blocks_shared(int& blocks_per_sm) {
+    auto* const kernel = segment_blocks_kernel<typename Config::unhooked, Output>;
+    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(BLOCKS_SHARED));
+    int fit = 0;
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, classes::THREADS, BLOCKS_SHARED);
+    if (e != cudaSuccess) return e;
+    if (fit < 1) return cudaErrorInvalidConfiguration;
+    blocks_per_sm = fit;
+    return cudaSuccess;
   }
 
   /// A grid of `blocks`, at most `cap` and at least 1.
