@@ -211,7 +211,8 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
     (block_thread_rank's 4-bit passes; a partial warp segment's guarded loads are cold, as in the
     network's rows; every warp of the group runs every instruction, padding or not; `kernel`, the
     instructions on no class's path, is charged in full to every segment). `threads_of(policy, case,
-    class)` gives the group's threads and the class's largest segment."""
+    class)` gives the group's threads, the class's largest segment and the group's shape
+    (threads x keys a thread)."""
     kernels, names, regs = sass_phases.kernels_where(cubin, nvdisasm, lambda n: block_case(n) is not None)
     regions = sass_phases.Regions()
     rows = []
@@ -225,14 +226,14 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
             shape = threads_of(policy, case, cls)
             if shape is None or c[cls]["nibble_pass"] == 0:
                 continue
-            threads, tile = shape
+            threads, tile, label = shape
             other = c["kernel"] + c[cls]["other"]
             for size in BLOCK_SIZES:
                 if size > tile or size <= tiny_limit(bits):  # tiny ones: the network's
                     continue
                 warp_insns = threads // 32 * (other + NIBBLE_PASSES[bits] * c[cls]["nibble_pass"])
                 rows.append({"arch": arch, "policy": policy, "case": case, "class": cls, "threads": threads,
-                             "tile": tile, "segment_keys": size, "per_key": round(warp_insns / size, 2),
+                             "tile": tile, "block": label, "segment_keys": size, "per_key": round(warp_insns / size, 2),
                              "regs": regs.get(mangled, 0), "other": other, "small_pass": c[cls]["nibble_pass"],
                              "passes": NIBBLE_PASSES[bits], "cold": c["cold"]})
     rows.sort(key=lambda r: (r["arch"], r["case"], r["class"], r["segment_keys"]))
@@ -244,7 +245,7 @@ def markdown_blocks(rows):
             "per pass"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
-        vals = [r["arch"], r["case"], r["class"], "%d x %d" % (r["threads"], r["tile"] // r["threads"]),
+        vals = [r["arch"], r["case"], r["class"], r["block"],
                 r["segment_keys"], r["per_key"], r["regs"], r["other"], r["passes"], r["small_pass"]]
         out.append("| " + " | ".join(str(v) for v in vals) + " |")
     return "\n".join(out)
@@ -330,15 +331,15 @@ def block_rows(args):
     def shape(name, case):
         for r in table:
             if r.get("policy") == name and r.get("case") == case:
-                return int(r["threads"]), int(r["threads"]) * int(r["items"])
+                return int(r["threads"]), int(r["threads"]) * int(r["items"]), "%s x %s" % (r["threads"], r["items"])
         return None
 
     def threads_of(policy, case, cls):
         """The group's threads and the class's largest segment: the small class's block holds at
         least one onesweep tile, the class ends at it."""
         if cls == "small":
-            block, tile = shape("segment_small:" + policy, case) or (0, 0), shape(policy, case)
-            return (block[0], tile[1]) if block[0] and tile else None
+            block, tile = shape("segment_small:" + policy, case), shape(policy, case)
+            return (block[0], tile[1], block[2]) if block and tile else None
         return shape({"medium": "segment_block:", "compact": "segment_compact:"}[cls] + policy, case)
     nvdisasm = sass_phases.find_nvdisasm(args.nvdisasm)
     rows = []
