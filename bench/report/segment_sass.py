@@ -90,11 +90,14 @@ def block_case(demangled):
 def class_counts(insns, regions):
     """Instructions of segment_blocks_kernel's path (before its last EXIT, as `counts`) by class:
     {class: {"other": n, "nibble_pass": n}} for the compact, medium and small classes' regions
-    (an instruction inlined into a class's region, in small_sort's pass loop or not), and "kernel":
-    those of no class and not the large segments' offsets (the prologue, the loops over the lists),
-    counted on every class's path; "cold" after the last EXIT."""
+    (an instruction inlined into a class's region, in small_sort's pass loop or not), "front": the
+    front list's chunk (`front_chunk`: its items read into shared memory, counted on the compact
+    and medium classes' paths), and "kernel": those of no class and not the large segments'
+    offsets (the prologue, the loops over the lists), counted on every class's path; "cold" after
+    the last EXIT."""
     c = {cls: {"other": 0, "nibble_pass": 0} for cls in CLASS_REGIONS.values()}
     c["kernel"] = 0
+    c["front"] = 0
     c["cold"] = 0
     last_exit = max([i for i, (text, _) in enumerate(insns) if text.split()[-1:] == ["EXIT"]] or [len(insns)])
     for at, (text, chain) in enumerate(insns):
@@ -109,7 +112,9 @@ def class_counts(insns, regions):
             continue
         cls = next((CLASS_REGIONS[p] for p in phases if p in CLASS_REGIONS), None)
         if cls is None:
-            if "large_offsets" not in phases:
+            if "front_chunk" in phases:
+                c["front"] += 1
+            elif "large_offsets" not in phases:
                 c["kernel"] += 1
             continue
         c[cls]["nibble_pass" if "nibble_pass" in phases else "other"] += 1
@@ -207,7 +212,8 @@ def analyse(cubin, nvdisasm, arch):
 def analyse_blocks(cubin, nvdisasm, arch, threads_of):
     """Rows for the block classes of segment_blocks_kernel: warp-instructions per key of a segment
     of s keys sorted by one group of the block (compact, medium) or the whole block (small) =
-    warps of the group x (kernel + class other + passes x nibble_pass) / s, passes = key bits / 4
+    warps of the group x (kernel + class other (+ front for compact and medium) + passes x
+    nibble_pass) / s, passes = key bits / 4
     (block_thread_rank's 4-bit passes; a partial warp segment's guarded loads are cold, as in the
     network's rows; every warp of the group runs every instruction, padding or not; `kernel`, the
     instructions on no class's path, is charged in full to every segment). `threads_of(policy, case,
@@ -227,7 +233,7 @@ def analyse_blocks(cubin, nvdisasm, arch, threads_of):
             if shape is None or c[cls]["nibble_pass"] == 0:
                 continue
             threads, tile, label = shape
-            other = c["kernel"] + c[cls]["other"]
+            other = c["kernel"] + c[cls]["other"] + (c["front"] if cls != "small" else 0)
             for size in BLOCK_SIZES:
                 if size > tile or size <= tiny_limit(bits):  # tiny ones: the network's
                     continue

@@ -452,11 +452,17 @@ TEST_CASE("segmented: groups of one block sort compact and medium segments side 
 TEST_CASE("segmented with the device's policy", "[sort][segmented]") {
   const std::uint64_t seed = ringsweep_test::catch_seed();
   std::size_t n = 0;
-  // Tiny, small and large for the shipped policies (tiles of thousands of keys).
-  const auto s = lay_out<int>({5, 128, 129, 3000, 9216, 9217, 30000}, 7, true, n);
+  // Every class for the shipped policies (tiles of thousands of keys): the medium groups' edge
+  // (4,096 4-byte keys, 2,048 8-byte ones), the small block's whole-tile edge (one onesweep tile:
+  // 7,680 u32 keys on sm_80, 9,216 on sm_90; 3,840 and 5,760 u64 keys, whose block holds 4,096
+  // and 6,144) and large segments past it.
+  const auto s = lay_out<int>({5, 128, 129, 3000, 4096, 4097, 7679, 7680, 7681, 9215, 9216, 9217, 30000}, 7, true, n);
   const auto keys = ringsweep_test::make_keys<std::uint32_t>(n, ringsweep_test::distribution::uniform, seed);
   check_segmented<void, std::uint32_t, void>(keys, s, sort_options_of(sort_order::ascending));
   check_segmented<void, std::uint32_t, std::uint32_t>(keys, s, sort_options_of(sort_order::descending));
+  const auto s64 = lay_out<int>({2048, 2049, 3839, 3840, 3841, 4097, 5759, 5760, 5761, 6145}, 3, false, n);
+  const auto keys64 = ringsweep_test::make_keys<std::uint64_t>(n, ringsweep_test::distribution::few_distinct, seed);
+  check_segmented<void, std::uint64_t, std::uint32_t>(keys64, s64, sort_options_of(sort_order::ascending));
 }
 
 TEST_CASE("segmented: the double-buffer forms leave the result in current()", "[sort][segmented][buffers]") {

@@ -97,16 +97,17 @@ __device__ __forceinline__ void sort_listed_segment(typename Sort::TempStorage& 
   }
 }
 
-/// The chunk's item `want` of one class (`in_class(size)`) among the front list's items `[first,
-/// first + count)` (count at most 32), and in `members` how many of the class it holds; 0 where
-/// `want` is not below that. Every warp finds it on its own (lane j loads item j: one load a lane,
-/// two ballots and a shuffle; no shared memory, no barrier), so every thread of the block agrees.
+/// The chunk's item `want` of one class (`in_class(size)`) among its `count` items (at most 32,
+/// `chunk`: shared memory, item j the front list's item `first + j`), its list index in `at`, and
+/// in `members` how many of the class the chunk holds; 0 where `want` is not below that. Every warp
+/// finds it on its own (lane j reads item j: two ballots and a shuffle, no barrier), so every thread
+/// of the block agrees.
 template <class InClass>
-__device__ __forceinline__ u64 chunk_member(const u64* items, u32 first, int count, int want, InClass&& in_class,
+__device__ __forceinline__ u64 chunk_member(const u64* chunk, u32 first, int count, int want, InClass&& in_class,
                                             int& members, u32& at) {
   const u32 lane = lane_id();
   const bool here = int(lane) < count;
-  const u64 w = here ? load_global(items + first + lane) : 0;
+  const u64 w = here ? chunk[lane] : 0;
   const bool member = here && in_class(segment_item::size(w));
   const u32 mask = __ballot_sync(0xffffffffu, member);
   members = __popc(mask);
@@ -117,21 +118,23 @@ __device__ __forceinline__ u64 chunk_member(const u64* items, u32 first, int cou
   return hit != 0 ? item : 0;
 }
 
-/// The front list's items `[first, first + count)` of one class (`in_class(size)`), sorted by the
-/// block's `GROUPS` groups of `Sort`, GROUPS at a time: group h of round r sorts the class's item
-/// r x GROUPS + h of the chunk (chunk_member). Every group passes the same rounds and barriers, a
-/// group without an item sorting none. Ends with a block barrier where it sorted anything.
+/// The chunk's items (`chunk`, shared: the front list's `[first, first + count)`) of one class
+/// (`in_class(size)`), sorted by the block's `GROUPS` groups of `Sort`, GROUPS at a time: group h
+/// of round r sorts the class's item r x GROUPS + h of the chunk (chunk_member). Every group passes
+/// the same rounds and barriers, a group without an item sorting none. Ends with a block barrier
+/// where it sorted anything.
 template <class Sort, int GROUPS, class Output, class InClass>
 __device__ __forceinline__ void sort_chunk_class(typename Sort::TempStorage (&temp)[GROUPS],
                                                  const segment_sort_params<typename Sort::Key,
                                                                            typename Sort::ValueRaw>& p,
-                                                 const Output& out, u32 first, int count, InClass&& in_class) {
+                                                 const Output& out, const u64* chunk, u32 first, int count,
+                                                 InClass&& in_class) {
   const int group = GROUPS > 1 ? int(threadIdx.x) / Sort::THREADS : 0;
   for (int round = 0;; ++round) {
     const int want = round * GROUPS + group;  // this group's member of the chunk, if there is one
     int members = 0;
     u32 at = 0;
-    const u64 item = chunk_member(p.items, first, count, want, in_class, members, at);
+    const u64 item = chunk_member(chunk, first, count, want, in_class, members, at);
     if (round * GROUPS >= members) break;
     sort_listed_segment<Sort>(temp[group], p, out, at, item, want < members);
     __syncthreads();  // shared memory free for the next round

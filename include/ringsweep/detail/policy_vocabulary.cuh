@@ -179,7 +179,7 @@ __host__ __device__ constexpr int ring_slots(int resident_tiles, int depth, int 
 ///   side in a block of SEGMENT_SMALL_THREADS), where that tile is smaller than the onesweep tile;
 ///   segments between it and one onesweep tile take the whole block. 256 threads x 16 keys (4,096
 ///   4-byte keys; 2,048 8-byte ones): two groups a block. It ranks by per-thread counters over
-///   4-bit digits (block_thread_rank): on sm_90 a 4,096-key u32 segment takes 4.9
+///   4-bit digits (block_thread_rank): on sm_90 a 4,096-key u32 segment takes 5.0
 ///   warp-instructions per key (7.7 with the onesweep block ranking;
 ///   bench/results/segment_instructions.md). Its blocks per SM are not used: the block's bounds
 ///   are the kernel's.

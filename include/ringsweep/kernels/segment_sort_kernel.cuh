@@ -27,8 +27,8 @@ union segment_blocks_storage {
 
 /// One launch for every block class of a segmented sort of `Config` (segment_block_classes), a
 /// persistent grid of blocks of `THREADS` threads, each block in turn:
-/// 1. the front list (compact and medium segments) CHUNK items at a time, chunk `b, b +
-///    gridDim.x, ...`: its compact ones by the groups of the compact shape side by side, then its
+/// 1. the front list (compact and medium segments) CHUNK items at a time (read once into shared
+///    memory), chunk `b, b + gridDim.x, ...`: its compact ones by the groups of the compact shape side by side, then its
 ///    medium ones by the groups of the medium shape (sort_chunk_class: every group passes the same
 ///    barriers, a group without a segment sorting none);
 /// 2. the small segments, from the back of the items, `b, b + gridDim.x, ...`, one whole block each;
@@ -52,18 +52,26 @@ __global__ void __launch_bounds__(segment_block_classes<Config>::THREADS, 1)
     using classes = segment_block_classes<Config>;
     segment_blocks_storage<Config>& temp = dynamic_shared<segment_blocks_storage<Config>>();
     if constexpr (classes::MEDIUM != 0) {
+      __shared__ u64 chunk[classes::CHUNK];  // the chunk's items, read once
       const u32 front = load_global(p.front_count);
       for (u32 first = blockIdx.x * u32(classes::CHUNK); first < front; first += gridDim.x * u32(classes::CHUNK)) {
+        // sass: front_chunk
         const int count = int(min_of<u32>(u32(classes::CHUNK), front - first));
+        if (int(threadIdx.x) < count) chunk[threadIdx.x] = load_global(p.items + first + threadIdx.x);
+        __syncthreads();
+        // sass: end
         if constexpr (classes::COMPACT != 0) {
           // sass: compact_class
           sort_chunk_class<typename classes::compact_sort, classes::COMPACT_GROUPS>(
-              temp.compact, p, out, first, count, [](u32 size) { return size <= u32(classes::COMPACT); });
+              temp.compact, p, out, chunk, first, count, [](u32 size) { return size <= u32(classes::COMPACT); });
           // sass: end
         }
         // sass: medium_class
         sort_chunk_class<typename classes::medium_sort, classes::MEDIUM_GROUPS>(
-            temp.medium, p, out, first, count, [](u32 size) { return size > u32(classes::COMPACT); });
+            temp.medium, p, out, chunk, first, count, [](u32 size) { return size > u32(classes::COMPACT); });
+        // sass: end
+        // sass: front_chunk
+        __syncthreads();  // every warp has read the chunk's items before the next chunk's
         // sass: end
       }
     }
