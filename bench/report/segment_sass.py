@@ -99,13 +99,7 @@ def class_counts(insns, regions):
     c["kernel"] = 0
     c["front"] = 0
     c["cold"] = 0
-    last_exit = max([i for i, (text, _) in enumerate(insns) if text.split()[-1:] == ["EXIT"]] or [len(insns)])
-    for at, (text, chain) in enumerate(insns):
-        if at > last_exit:
-            c["cold"] += 1
-            continue
-        if text.startswith("NOP") or text == "BRA `(.L_x_0)":
-            continue
+    for text, chain in on_path(insns, c):
         phases = [regions.phase(path, line) for path, line in chain]
         if "cold" in phases:
             c["cold"] += 1
@@ -135,6 +129,18 @@ def kernel_case(demangled):
     return args[0].split("::")[-1], kc[0], kc[1]
 
 
+def on_path(insns, c):
+    """The (text, inline chain) of each instruction on the kernel's path: those before its last
+    EXIT, padding (NOP) and the closing self-branch left out; those after it are counted in
+    `c["cold"]`."""
+    last_exit = max([i for i, (text, _) in enumerate(insns) if text.split()[-1:] == ["EXIT"]] or [len(insns)])
+    for at, (text, chain) in enumerate(insns):
+        if at > last_exit:
+            c["cold"] += 1
+        elif not (text.startswith("NOP") or text == "BRA `(.L_x_0)"):
+            yield text, chain
+
+
 def counts(insns, regions, names=REGIONS):
     """Instructions per region on the kernel's path: those before its last EXIT. ptxas places the
     out-of-line paths of the warp collectives after it (`BRA.DIV` targets: a shuffle or ballot
@@ -143,13 +149,7 @@ def counts(insns, regions, names=REGIONS):
     c = {r: 0 for r in names}
     c["other"] = 0
     c["cold"] = 0
-    last_exit = max([i for i, (text, _) in enumerate(insns) if text.split()[-1:] == ["EXIT"]] or [len(insns)])
-    for at, (text, chain) in enumerate(insns):
-        if at > last_exit:
-            c["cold"] += 1
-            continue
-        if text.startswith("NOP") or text == "BRA `(.L_x_0)":
-            continue
+    for text, chain in on_path(insns, c):
         phase = None
         for path, line in chain:
             p = regions.phase(path, line)
