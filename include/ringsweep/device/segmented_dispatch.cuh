@@ -127,9 +127,14 @@ struct segmented_dispatch {
     e = device_sms(sms);
     if (e != cudaSuccess) return e;
     const std::size_t wide = std::size_t(max_of(1, sms));
-    int blocks_per_sm = 1;  // of segment_blocks_kernel, asked before the first launch
-    e = allow_blocks_shared<Output>(blocks_per_sm);
-    if (e != cudaSuccess) return e;
+    // The block classes' launch, where a segment may be above the tiny ones (else every segment is
+    // tiny or holds one key); its shared memory and blocks per SM asked before the first launch.
+    const bool block_classes = holds(p, TINY, TILE) || p.large_max != 0;
+    int blocks_per_sm = 1;
+    if (block_classes) {
+      e = allow_blocks_shared<Output>(blocks_per_sm);
+      if (e != cudaSuccess) return e;
+    }
 
     segment_classify_params<Segments, bits_type, value_raw_t> cp;
     cp.segments = segments;
@@ -169,7 +174,7 @@ struct segmented_dispatch {
     }
     // The compact, medium and small segments and the large ones' offsets (histogram, scan, copy)
     // in one launch.
-    if (holds(p, TINY, TILE) || p.large_max != 0) {  // else every segment is tiny or holds one key
+    if (block_classes) {
       large_offsets_params<Key, value_raw_t> large{};
       if (p.large_max != 0) large = offsets_params(p, base, counters, lists, b);
       e = launch_with_shared(segment_blocks_kernel<typename Config::unhooked, Output>,
