@@ -96,7 +96,7 @@ def check_budget(rows, path):
         r = by_key.get(k)
         if r is None:
             failures.append("%s %s %s: no such kernel in the cubin (budget row stale?)" % k)
-        elif r["unsorted"] > float(b["max_unsorted"]) or r["sorted"] > float(b["max_sorted"]):
+        elif sass_phases.over_budget(r["unsorted"], b["max_unsorted"]) or sass_phases.over_budget(r["sorted"], b["max_sorted"]):
             failures.append("%s %s %s: %.2f / %.2f instructions per key (unsorted / sorted), budget %s / %s"
                             % (k + (r["unsorted"], r["sorted"], b["max_unsorted"], b["max_sorted"])))
         elif r["regs"] > int(b["max_regs"]):
@@ -111,7 +111,7 @@ def write_budget(rows, path):
     out = ["# The upfront histogram (histogram_kernel), checked by the histogram_sass_budget test",
            "# (bench/report/histogram_sass.py over the spill gate's cubins): SASS instructions per key on",
            "# the full-tile path, once its order check has stopped (unsorted) and while it runs (sorted),",
-           "# and registers. A kernel above its row fails the test. Lower a row when a change removes",
+           "# and registers. A kernel more than 1% above its row fails the test. Lower a row when a change removes",
            "# instructions; raise one only with the reason in the commit (--write-budget writes every row).",
            "arch,policy,case,max_unsorted,max_sorted,max_regs"]
     up = lambda x: math.ceil(x * 100 - 1e-9) / 100  # noqa: E731

@@ -201,6 +201,19 @@ def kernels_where(cubin, nvdisasm, wanted):
     return kernels, demangle(list(kernels)), registers(cubin)
 
 
+# nvcc 13.0 does not always emit the same SASS for the same source and command line: two builds of
+# the spill gate's sm_80 object in a row (2026-11-30, one machine) gave segment_blocks_kernel's
+# u32/u32 pairs 9.10 and 9.09 instructions per key for its compact class, 12.01 and 12.06 for its
+# medium one (0.4%), and a budget written from one build failed on the other. A per-key count fails
+# a budget only when it is more than BUDGET_NOISE above it; registers are compared exactly.
+BUDGET_NOISE = 0.01
+
+
+def over_budget(value, limit):
+    """Whether a per-key instruction count exceeds its budget row by more than the compiler's noise."""
+    return value > float(limit) * (1 + BUDGET_NOISE)
+
+
 def read_budget(path):
     """A budget CSV's rows (dicts by its header), its `#` comment lines left out."""
     with open(path) as f:
@@ -462,7 +475,7 @@ def check_budget(rows, budget_path):
         if r["items"] != int(b["items"]):
             failures.append("%s %s %s: %d keys per thread, the budget row says %s: a new shape needs a new row"
                             % (k + (r["items"], b["items"])))
-        elif r["per_key_hot"] > limit:
+        elif over_budget(r["per_key_hot"], limit):
             failures.append("%s %s %s: %.1f SASS instructions per key on the full-tile path, budget %.1f"
                             % (k + (r["per_key_hot"], limit)))
         elif r["regs"] > max_regs:
