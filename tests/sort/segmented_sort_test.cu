@@ -418,8 +418,9 @@ TEST_CASE("segmented: the chained passes keep the tail words' rule, with pauses"
 
 TEST_CASE("segmented: groups of one block sort compact and medium segments side by side", "[sort][segmented][groups]") {
   // policy_tiny_groups: a block of 128 threads takes the front list (compact and medium segments
-  // mixed) 4 items at a time; its 4 compact groups sort the chunk's compact ones, then its 2
-  // medium groups the chunk's medium ones, up to 2 rounds, a group without a segment sorting none.
+  // mixed) 4 items at a time into a queue per class; its 4 compact groups sort queued compact ones
+  // while 4 wait, then its 2 medium groups the medium ones while 2 wait; after the last chunk the
+  // rest, a group without a segment sorting none.
   // Runs of one class, alternations and random mixes put every count of each class in a chunk
   // (and chunks cut short by the list's end); few distinct keys check stability, pairs the values.
   const std::uint64_t seed = ringsweep_test::catch_seed();
@@ -437,6 +438,15 @@ TEST_CASE("segmented: groups of one block sort compact and medium segments side 
     for (int i = 0; i < 37; ++i) {
       const auto r = rng() % 8;
       sizes.push_back(r < 3 ? compact[rng() % compact.size()] : r < 6 ? medium[rng() % medium.size()] : rng() % 300);
+    }
+    layouts.push_back(sizes);
+  }
+  // Many chunks a block (the grid is a few blocks an SM): a class's segments left in its queue
+  // after a chunk's rounds wait there for the next chunk's, the queue wraps, the last ones drain.
+  for (const int compact_in_8 : {5, 2}) {
+    std::vector<std::size_t> sizes;
+    for (int i = 0; i < 700; ++i) {
+      sizes.push_back(int(rng() % 8) < compact_in_8 ? compact[rng() % compact.size()] : medium[rng() % medium.size()]);
     }
     layouts.push_back(sizes);
   }

@@ -50,9 +50,11 @@ struct segment_block_classes {
   /// Groups of the block per compact and per medium segment (1 where there is no such class).
   static constexpr int COMPACT_GROUPS = COMPACT != 0 ? THREADS / compact_config::THREADS : 1;
   static constexpr int MEDIUM_GROUPS = MEDIUM != 0 ? THREADS / medium_config::THREADS : 1;
-  /// Front-list items a block takes at a time (both classes share the front list).
+  /// Front-list items a block takes at a time (both classes share the front list), and the slots of
+  /// each class's queue: fewer than GROUPS wait after the rounds, CHUNK come.
   static constexpr int CHUNK = COMPACT_GROUPS > MEDIUM_GROUPS ? COMPACT_GROUPS : MEDIUM_GROUPS;
-  static_assert(CHUNK <= warp_threads, "a warp finds a chunk's items (chunk_member)");
+  static_assert(CHUNK <= warp_threads, "one warp takes a chunk's items (queue_front_items)");
+  static constexpr int QUEUE = CHUNK <= 4 ? 8 : CHUNK <= 8 ? 16 : CHUNK <= 16 ? 32 : 64;
 
   using compact_sort = small_sort<compact_config, true, (COMPACT_GROUPS > 1)>;
   using medium_sort = small_sort<medium_config, true, (MEDIUM_GROUPS > 1)>;
@@ -97,47 +99,69 @@ __device__ __forceinline__ void sort_listed_segment(typename Sort::TempStorage& 
   }
 }
 
-/// The chunk's item `want` of one class (`in_class(size)`) among its `count` items (at most 32,
-/// `chunk`: shared memory, item j the front list's item `first + j`), its list index in `at`, and
-/// in `members` how many of the class the chunk holds; 0 where `want` is not below that. Every warp
-/// finds it on its own (lane j reads item j: two ballots and a shuffle, no barrier), so every thread
-/// of the block agrees.
-template <class InClass>
-__device__ __forceinline__ u64 chunk_member(const u64* chunk, u32 first, int count, int want, InClass&& in_class,
-                                            int& members, u32& at) {
-  const u32 lane = lane_id();
-  const bool here = int(lane) < count;
-  const u64 w = here ? chunk[lane] : 0;
-  const bool member = here && in_class(segment_item::size(w));
-  const u32 mask = __ballot_sync(0xffffffffu, member);
-  members = __popc(mask);
-  const u32 hit = __ballot_sync(0xffffffffu, member && __popc(mask & lanemask_lt()) == want);
-  const int src = hit != 0 ? __ffs(hit) - 1 : 0;
-  at = first + u32(src);
-  const u64 item = __shfl_sync(0xffffffffu, w, src);
-  return hit != 0 ? item : 0;
+/// A block's queue of listed segments of one class (shared memory): `RING` slots (a power of two)
+/// of a segment's item and its list index; slot `i % RING` holds the class's i-th segment of the
+/// block. The queue's head and tail live in registers, the same in every thread.
+template <int RING>
+struct segment_queue {
+  static_assert((RING & (RING - 1)) == 0, "a queue's slots are a power of two");
+  u64 item[RING];
+  u32 at[RING];
+};
+
+/// Takes the front list's items `[first, first + count)` (count <= 32) into the block's compact and
+/// medium queues (segments of at most `COMPACT` keys, and the rest), after their tails; one warp
+/// reads them (lane j item j: a ballot per class), every thread adds `added` (shared, written by
+/// the warp before the barrier that ends this) to its copy of the tails. `added` alternates between
+/// two pairs (`turn`): a warp still reading the last take's pair is never overwritten.
+template <int COMPACT, int RING>
+__device__ __forceinline__ void queue_front_items(const u64* items, u32 first, int count, segment_queue<RING>& compact,
+                                                  segment_queue<RING>& medium, u32 (&added)[2][2], u32 turn,
+                                                  u32& compact_tail, u32& medium_tail) {
+  u32* mine = added[turn & 1];
+  if (threadIdx.x < warp_threads) {
+    const u32 lane = threadIdx.x;
+    const bool here = int(lane) < count;
+    const u64 w = here ? load_global(items + first + lane) : 0;
+    const bool is_compact = here && segment_item::size(w) <= u32(COMPACT);
+    const bool is_medium = here && !is_compact;
+    const u32 compact_mask = __ballot_sync(0xffffffffu, is_compact);
+    const u32 medium_mask = __ballot_sync(0xffffffffu, is_medium);
+    if (is_compact || is_medium) {
+      segment_queue<RING>& q = is_compact ? compact : medium;
+      const u32 slot = ((is_compact ? compact_tail : medium_tail) +
+                        u32(__popc((is_compact ? compact_mask : medium_mask) & lanemask_lt()))) % u32(RING);
+      q.item[slot] = w;
+      q.at[slot] = first + lane;
+    }
+    if (lane == 0) {
+      mine[0] = u32(__popc(compact_mask));
+      mine[1] = u32(__popc(medium_mask));
+    }
+  }
+  __syncthreads();
+  compact_tail += mine[0];
+  medium_tail += mine[1];
 }
 
-/// The chunk's items (`chunk`, shared: the front list's `[first, first + count)`) of one class
-/// (`in_class(size)`), sorted by the block's `GROUPS` groups of `Sort`, GROUPS at a time: group h
-/// of round r sorts the class's item r x GROUPS + h of the chunk (chunk_member). Every group passes
-/// the same rounds and barriers, a group without an item sorting none. Ends with a block barrier
-/// where it sorted anything.
-template <class Sort, int GROUPS, class Output, class InClass>
-__device__ __forceinline__ void sort_chunk_class(typename Sort::TempStorage (&temp)[GROUPS],
-                                                 const segment_sort_params<typename Sort::Key,
-                                                                           typename Sort::ValueRaw>& p,
-                                                 const Output& out, const u64* chunk, u32 first, int count,
-                                                 InClass&& in_class) {
-  const int group = GROUPS > 1 ? int(threadIdx.x) / Sort::THREADS : 0;
-  for (int round = 0;; ++round) {
-    const int want = round * GROUPS + group;  // this group's member of the chunk, if there is one
-    int members = 0;
-    u32 at = 0;
-    const u64 item = chunk_member(chunk, first, count, want, in_class, members, at);
-    if (round * GROUPS >= members) break;
-    sort_listed_segment<Sort>(temp[group], p, out, at, item, want < members);
-    __syncthreads();  // shared memory free for the next round
+/// Sorts a class's queued segments (`queue`, slots `head .. tail`) by the block's `GROUPS` groups of
+/// `Sort`, GROUPS at a time (group h the round's h-th): whole rounds while GROUPS wait, and where
+/// `drain` the rest too (a group without a segment sorts none: every group passes the same barriers).
+/// Advances `head` past what it sorted; each round ends with a block barrier.
+template <class Sort, int GROUPS, int RING, class Output>
+__device__ __forceinline__ void sort_queued(typename Sort::TempStorage (&temp)[GROUPS],
+                                            const segment_sort_params<typename Sort::Key, typename Sort::ValueRaw>& p,
+                                            const Output& out, const segment_queue<RING>& queue, u32& head, u32 tail,
+                                            bool drain) {
+  const u32 group = GROUPS > 1 ? threadIdx.x / u32(Sort::THREADS) : 0;
+  while (tail - head >= u32(GROUPS) || (drain && tail != head)) {
+    const bool active = group < tail - head;
+    const u32 slot = (head + group) % u32(RING);
+    const u64 item = active ? queue.item[slot] : 0;
+    const u32 at = active ? queue.at[slot] : 0;
+    sort_listed_segment<Sort>(temp[group], p, out, at, item, active);
+    head += min_of(u32(GROUPS), tail - head);
+    __syncthreads();  // shared memory and the slots free for the next round
   }
 }
 

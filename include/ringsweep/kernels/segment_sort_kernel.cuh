@@ -27,10 +27,12 @@ union segment_blocks_storage {
 
 /// One launch for every block class of a segmented sort of `Config` (segment_block_classes), a
 /// persistent grid of blocks of `THREADS` threads, each block in turn:
-/// 1. the front list (compact and medium segments) CHUNK items at a time (read once into shared
-///    memory), chunk `b, b + gridDim.x, ...`: its compact ones by the groups of the compact shape side by side, then its
-///    medium ones by the groups of the medium shape (sort_chunk_class: every group passes the same
-///    barriers, a group without a segment sorting none);
+/// 1. the front list (compact and medium segments) CHUNK items at a time, chunk `b, b + gridDim.x,
+///    ...`, each item into its class's queue (queue_front_items: shared memory); after each chunk
+///    the groups of the compact shape sort the queued compact segments side by side while enough
+///    wait to give every group one, then the groups of the medium shape the medium ones
+///    (sort_queued); after the last chunk what is left, a group without a segment sorting none. So
+///    only a block's last round of each class leaves groups idle, however the classes mix;
 /// 2. the small segments, from the back of the items, `b, b + gridDim.x, ...`, one whole block each;
 /// 3. where the host planned a large class (`large.large_word` not null), the large segments'
 ///    histogram, scan and copy (large_offsets).
@@ -52,27 +54,31 @@ __global__ void __launch_bounds__(segment_block_classes<Config>::THREADS, 1)
     using classes = segment_block_classes<Config>;
     segment_blocks_storage<Config>& temp = dynamic_shared<segment_blocks_storage<Config>>();
     if constexpr (classes::MEDIUM != 0) {
-      __shared__ u64 chunk[classes::CHUNK];  // the chunk's items, read once
+      __shared__ segment_queue<classes::QUEUE> compact, medium;
+      __shared__ u32 added[2][2];
+      u32 compact_head = 0, compact_tail = 0, medium_head = 0, medium_tail = 0;
       const u32 front = load_global(p.front_count);
-      for (u32 first = blockIdx.x * u32(classes::CHUNK); first < front; first += gridDim.x * u32(classes::CHUNK)) {
-        // sass: front_chunk
-        const int count = int(min_of<u32>(u32(classes::CHUNK), front - first));
-        if (int(threadIdx.x) < count) chunk[threadIdx.x] = load_global(p.items + first + threadIdx.x);
-        __syncthreads();
-        // sass: end
+      u32 first = blockIdx.x * u32(classes::CHUNK);
+      for (u32 turn = 0;; ++turn) {
+        const bool more = first < front;  // else: drain the queues and stop
+        if (more) {
+          // sass: front_chunk
+          queue_front_items<classes::COMPACT>(p.items, first, int(min_of<u32>(u32(classes::CHUNK), front - first)),
+                                              compact, medium, added, turn, compact_tail, medium_tail);
+          first += gridDim.x * u32(classes::CHUNK);
+          // sass: end
+        }
         if constexpr (classes::COMPACT != 0) {
           // sass: compact_class
-          sort_chunk_class<typename classes::compact_sort, classes::COMPACT_GROUPS>(
-              temp.compact, p, out, chunk, first, count, [](u32 size) { return size <= u32(classes::COMPACT); });
+          sort_queued<typename classes::compact_sort, classes::COMPACT_GROUPS>(temp.compact, p, out, compact,
+                                                                               compact_head, compact_tail, !more);
           // sass: end
         }
         // sass: medium_class
-        sort_chunk_class<typename classes::medium_sort, classes::MEDIUM_GROUPS>(
-            temp.medium, p, out, chunk, first, count, [](u32 size) { return size > u32(classes::COMPACT); });
+        sort_queued<typename classes::medium_sort, classes::MEDIUM_GROUPS>(temp.medium, p, out, medium, medium_head,
+                                                                           medium_tail, !more);
         // sass: end
-        // sass: front_chunk
-        __syncthreads();  // every warp has read the chunk's items before the next chunk's
-        // sass: end
+        if (!more) break;
       }
     }
     // sass: small_class
