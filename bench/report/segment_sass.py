@@ -91,7 +91,7 @@ def class_counts(insns, regions):
     """Instructions of segment_blocks_kernel's path (before its last EXIT, as `counts`) by class:
     {class: {"other": n, "nibble_pass": n}} for the compact, medium and small classes' regions
     (an instruction inlined into a class's region, in small_sort's pass loop or not), "front": the
-    front list's chunk (`front_chunk`: its items read into shared memory, counted on the compact
+    front list's chunk (`front_chunk`: its items put in their classes' queues, counted on the compact
     and medium classes' paths), and "kernel": those of no class and not the large segments'
     offsets (the prologue, the loops over the lists), counted on every class's path; "cold" after
     the last EXIT."""

@@ -99,26 +99,43 @@ __device__ __forceinline__ void sort_listed_segment(typename Sort::TempStorage& 
   }
 }
 
-/// A block's queue of listed segments of one class (shared memory): `RING` slots (a power of two)
-/// of a segment's item and its list index; slot `i % RING` holds the class's i-th segment of the
-/// block. The queue's head and tail live in registers, the same in every thread.
+/// A block's queue of listed segments of one class (shared memory): `RING` slots (a power of two,
+/// at most 64) of a segment's item and its list index; slot `i % RING` holds the class's i-th
+/// segment of the block. Its head and tail are in queue_marks.
 template <int RING>
 struct segment_queue {
-  static_assert((RING & (RING - 1)) == 0, "a queue's slots are a power of two");
+  static_assert((RING & (RING - 1)) == 0 && RING <= 64, "a queue's slots are a power of two, at most 64");
   u64 item[RING];
   u32 at[RING];
+};
+
+/// Where a block's compact (queue 0) and medium (queue 1) queues stand, and the parity of its
+/// takes, in one word every thread holds alike (so the sorts in between keep their registers):
+/// each queue's head and tail counted modulo 128 (a queue holds fewer than 64 segments, and its
+/// slots divide 128), 7 bits each, queue q's head at bit 14q, its tail at 14q + 7, the parity at 28.
+struct queue_marks {
+  u32 bits = 0;
+  __device__ __forceinline__ u32 field(int at) const { return (bits >> at) & 127u; }
+  __device__ __forceinline__ void add(int at, u32 n) {
+    bits = (bits & ~(127u << at)) | (((field(at) + n) & 127u) << at);
+  }
+  __device__ __forceinline__ u32 head(int q) const { return field(14 * q); }
+  __device__ __forceinline__ u32 tail(int q) const { return field(14 * q + 7); }
+  __device__ __forceinline__ u32 waiting(int q) const { return (tail(q) - head(q)) & 127u; }
+  __device__ __forceinline__ u32 parity() const { return bits >> 28; }
 };
 
 /// Takes the front list's items `[first, first + count)` (count <= 32) into the block's compact and
 /// medium queues (segments of at most `COMPACT` keys, and the rest), after their tails; one warp
 /// reads them (lane j item j: a ballot per class), every thread adds `added` (shared, written by
-/// the warp before the barrier that ends this) to its copy of the tails. `added` alternates between
-/// two pairs (`turn`): a warp still reading the last take's pair is never overwritten.
+/// the warp before the barrier that ends this) to the tails in its `marks`. `added` alternates
+/// between two pairs (the parity of the takes): a warp still reading the last take's pair is never
+/// overwritten.
 template <int COMPACT, int RING>
 __device__ __forceinline__ void queue_front_items(const u64* items, u32 first, int count, segment_queue<RING>& compact,
-                                                  segment_queue<RING>& medium, u32 (&added)[2][2], u32 turn,
-                                                  u32& compact_tail, u32& medium_tail) {
-  u32* mine = added[turn & 1];
+                                                  segment_queue<RING>& medium, u32 (&added)[2][2],
+                                                  queue_marks& marks) {
+  u32* mine = added[marks.parity()];
   if (threadIdx.x < warp_threads) {
     const u32 lane = threadIdx.x;
     const bool here = int(lane) < count;
@@ -129,7 +146,7 @@ __device__ __forceinline__ void queue_front_items(const u64* items, u32 first, i
     const u32 medium_mask = __ballot_sync(0xffffffffu, is_medium);
     if (is_compact || is_medium) {
       segment_queue<RING>& q = is_compact ? compact : medium;
-      const u32 slot = ((is_compact ? compact_tail : medium_tail) +
+      const u32 slot = (marks.tail(is_compact ? 0 : 1) +
                         u32(__popc((is_compact ? compact_mask : medium_mask) & lanemask_lt()))) % u32(RING);
       q.item[slot] = w;
       q.at[slot] = first + lane;
@@ -140,27 +157,28 @@ __device__ __forceinline__ void queue_front_items(const u64* items, u32 first, i
     }
   }
   __syncthreads();
-  compact_tail += mine[0];
-  medium_tail += mine[1];
+  marks.add(7, mine[0]);
+  marks.add(21, mine[1]);
+  marks.bits ^= 1u << 28;
 }
 
-/// Sorts a class's queued segments (`queue`, slots `head .. tail`) by the block's `GROUPS` groups of
+/// Sorts the segments waiting in queue `q` (`queue`, `marks`) by the block's `GROUPS` groups of
 /// `Sort`, GROUPS at a time (group h the round's h-th): whole rounds while GROUPS wait, and where
-/// `drain` the rest too (a group without a segment sorts none: every group passes the same barriers).
-/// Advances `head` past what it sorted; each round ends with a block barrier.
+/// `drain` the rest too (a group without a segment sorts none: every group passes the same
+/// barriers). Moves the queue's head past what it sorted; each round ends with a block barrier.
 template <class Sort, int GROUPS, int RING, class Output>
 __device__ __forceinline__ void sort_queued(typename Sort::TempStorage (&temp)[GROUPS],
                                             const segment_sort_params<typename Sort::Key, typename Sort::ValueRaw>& p,
-                                            const Output& out, const segment_queue<RING>& queue, u32& head, u32 tail,
-                                            bool drain) {
+                                            const Output& out, const segment_queue<RING>& queue, queue_marks& marks,
+                                            int q, bool drain) {
   const u32 group = GROUPS > 1 ? threadIdx.x / u32(Sort::THREADS) : 0;
-  while (tail - head >= u32(GROUPS) || (drain && tail != head)) {
-    const bool active = group < tail - head;
-    const u32 slot = (head + group) % u32(RING);
+  for (u32 waiting = marks.waiting(q); waiting >= u32(GROUPS) || (drain && waiting != 0); waiting = marks.waiting(q)) {
+    const bool active = group < waiting;
+    const u32 slot = (marks.head(q) + group) % u32(RING);
     const u64 item = active ? queue.item[slot] : 0;
     const u32 at = active ? queue.at[slot] : 0;
     sort_listed_segment<Sort>(temp[group], p, out, at, item, active);
-    head += min_of(u32(GROUPS), tail - head);
+    marks.add(14 * q, min_of(u32(GROUPS), waiting));
     __syncthreads();  // shared memory and the slots free for the next round
   }
 }

@@ -56,27 +56,25 @@ __global__ void __launch_bounds__(segment_block_classes<Config>::THREADS, 1)
     if constexpr (classes::MEDIUM != 0) {
       __shared__ segment_queue<classes::QUEUE> compact, medium;
       __shared__ u32 added[2][2];
-      u32 compact_head = 0, compact_tail = 0, medium_head = 0, medium_tail = 0;
+      queue_marks marks;
       const u32 front = load_global(p.front_count);
-      u32 first = blockIdx.x * u32(classes::CHUNK);
-      for (u32 turn = 0;; ++turn) {
+      for (u32 first = blockIdx.x * u32(classes::CHUNK);; first += gridDim.x * u32(classes::CHUNK)) {
         const bool more = first < front;  // else: drain the queues and stop
         if (more) {
           // sass: front_chunk
           queue_front_items<classes::COMPACT>(p.items, first, int(min_of<u32>(u32(classes::CHUNK), front - first)),
-                                              compact, medium, added, turn, compact_tail, medium_tail);
-          first += gridDim.x * u32(classes::CHUNK);
+                                              compact, medium, added, marks);
           // sass: end
         }
         if constexpr (classes::COMPACT != 0) {
           // sass: compact_class
-          sort_queued<typename classes::compact_sort, classes::COMPACT_GROUPS>(temp.compact, p, out, compact,
-                                                                               compact_head, compact_tail, !more);
+          sort_queued<typename classes::compact_sort, classes::COMPACT_GROUPS>(temp.compact, p, out, compact, marks, 0,
+                                                                               !more);
           // sass: end
         }
         // sass: medium_class
-        sort_queued<typename classes::medium_sort, classes::MEDIUM_GROUPS>(temp.medium, p, out, medium, medium_head,
-                                                                           medium_tail, !more);
+        sort_queued<typename classes::medium_sort, classes::MEDIUM_GROUPS>(temp.medium, p, out, medium, marks, 1,
+                                                                           !more);
         // sass: end
         if (!more) break;
       }
