@@ -114,15 +114,20 @@ struct segment_queue {
 /// each queue's head and tail counted modulo 128 (a queue holds fewer than 64 segments, and its
 /// slots divide 128), 7 bits each, queue q's head at bit 14q, its tail at 14q + 7, the parity at 28.
 struct queue_marks {
+  __device__ __forceinline__ u32 head(int q) const { return field(14 * q); }
+  __device__ __forceinline__ u32 tail(int q) const { return field(14 * q + 7); }
+  __device__ __forceinline__ u32 waiting(int q) const { return (tail(q) - head(q)) & 127u; }
+  __device__ __forceinline__ void push(int q, u32 n) { add(14 * q + 7, n); }
+  __device__ __forceinline__ void pop(int q, u32 n) { add(14 * q, n); }
+  __device__ __forceinline__ u32 parity() const { return bits >> 28; }
+  __device__ __forceinline__ void flip() { bits ^= 1u << 28; }
+
+ private:
   u32 bits = 0;
   __device__ __forceinline__ u32 field(int at) const { return (bits >> at) & 127u; }
   __device__ __forceinline__ void add(int at, u32 n) {
     bits = (bits & ~(127u << at)) | (((field(at) + n) & 127u) << at);
   }
-  __device__ __forceinline__ u32 head(int q) const { return field(14 * q); }
-  __device__ __forceinline__ u32 tail(int q) const { return field(14 * q + 7); }
-  __device__ __forceinline__ u32 waiting(int q) const { return (tail(q) - head(q)) & 127u; }
-  __device__ __forceinline__ u32 parity() const { return bits >> 28; }
 };
 
 /// Takes the front list's items `[first, first + count)` (count <= 32) into the block's compact and
@@ -157,9 +162,9 @@ __device__ __forceinline__ void queue_front_items(const u64* items, u32 first, i
     }
   }
   __syncthreads();
-  marks.add(7, mine[0]);
-  marks.add(21, mine[1]);
-  marks.bits ^= 1u << 28;
+  marks.push(0, mine[0]);
+  marks.push(1, mine[1]);
+  marks.flip();
 }
 
 /// Sorts the segments waiting in queue `q` (`queue`, `marks`) by the block's `GROUPS` groups of
@@ -178,7 +183,7 @@ __device__ __forceinline__ void sort_queued(typename Sort::TempStorage (&temp)[G
     const u64 item = active ? queue.item[slot] : 0;
     const u32 at = active ? queue.at[slot] : 0;
     sort_listed_segment<Sort>(temp[group], p, out, at, item, active);
-    marks.add(14 * q, min_of(u32(GROUPS), waiting));
+    marks.pop(q, min_of(u32(GROUPS), waiting));
     __syncthreads();  // shared memory and the slots free for the next round
   }
 }
